@@ -1,0 +1,56 @@
+# hostaccess — make probes | bench | fix | report | check | clean
+#
+# Honours CC, CFLAGS, LDFLAGS, ROCM_PATH and CUDA_PATH. Each GPU backend is
+# compiled against that machine's own headers when they are there, and
+# compiled out (with --list-backends saying so) when they are not. Runtimes
+# are loaded with dlopen, so nothing here links against libamdhip64 or libcuda.
+
+CC        ?= cc
+CFLAGS    ?= -O2 -g
+ROCM_PATH ?= $(firstword $(wildcard /opt/rocm) /usr)
+CUDA_PATH ?= $(firstword $(wildcard /usr/local/cuda) /usr)
+BUILD     ?= build
+
+HA_VERSION := $(shell git describe --always --dirty --tags 2>/dev/null || echo unknown)
+WARN      := -Wall -Wextra -Werror
+BASE      := -std=c11 -D_GNU_SOURCE $(WARN) -Icommon -DHA_VERSION='"$(HA_VERSION)"'
+LIBS      := -ldl -lm
+
+HIP_HDR   := $(wildcard $(ROCM_PATH)/include/hip/hip_runtime_api.h)
+CUDA_HDR  := $(wildcard $(CUDA_PATH)/include/cuda.h)
+# /usr/include is searched anyway; naming it with -I would reorder system headers.
+inc_unless_usr = $(if $(filter /usr,$(1)),,-I$(1)/include)
+HIP_FLAGS  := $(if $(HIP_HDR),-DHA_HAVE_HIP -D__HIP_PLATFORM_AMD__ $(call inc_unless_usr,$(ROCM_PATH)))
+CUDA_FLAGS := $(if $(CUDA_HDR),-DHA_HAVE_CUDA $(call inc_unless_usr,$(CUDA_PATH)))
+
+COMMON_SRC := $(wildcard common/*.c)
+COMMON_OBJ := $(COMMON_SRC:%.c=$(BUILD)/%.o)
+LIBCOMMON  := $(BUILD)/libhacommon.a
+
+PROBES := $(BUILD)/probe_discriminator $(BUILD)/probe_memgetaccess
+
+.SECONDARY:
+.PHONY: all probes check check-unit check-integration check-sanitize clean backends
+all: probes
+
+probes: $(PROBES)
+	@echo "built: $(notdir $(PROBES)) [hip: $(if $(HIP_HDR),$(HIP_HDR),compiled out)] [cuda: $(if $(CUDA_HDR),$(CUDA_HDR),compiled out)]"
+
+$(BUILD)/common/backend_hip.o: BACKEND_FLAGS = $(HIP_FLAGS)
+$(BUILD)/common/backend_cuda.o: BACKEND_FLAGS = $(CUDA_FLAGS)
+
+$(BUILD)/%.o: %.c $(wildcard common/*.h) Makefile
+	@mkdir -p $(dir $@)
+	$(CC) $(BASE) $(BACKEND_FLAGS) $(CFLAGS) -c $< -o $@
+
+$(LIBCOMMON): $(COMMON_OBJ)
+	@rm -f $@
+	$(AR) rcs $@ $^
+
+$(BUILD)/probe_%: $(BUILD)/probes/probe_%.o $(LIBCOMMON)
+	$(CC) $(CFLAGS) $(LDFLAGS) $^ -o $@ $(LIBS)
+
+include tests/tests.mk
+
+clean:
+	rm -rf build build-asan

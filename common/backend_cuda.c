@@ -1,0 +1,567 @@
+/* cuda: the CUDA driver API, libcuda.so.1 loaded with dlopen.
+ *
+ * Every entry point is declared with the header's own prototype (typeof)
+ * and looked up under the name the header maps it to (cuMemAlloc is
+ * cuMemAlloc_v2 in cuda.h), so a versioned symbol is never called through
+ * the wrong ABI. A missing symbol makes that row say so; it never stops the
+ * run. Structure kept parallel to backend_hip.c. */
+#include "backend.h"
+
+#ifdef HA_HAVE_CUDA
+
+#include <cuda.h>
+#include <dlfcn.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "classify.h"
+#include "envinfo.h"
+#include "vmmkinds.h"
+
+#define STR_(x) #x
+#define XSTR(x) STR_(x)
+
+/* Entry points; REQ ones must load for the backend to open. */
+#define CU_SYMS(REQ, OPT)                                                                 \
+    REQ(cuInit) REQ(cuDriverGetVersion) REQ(cuDeviceGetCount) REQ(cuDeviceGet)             \
+    REQ(cuDevicePrimaryCtxRetain) REQ(cuDevicePrimaryCtxRelease) REQ(cuCtxSetCurrent)      \
+    REQ(cuMemcpyHtoD) REQ(cuMemcpyDtoH) REQ(cuMemGetInfo)                                  \
+    OPT(cuGetErrorName) OPT(cuDeviceGetName) OPT(cuDeviceTotalMem) OPT(cuDeviceGetAttribute) \
+    OPT(cuDeviceGetPCIBusId) OPT(cuStreamCreate) OPT(cuStreamDestroy) OPT(cuStreamSynchronize) \
+    OPT(cuMemcpyDtoHAsync) OPT(cuMemAlloc) OPT(cuMemFree) OPT(cuMemHostAlloc) OPT(cuMemFreeHost) \
+    OPT(cuMemAllocManaged) OPT(cuPointerGetAttribute) OPT(cuPointerGetAttributes)           \
+    OPT(cuMemGetAccess) OPT(cuMemRetainAllocationHandle) OPT(cuMemGetAddressRange)          \
+    OPT(cuMemGetAllocationGranularity) OPT(cuMemAddressReserve) OPT(cuMemAddressFree)       \
+    OPT(cuMemCreate) OPT(cuMemRelease) OPT(cuMemMap) OPT(cuMemUnmap) OPT(cuMemSetAccess)
+
+#define DECL(n) static __typeof__(n) *p_##n;
+CU_SYMS(DECL, DECL)
+
+/* Calls an entry point, or reports it missing. */
+#define CALL(n, ...) (p_##n ? (int)p_##n(__VA_ARGS__) : HA_ST_SYMBOL_MISSING)
+
+typedef struct cu_state {
+    void *lib;
+    CUdevice dev;
+    CUcontext ctx;
+    CUstream stream;
+} cu_state;
+
+static cu_state S;
+
+static const char *cu_status_name(const ha_backend *be, int st)
+{
+    (void)be;
+    const char *n = NULL;
+    if (p_cuGetErrorName && p_cuGetErrorName((CUresult)st, &n) == CUDA_SUCCESS && n)
+        return n;
+    static _Thread_local char buf[32];
+    snprintf(buf, sizeof buf, "CUresult_%d", st);
+    return buf;
+}
+
+static CUdeviceptr dptr(const void *p) { return (CUdeviceptr)(uintptr_t)p; }
+
+/* ---- locations ---- */
+
+static int cu_loc(const ha_backend *be, ha_loc l, CUmemLocation *out)
+{
+    memset(out, 0, sizeof *out);
+    out->id = l.id;
+    switch (l.type) {
+    case HA_LOC_DEVICE: out->type = CU_MEM_LOCATION_TYPE_DEVICE; out->id = be->device; return 0;
+#if CUDA_VERSION >= 12020
+    case HA_LOC_HOST: out->type = CU_MEM_LOCATION_TYPE_HOST; return 0;
+    case HA_LOC_HOST_NUMA: out->type = CU_MEM_LOCATION_TYPE_HOST_NUMA; return 0;
+    case HA_LOC_HOST_NUMA_CURRENT: out->type = CU_MEM_LOCATION_TYPE_HOST_NUMA_CURRENT; return 0;
+#endif
+    default: return HA_ST_UNAVAILABLE;
+    }
+}
+
+static void cu_prop(CUmemAllocationProp *prop, const CUmemLocation *loc, bool posix_fd)
+{
+    memset(prop, 0, sizeof *prop);
+    prop->type = CU_MEM_ALLOCATION_TYPE_PINNED;
+    prop->location = *loc;
+    prop->requestedHandleTypes =
+        posix_fd ? CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR : CU_MEM_HANDLE_TYPE_NONE;
+}
+
+/* ---- VMM primitives ---- */
+
+static int cu_granularity(const ha_backend *be, ha_loc backing, bool posix_fd, size_t *g)
+{
+    CUmemLocation loc;
+    if (cu_loc(be, backing, &loc))
+        return HA_ST_UNAVAILABLE;
+    CUmemAllocationProp prop;
+    cu_prop(&prop, &loc, posix_fd);
+    *g = 0;
+    return CALL(cuMemGetAllocationGranularity, g, &prop, CU_MEM_ALLOC_GRANULARITY_MINIMUM);
+}
+
+static int cu_reserve(const ha_backend *be, void **va, size_t size, size_t align, void *hint)
+{
+    (void)be;
+    CUdeviceptr p = (CUdeviceptr)(uintptr_t)*va;
+    int st = CALL(cuMemAddressReserve, &p, size, align, dptr(hint), 0);
+    *va = (void *)(uintptr_t)p;
+    return st;
+}
+
+static int cu_free_va(const ha_backend *be, void *va, size_t size)
+{
+    (void)be;
+    return CALL(cuMemAddressFree, dptr(va), size);
+}
+
+static int cu_create(const ha_backend *be, ha_vmm_handle *h, size_t size, ha_loc backing,
+                     bool posix_fd)
+{
+    CUmemLocation loc;
+    if (cu_loc(be, backing, &loc))
+        return HA_ST_UNAVAILABLE;
+    CUmemAllocationProp prop;
+    cu_prop(&prop, &loc, posix_fd);
+    CUmemGenericAllocationHandle ch = (CUmemGenericAllocationHandle)*h;
+    int st = CALL(cuMemCreate, &ch, size, &prop, 0);
+    *h = (ha_vmm_handle)ch;
+    return st;
+}
+
+static int cu_release(const ha_backend *be, ha_vmm_handle h)
+{
+    (void)be;
+    return CALL(cuMemRelease, (CUmemGenericAllocationHandle)h);
+}
+
+static int cu_map(const ha_backend *be, void *va, size_t size, ha_vmm_handle h)
+{
+    (void)be;
+    return CALL(cuMemMap, dptr(va), size, 0, (CUmemGenericAllocationHandle)h, 0);
+}
+
+static int cu_unmap(const ha_backend *be, void *va, size_t size)
+{
+    (void)be;
+    return CALL(cuMemUnmap, dptr(va), size);
+}
+
+static int cu_set_access(const ha_backend *be, void *va, size_t size, const ha_loc *locs,
+                         size_t nlocs)
+{
+    CUmemAccessDesc d[HA_LOC_COUNT];
+    if (nlocs > HA_LOC_COUNT)
+        return HA_ST_UNAVAILABLE;
+    for (size_t i = 0; i < nlocs; i++) {
+        memset(&d[i], 0, sizeof d[i]);
+        if (cu_loc(be, locs[i], &d[i].location))
+            return HA_ST_UNAVAILABLE;
+        d[i].flags = CU_MEM_ACCESS_FLAGS_PROT_READWRITE;
+    }
+    return CALL(cuMemSetAccess, dptr(va), size, d, nlocs);
+}
+
+static int cu_get_access(const ha_backend *be, void *va, ha_loc l, unsigned long long *flags)
+{
+    CUmemLocation loc;
+    if (cu_loc(be, l, &loc))
+        return HA_ST_UNAVAILABLE;
+    return CALL(cuMemGetAccess, flags, &loc, dptr(va));
+}
+
+static const ha_vmm_ops cu_vmm = {
+    cu_granularity, cu_reserve, cu_free_va, cu_create, cu_release,
+    cu_map,         cu_unmap,   cu_set_access, cu_get_access,
+};
+
+/* ---- the runtime's own allocation kinds ---- */
+
+#define PLAIN_SIZE (2u << 20)
+
+static int k_mem_alloc(const ha_backend *be, ha_alloc *a)
+{
+    (void)be;
+    CUdeviceptr p = 0;
+    int st = CALL(cuMemAlloc, &p, PLAIN_SIZE);
+    snprintf(a->detail, sizeof a->detail, "cuMemAlloc(%u): %s", PLAIN_SIZE, cu_status_name(be, st));
+    a->ptr = (void *)(uintptr_t)p;
+    a->size = PLAIN_SIZE;
+    return st;
+}
+
+static void k_mem_free(const ha_backend *be, ha_alloc *a)
+{
+    int st = CALL(cuMemFree, dptr(a->ptr));
+    if (st)
+        fprintf(stderr, "warning: cuMemFree: %s\n", cu_status_name(be, st));
+}
+
+static int k_host_alloc(const ha_backend *be, ha_alloc *a)
+{
+    void *p = NULL;
+    int st = CALL(cuMemHostAlloc, &p, PLAIN_SIZE, CU_MEMHOSTALLOC_DEVICEMAP);
+    snprintf(a->detail, sizeof a->detail, "cuMemHostAlloc(DEVICEMAP): %s", cu_status_name(be, st));
+    a->ptr = p;
+    a->size = PLAIN_SIZE;
+    return st;
+}
+
+static void k_host_free(const ha_backend *be, ha_alloc *a)
+{
+    int st = CALL(cuMemFreeHost, a->ptr);
+    if (st)
+        fprintf(stderr, "warning: cuMemFreeHost: %s\n", cu_status_name(be, st));
+}
+
+static int k_managed(const ha_backend *be, ha_alloc *a)
+{
+    CUdeviceptr p = 0;
+    int st = CALL(cuMemAllocManaged, &p, PLAIN_SIZE, CU_MEM_ATTACH_GLOBAL);
+    snprintf(a->detail, sizeof a->detail, "cuMemAllocManaged(GLOBAL): %s", cu_status_name(be, st));
+    a->ptr = (void *)(uintptr_t)p;
+    a->size = PLAIN_SIZE;
+    return st;
+}
+
+static const ha_kind cu_kinds[] = {
+    {"cuMemAlloc", "device memory from cuMemAlloc", k_mem_alloc, k_mem_free, {0}},
+    {"cuMemHostAlloc", "pinned host memory, cuMemHostAlloc(DEVICEMAP)", k_host_alloc, k_host_free, {0}},
+    {"cuMemAllocManaged", "managed memory, cuMemAllocManaged(GLOBAL)", k_managed, k_mem_free, {0}},
+    {0},
+};
+
+/* ---- candidates ---- */
+
+static void q_attr(const ha_backend *be, const ha_query *q, const ha_alloc *a, ha_result *r)
+{
+    unsigned char buf[32];
+    ha_sentinel_fill(buf, sizeof buf);
+    int st = CALL(cuPointerGetAttribute, buf, (CUpointer_attribute)q->arg, dptr(a->ptr));
+    ha_result_status(be, r, st);
+    if (st == HA_ST_OK)
+        ha_result_value(r, a, (ha_vtype)q->vtype, buf, (size_t)q->width);
+}
+
+/* The plural call with one attribute, so each row stands alone. */
+static void q_attrs(const ha_backend *be, const ha_query *q, const ha_alloc *a, ha_result *r)
+{
+    unsigned char buf[32];
+    ha_sentinel_fill(buf, sizeof buf);
+    CUpointer_attribute at = (CUpointer_attribute)q->arg;
+    void *data[1] = {buf};
+    int st = CALL(cuPointerGetAttributes, 1, &at, data, dptr(a->ptr));
+    ha_result_status(be, r, st);
+    if (st == HA_ST_OK)
+        ha_result_value(r, a, (ha_vtype)q->vtype, buf, (size_t)q->width);
+}
+
+/* cuMemRetainAllocationHandle takes a reference: release it again. */
+static void q_retain(const ha_backend *be, const ha_query *q, const ha_alloc *a, ha_result *r)
+{
+    (void)q;
+    CUmemGenericAllocationHandle h;
+    ha_sentinel_fill(&h, sizeof h);
+    int st = CALL(cuMemRetainAllocationHandle, &h, a->ptr);
+    ha_result_status(be, r, st);
+    if (st != HA_ST_OK)
+        return;
+    ha_result_value(r, a, HA_VT_HANDLE, &h, sizeof h);
+    if (r->outcome == HA_OUT_OK) {
+        int rs = CALL(cuMemRelease, h);
+        if (rs)
+            fprintf(stderr, "warning: cuMemRelease after retain: %s\n", cu_status_name(be, rs));
+    }
+}
+
+static void q_range(const ha_backend *be, const ha_query *q, const ha_alloc *a, ha_result *r)
+{
+    CUdeviceptr base;
+    size_t size;
+    ha_sentinel_fill(&base, sizeof base);
+    ha_sentinel_fill(&size, sizeof size);
+    int st = CALL(cuMemGetAddressRange, &base, &size, dptr(a->ptr));
+    ha_result_status(be, r, st);
+    if (st != HA_ST_OK)
+        return;
+    if (q->arg == 0)
+        ha_result_value(r, a, HA_VT_PTR, &base, sizeof base);
+    else
+        ha_result_value(r, a, HA_VT_SIZE, &size, sizeof size);
+}
+
+#define ATTR(A, VT, W)                                                                     \
+    {"cuPointerGetAttribute(" #A ")", "cuPointerGetAttribute(CU_POINTER_ATTRIBUTE_" #A ")", \
+     q_attr, CU_POINTER_ATTRIBUTE_##A, VT, W}
+#define ATTRS(A, VT, W)                                                                      \
+    {"cuPointerGetAttributes(" #A ")", "cuPointerGetAttributes(1, {CU_POINTER_ATTRIBUTE_" #A \
+     "})", q_attrs, CU_POINTER_ATTRIBUTE_##A, VT, W}
+
+static const ha_query cu_queries[] = {
+    ATTR(CONTEXT, HA_VT_HANDLE, 8),
+    ATTR(MEMORY_TYPE, HA_VT_INT, 4),
+    ATTR(DEVICE_POINTER, HA_VT_PTR, 8),
+    ATTR(HOST_POINTER, HA_VT_PTR, 8),
+#if CUDA_VERSION < 13000
+    ATTR(P2P_TOKENS, HA_VT_BYTES, 16),
+#endif
+    ATTR(SYNC_MEMOPS, HA_VT_BOOL, 4),
+    ATTR(BUFFER_ID, HA_VT_ID, 8),
+    ATTR(IS_MANAGED, HA_VT_BOOL, 4),
+    ATTR(DEVICE_ORDINAL, HA_VT_INT, 4),
+    ATTR(IS_LEGACY_CUDA_IPC_CAPABLE, HA_VT_BOOL, 4),
+    ATTR(RANGE_START_ADDR, HA_VT_PTR, 8),
+    ATTR(RANGE_SIZE, HA_VT_SIZE, 8),
+    ATTR(MAPPED, HA_VT_BOOL, 4),
+    ATTR(ALLOWED_HANDLE_TYPES, HA_VT_INT, 8),
+    ATTR(IS_GPU_DIRECT_RDMA_CAPABLE, HA_VT_BOOL, 4),
+    ATTR(ACCESS_FLAGS, HA_VT_INT, 4),
+    ATTR(MEMPOOL_HANDLE, HA_VT_HANDLE, 8),
+    ATTR(MAPPING_SIZE, HA_VT_SIZE, 8),
+    ATTR(MAPPING_BASE_ADDR, HA_VT_PTR, 8),
+    ATTR(MEMORY_BLOCK_ID, HA_VT_ID, 8),
+#if CUDA_VERSION >= 12080
+    ATTR(IS_HW_DECOMPRESS_CAPABLE, HA_VT_BOOL, 4),
+#endif
+    ATTRS(MEMORY_TYPE, HA_VT_INT, 4),
+    ATTRS(HOST_POINTER, HA_VT_PTR, 8),
+    ATTRS(DEVICE_POINTER, HA_VT_PTR, 8),
+    ATTRS(IS_MANAGED, HA_VT_BOOL, 4),
+    ATTRS(MAPPED, HA_VT_BOOL, 4),
+    ATTRS(RANGE_SIZE, HA_VT_SIZE, 8),
+    {"cuMemGetAccess(device)", "cuMemGetAccess(&flags, {DEVICE, dev}, ptr)", ha_q_get_access,
+     HA_LOC_DEVICE, HA_VT_INT, 8},
+    {"cuMemGetAccess(host)", "cuMemGetAccess(&flags, {HOST, 0}, ptr)", ha_q_get_access,
+     HA_LOC_HOST, HA_VT_INT, 8},
+    {"cuMemGetAccess(host_numa)", "cuMemGetAccess(&flags, {HOST_NUMA, 0}, ptr)", ha_q_get_access,
+     HA_LOC_HOST_NUMA, HA_VT_INT, 8},
+    {"cuMemGetAccess(host_numa_current)", "cuMemGetAccess(&flags, {HOST_NUMA_CURRENT, 0}, ptr)",
+     ha_q_get_access, HA_LOC_HOST_NUMA_CURRENT, HA_VT_INT, 8},
+    {"cuMemRetainAllocationHandle", "cuMemRetainAllocationHandle(&h, ptr) + cuMemRelease",
+     q_retain, 0, HA_VT_HANDLE, 8},
+    {"cuMemGetAddressRange(base)", "cuMemGetAddressRange(&base, &size, ptr): base", q_range, 0,
+     HA_VT_PTR, 8},
+    {"cuMemGetAddressRange(size)", "cuMemGetAddressRange(&base, &size, ptr): size", q_range, 1,
+     HA_VT_SIZE, 8},
+    {0},
+};
+
+/* ---- data movement ---- */
+
+static int cu_h2d(const ha_backend *be, void *dst, const void *src, size_t n)
+{
+    (void)be;
+    return CALL(cuMemcpyHtoD, dptr(dst), src, n);
+}
+
+static int cu_d2h(const ha_backend *be, void *dst, const void *src, size_t n)
+{
+    (void)be;
+    return CALL(cuMemcpyDtoH, dst, dptr(src), n);
+}
+
+static int cu_d2h_async(const ha_backend *be, void *dst, const void *src, size_t n)
+{
+    (void)be;
+    int st = CALL(cuMemcpyDtoHAsync, dst, dptr(src), n, S.stream);
+    return st ? st : CALL(cuStreamSynchronize, S.stream);
+}
+
+static int cu_pinned(const ha_backend *be, void **p, size_t n)
+{
+    (void)be;
+    return CALL(cuMemHostAlloc, p, n, 0);
+}
+
+static void cu_pinned_free(const ha_backend *be, void *p)
+{
+    int st = CALL(cuMemFreeHost, p);
+    if (st)
+        fprintf(stderr, "warning: cuMemFreeHost: %s\n", cu_status_name(be, st));
+}
+
+static int cu_mem_info(const ha_backend *be, size_t *free_b, size_t *total)
+{
+    (void)be;
+    return CALL(cuMemGetInfo, free_b, total);
+}
+
+/* ---- open, close, environment ---- */
+
+static int cu_device_count(const ha_backend *be, int *n)
+{
+    (void)be;
+    *n = 0;
+    return CALL(cuDeviceGetCount, n);
+}
+
+static int cu_open(ha_backend *be, int device, char *why, size_t n)
+{
+    memset(&S, 0, sizeof S);
+    S.lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+    if (!S.lib) {
+        snprintf(why, n, "cuda: libcuda.so.1 not found (%s): install the NVIDIA driver", dlerror());
+        return HA_EXIT_NO_RUNTIME;
+    }
+    const char *missing = NULL;
+#define LOAD_REQ(s) p_##s = (__typeof__(s) *)dlsym(S.lib, XSTR(s)); if (!p_##s && !missing) missing = XSTR(s);
+#define LOAD_OPT(s) p_##s = (__typeof__(s) *)dlsym(S.lib, XSTR(s));
+    CU_SYMS(LOAD_REQ, LOAD_OPT)
+    if (missing) {
+        snprintf(why, n, "cuda: libcuda.so.1 lacks %s: the driver is older than this tool needs",
+                 missing);
+        dlclose(S.lib);
+        return HA_EXIT_NO_RUNTIME;
+    }
+    int st = CALL(cuInit, 0);
+    if (st == CUDA_ERROR_NO_DEVICE) {
+        snprintf(why, n, "cuda: cuInit: CUDA_ERROR_NO_DEVICE: no NVIDIA GPU is visible");
+        return HA_EXIT_NO_DEVICE;
+    }
+    if (st) {
+        snprintf(why, n, "cuda: cuInit failed: %s", cu_status_name(be, st));
+        return st == CUDA_ERROR_STUB_LIBRARY ? HA_EXIT_NO_RUNTIME : HA_EXIT_NO_DEVICE;
+    }
+    int count = 0;
+    st = cu_device_count(be, &count);
+    if (st || count == 0) {
+        snprintf(why, n, "cuda: no device (cuDeviceGetCount: %s, %d)", cu_status_name(be, st), count);
+        return HA_EXIT_NO_DEVICE;
+    }
+    if (device >= count) {
+        snprintf(why, n, "device %d does not exist: cuda has %d device(s)", device, count);
+        return HA_EXIT_USAGE;
+    }
+    if ((st = CALL(cuDeviceGet, &S.dev, device)) ||
+        (st = CALL(cuDevicePrimaryCtxRetain, &S.ctx, S.dev)) ||
+        (st = CALL(cuCtxSetCurrent, S.ctx))) {
+        snprintf(why, n, "cuda: cannot open device %d: %s", device, cu_status_name(be, st));
+        return HA_EXIT_NO_DEVICE;
+    }
+    st = CALL(cuStreamCreate, &S.stream, CU_STREAM_NON_BLOCKING);
+    if (st)
+        fprintf(stderr, "warning: cuStreamCreate: %s; async copies use the null stream\n",
+                cu_status_name(be, st));
+    be->device = device;
+    be->priv = &S;
+    return HA_EXIT_OK;
+}
+
+static void cu_close(ha_backend *be)
+{
+    if (S.stream)
+        CALL(cuStreamDestroy, S.stream);
+    if (S.ctx)
+        CALL(cuDevicePrimaryCtxRelease, S.dev);
+    /* libcuda stays loaded: unloading a GPU runtime mid-process is not supported */
+    memset(&S, 0, sizeof S);
+    be->priv = NULL;
+}
+
+static void version_string(int v, char *out, size_t n) { snprintf(out, n, "%d.%d", v / 1000, (v % 1000) / 10); }
+
+/* The kernel module's version, which is not the CUDA API version. */
+static void nvrm_version(ha_env *e)
+{
+    FILE *f = fopen("/proc/driver/nvidia/version", "r");
+    snprintf(e->driver_version, sizeof e->driver_version, "unknown");
+    if (!f)
+        return;
+    char line[256];
+    if (fgets(line, sizeof line, f)) {
+        line[strcspn(line, "\n")] = 0;
+        snprintf(e->kernel_driver, sizeof e->kernel_driver, "%.127s", line);
+        const char *m = strstr(line, "Kernel Module");
+        char ver[64];
+        if (m && sscanf(m, "Kernel Module %*[^0-9]%63s", ver) == 1)
+            snprintf(e->driver_version, sizeof e->driver_version, "%s", ver);
+        else if (m && sscanf(m + strlen("Kernel Module"), " %63s", ver) == 1)
+            snprintf(e->driver_version, sizeof e->driver_version, "%s", ver);
+    }
+    fclose(f);
+}
+
+static void cu_env(const ha_backend *be, ha_env *e)
+{
+    version_string(CUDA_VERSION, e->header_version, sizeof e->header_version);
+    int v = 0;
+    int st = CALL(cuDriverGetVersion, &v);
+    if (st == HA_ST_OK)
+        version_string(v, e->runtime_version, sizeof e->runtime_version);
+    else
+        snprintf(e->runtime_version, sizeof e->runtime_version, "unknown (%s)", cu_status_name(be, st));
+    nvrm_version(e);
+    ha_env_check_versions(e, "cuda.h", e->header_version, "libcuda", e->runtime_version);
+    cu_device_count(be, &e->device_count);
+    e->device = be->device;
+    if (CALL(cuDeviceGetName, e->device_name, (int)sizeof e->device_name - 1, S.dev))
+        snprintf(e->device_name, sizeof e->device_name, "unknown");
+    int maj = -1, min = -1;
+    CALL(cuDeviceGetAttribute, &maj, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, S.dev);
+    CALL(cuDeviceGetAttribute, &min, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, S.dev);
+    snprintf(e->arch, sizeof e->arch, "sm_%d%d", maj, min);
+    size_t total = 0;
+    if (CALL(cuDeviceTotalMem, &total, S.dev) == HA_ST_OK)
+        e->vram_bytes = total;
+    if (CALL(cuDeviceGetPCIBusId, e->pci_bus_id, (int)sizeof e->pci_bus_id - 1, S.dev))
+        e->pci_bus_id[0] = 0;
+    static const struct { const char *name; CUdevice_attribute a; } attrs[] = {
+        {"VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED", CU_DEVICE_ATTRIBUTE_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED},
+        {"PAGEABLE_MEMORY_ACCESS", CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS},
+        {"DIRECT_MANAGED_MEM_ACCESS_FROM_HOST", CU_DEVICE_ATTRIBUTE_DIRECT_MANAGED_MEM_ACCESS_FROM_HOST},
+        {"HOST_NATIVE_ATOMIC_SUPPORTED", CU_DEVICE_ATTRIBUTE_HOST_NATIVE_ATOMIC_SUPPORTED},
+#if CUDA_VERSION >= 12020
+        {"HOST_NUMA_ID", CU_DEVICE_ATTRIBUTE_HOST_NUMA_ID},
+#endif
+#if CUDA_VERSION >= 12040
+        {"HOST_NUMA_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED",
+         CU_DEVICE_ATTRIBUTE_HOST_NUMA_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED},
+#endif
+    };
+    for (size_t i = 0; i < sizeof attrs / sizeof attrs[0]; i++) {
+        int val = -1;
+        int ast = CALL(cuDeviceGetAttribute, &val, attrs[i].a, S.dev);
+        ha_env_attr(e, attrs[i].name, val, ast);
+        if (i == 0 && ast == HA_ST_OK)
+            e->vmm_supported = val != 0;
+    }
+    snprintf(e->large_bar_runtime_note, sizeof e->large_bar_runtime_note,
+             "CUDA has no large-BAR attribute: see the sysfs BAR sizes");
+    ha_env_sysfs(e, "");
+}
+
+const ha_backend_ops ha_backend_cuda = {
+    .name = "cuda",
+    .desc = "CUDA driver API (libcuda.so.1)",
+    .build_note = "compiled against cuda.h (CUDA_VERSION " XSTR(CUDA_VERSION) ")",
+    .header_label = "cuda.h (CUDA_VERSION " XSTR(CUDA_VERSION) ")",
+    .compiled = true,
+    .simulated = false,
+    .open = cu_open,
+    .close = cu_close,
+    .device_count = cu_device_count,
+    .env = cu_env,
+    .status_name = cu_status_name,
+    .kinds = cu_kinds,
+    .queries = cu_queries,
+    .copy_h2d = cu_h2d,
+    .copy_d2h = cu_d2h,
+    .copy_d2h_async = cu_d2h_async,
+    .host_alloc_pinned = cu_pinned,
+    .host_free_pinned = cu_pinned_free,
+    .mem_info = cu_mem_info,
+    .vmm = &cu_vmm,
+};
+
+#else /* no cuda.h at build time */
+
+const ha_backend_ops ha_backend_cuda = {
+    .name = "cuda",
+    .desc = "CUDA driver API (libcuda.so.1)",
+    .build_note = "compiled out: no cuda.h under CUDA_PATH at build time",
+    .header_label = "no cuda.h",
+    .compiled = false,
+};
+
+#endif

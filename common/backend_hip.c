@@ -1,0 +1,655 @@
+/* hip: the HIP runtime of ROCm, libamdhip64.so loaded with dlopen.
+ *
+ * Compiled against the machine's own HIP headers, from ROCm 5.2 (Debian 12)
+ * to 7.x. What differs between releases stays in this file, behind
+ * HIP_VERSION guards (FACTS.md lists each):
+ *   - hipPointerAttribute_t: field memoryType (<= 5.4), type (>= 5.5);
+ *   - hipMemoryType values renumbered in 6.0 (named from the header's enum);
+ *   - hipMemAllocationProp reordered in 5.3 and 7.0: fields set by name only;
+ *   - Host location types from 7.1 headers (HA_HIP_HAS_HOST_LOCATION);
+ *   - hipDeviceAttributeVirtualMemoryManagementSupported from 5.3;
+ *   - hipGetDeviceProperties is a macro for ...R0600 in 6.x: symbols are
+ *     looked up under the name the header maps them to;
+ *   - hipMemRetainAllocationHandle: no reference taken before 7.12 (so no
+ *     release), may crash on non-VMM pointers before 7.14 (so skipped
+ *     there): decided by the runtime version, not the header's.
+ * Structure kept parallel to backend_cuda.c. */
+#include "backend.h"
+
+#ifdef HA_HAVE_HIP
+
+#include <dlfcn.h>
+#include <hip/hip_runtime_api.h>
+#include <hip/hip_version.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "classify.h"
+#include "envinfo.h"
+#include "vmmkinds.h"
+
+#define STR_(x) #x
+#define XSTR(x) STR_(x)
+
+#ifndef HA_HIP_HAS_HOST_LOCATION
+#define HA_HIP_HAS_HOST_LOCATION (HIP_VERSION >= 70100000)
+#endif
+
+#if HIP_VERSION >= 50500000
+#define PTR_ATTR_TYPE(a) ((a).type)
+#else
+#define PTR_ATTR_TYPE(a) ((a).memoryType)
+#endif
+
+/* Runtime versions (HIP_VERSION numbering) where retain changed. */
+#define HIP_RETAIN_TAKES_REF 71200000
+#define HIP_RETAIN_SAFE_ON_NON_VMM 71400000
+
+#define HIP_SYMS(REQ, OPT)                                                                     \
+    REQ(hipGetDeviceCount) REQ(hipSetDevice) REQ(hipMemcpy) REQ(hipMemGetInfo)                  \
+    OPT(hipInit) OPT(hipRuntimeGetVersion) OPT(hipDriverGetVersion) OPT(hipGetErrorName)        \
+    OPT(hipDeviceGetName) OPT(hipDeviceTotalMem) OPT(hipDeviceGetAttribute)                     \
+    OPT(hipDeviceGetPCIBusId) OPT(hipGetDeviceProperties) OPT(hipStreamCreateWithFlags)         \
+    OPT(hipStreamDestroy) OPT(hipStreamSynchronize) OPT(hipMemcpyAsync) OPT(hipMalloc)          \
+    OPT(hipFree) OPT(hipHostMalloc) OPT(hipHostFree) OPT(hipMallocManaged)                      \
+    OPT(hipPointerGetAttributes) OPT(hipPointerGetAttribute) OPT(hipDrvPointerGetAttributes)    \
+    OPT(hipMemGetAccess) OPT(hipMemRetainAllocationHandle) OPT(hipMemGetAddressRange)           \
+    OPT(hipMemGetAllocationGranularity) OPT(hipMemAddressReserve) OPT(hipMemAddressFree)        \
+    OPT(hipMemCreate) OPT(hipMemRelease) OPT(hipMemMap) OPT(hipMemUnmap) OPT(hipMemSetAccess)
+
+/* Some of these are marked deprecated in newer headers; this tool calls
+ * them on purpose, as the software it studies does. */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+#define DECL(n) static __typeof__(n) *p_##n;
+HIP_SYMS(DECL, DECL)
+#pragma GCC diagnostic pop
+
+#define CALL(n, ...) (p_##n ? (int)p_##n(__VA_ARGS__) : HA_ST_SYMBOL_MISSING)
+
+typedef struct hip_state {
+    void *lib;
+    hipStream_t stream;
+    int runtime_version;
+} hip_state;
+
+static hip_state S;
+
+static const char *hip_status_name(const ha_backend *be, int st)
+{
+    (void)be;
+    const char *n = p_hipGetErrorName ? p_hipGetErrorName((hipError_t)st) : NULL;
+    if (n && *n)
+        return n;
+    static _Thread_local char buf[32];
+    snprintf(buf, sizeof buf, "hipError_%d", st);
+    return buf;
+}
+
+/* ---- locations ---- */
+
+static int hip_loc(const ha_backend *be, ha_loc l, hipMemLocation *out)
+{
+    memset(out, 0, sizeof *out);
+    out->id = l.id;
+    switch (l.type) {
+    case HA_LOC_DEVICE: out->type = hipMemLocationTypeDevice; out->id = be->device; return 0;
+#if HA_HIP_HAS_HOST_LOCATION
+    case HA_LOC_HOST: out->type = hipMemLocationTypeHost; return 0;
+    case HA_LOC_HOST_NUMA: out->type = hipMemLocationTypeHostNuma; return 0;
+    case HA_LOC_HOST_NUMA_CURRENT: out->type = hipMemLocationTypeHostNumaCurrent; return 0;
+#endif
+    default: return HA_ST_UNAVAILABLE;
+    }
+}
+
+static void hip_prop(hipMemAllocationProp *prop, const hipMemLocation *loc, bool posix_fd)
+{
+    memset(prop, 0, sizeof *prop); /* the layout differs by release: names only */
+    prop->type = hipMemAllocationTypePinned;
+    prop->location = *loc;
+    prop->requestedHandleType = posix_fd ? hipMemHandleTypePosixFileDescriptor : hipMemHandleTypeNone;
+}
+
+static hipMemGenericAllocationHandle_t native(ha_vmm_handle h)
+{
+    return (hipMemGenericAllocationHandle_t)(uintptr_t)h;
+}
+
+/* ---- VMM primitives ---- */
+
+static int hip_granularity(const ha_backend *be, ha_loc backing, bool posix_fd, size_t *g)
+{
+    hipMemLocation loc;
+    if (hip_loc(be, backing, &loc))
+        return HA_ST_UNAVAILABLE;
+    hipMemAllocationProp prop;
+    hip_prop(&prop, &loc, posix_fd);
+    *g = 0;
+    return CALL(hipMemGetAllocationGranularity, g, &prop, hipMemAllocationGranularityMinimum);
+}
+
+static int hip_reserve(const ha_backend *be, void **va, size_t size, size_t align, void *hint)
+{
+    (void)be;
+    /* vLLM passes the granularity as the alignment on ROCm */
+    return CALL(hipMemAddressReserve, va, size, align, hint, 0);
+}
+
+static int hip_free_va(const ha_backend *be, void *va, size_t size)
+{
+    (void)be;
+    return CALL(hipMemAddressFree, va, size);
+}
+
+static int hip_create(const ha_backend *be, ha_vmm_handle *h, size_t size, ha_loc backing,
+                      bool posix_fd)
+{
+    hipMemLocation loc;
+    if (hip_loc(be, backing, &loc))
+        return HA_ST_UNAVAILABLE;
+    hipMemAllocationProp prop;
+    hip_prop(&prop, &loc, posix_fd);
+    hipMemGenericAllocationHandle_t nh = native(*h);
+    int st = CALL(hipMemCreate, &nh, size, &prop, 0);
+    *h = (ha_vmm_handle)(uintptr_t)nh;
+    return st;
+}
+
+static int hip_release(const ha_backend *be, ha_vmm_handle h)
+{
+    (void)be;
+    return CALL(hipMemRelease, native(h));
+}
+
+static int hip_map(const ha_backend *be, void *va, size_t size, ha_vmm_handle h)
+{
+    (void)be;
+    return CALL(hipMemMap, va, size, 0, native(h), 0);
+}
+
+static int hip_unmap(const ha_backend *be, void *va, size_t size)
+{
+    (void)be;
+    return CALL(hipMemUnmap, va, size);
+}
+
+static int hip_set_access(const ha_backend *be, void *va, size_t size, const ha_loc *locs,
+                          size_t nlocs)
+{
+    hipMemAccessDesc d[HA_LOC_COUNT];
+    if (nlocs > HA_LOC_COUNT)
+        return HA_ST_UNAVAILABLE;
+    for (size_t i = 0; i < nlocs; i++) {
+        memset(&d[i], 0, sizeof d[i]);
+        if (hip_loc(be, locs[i], &d[i].location))
+            return HA_ST_UNAVAILABLE;
+        d[i].flags = hipMemAccessFlagsProtReadWrite;
+    }
+    return CALL(hipMemSetAccess, va, size, d, nlocs);
+}
+
+static int hip_get_access(const ha_backend *be, void *va, ha_loc l, unsigned long long *flags)
+{
+    hipMemLocation loc;
+    if (hip_loc(be, l, &loc))
+        return HA_ST_UNAVAILABLE;
+    return CALL(hipMemGetAccess, flags, &loc, va);
+}
+
+static const ha_vmm_ops hip_vmm = {
+    hip_granularity, hip_reserve, hip_free_va, hip_create, hip_release,
+    hip_map,         hip_unmap,   hip_set_access, hip_get_access,
+};
+
+/* ---- the runtime's own allocation kinds ---- */
+
+#define PLAIN_SIZE (2u << 20)
+
+static int k_malloc(const ha_backend *be, ha_alloc *a)
+{
+    void *p = NULL;
+    int st = CALL(hipMalloc, &p, PLAIN_SIZE);
+    snprintf(a->detail, sizeof a->detail, "hipMalloc(%u): %s", PLAIN_SIZE, hip_status_name(be, st));
+    a->ptr = p;
+    a->size = PLAIN_SIZE;
+    return st;
+}
+
+static void k_free(const ha_backend *be, ha_alloc *a)
+{
+    int st = CALL(hipFree, a->ptr);
+    if (st)
+        fprintf(stderr, "warning: hipFree: %s\n", hip_status_name(be, st));
+}
+
+static int k_host_malloc(const ha_backend *be, ha_alloc *a)
+{
+    void *p = NULL;
+    int st = CALL(hipHostMalloc, &p, PLAIN_SIZE, hipHostMallocMapped);
+    snprintf(a->detail, sizeof a->detail, "hipHostMalloc(Mapped): %s", hip_status_name(be, st));
+    a->ptr = p;
+    a->size = PLAIN_SIZE;
+    return st;
+}
+
+static void k_host_free(const ha_backend *be, ha_alloc *a)
+{
+    int st = CALL(hipHostFree, a->ptr);
+    if (st)
+        fprintf(stderr, "warning: hipHostFree: %s\n", hip_status_name(be, st));
+}
+
+static int k_managed(const ha_backend *be, ha_alloc *a)
+{
+    void *p = NULL;
+    int st = CALL(hipMallocManaged, &p, PLAIN_SIZE, hipMemAttachGlobal);
+    snprintf(a->detail, sizeof a->detail, "hipMallocManaged(Global): %s", hip_status_name(be, st));
+    a->ptr = p;
+    a->size = PLAIN_SIZE;
+    return st;
+}
+
+static const ha_kind hip_kinds[] = {
+    {"hipMalloc", "device memory from hipMalloc (host-readable on large BAR)", k_malloc, k_free, {0}},
+    {"hipHostMalloc", "pinned host memory, hipHostMalloc(Mapped)", k_host_malloc, k_host_free, {0}},
+    {"hipMallocManaged", "managed memory, hipMallocManaged(Global)", k_managed, k_free, {0}},
+    {0},
+};
+
+/* ---- candidates ---- */
+
+static const char *memory_type_name(int t)
+{
+    switch (t) {
+#if HIP_VERSION >= 60000000
+    case hipMemoryTypeUnregistered: return "Unregistered";
+    case hipMemoryTypeManaged: return "Managed";
+#endif
+    case hipMemoryTypeHost: return "Host";
+    case hipMemoryTypeDevice: return "Device";
+    case hipMemoryTypeArray: return "Array";
+    case hipMemoryTypeUnified: return "Unified";
+    default: return NULL;
+    }
+}
+
+static void name_memory_type(ha_result *r)
+{
+    const char *n = memory_type_name(atoi(r->cls));
+    size_t l = strlen(r->value);
+    if (n && r->outcome == HA_OUT_OK && l < sizeof r->value - 2)
+        snprintf(r->value + l, sizeof r->value - l, " (%s)", n);
+}
+
+enum { F_TYPE, F_DEVICE, F_DEVICE_POINTER, F_HOST_POINTER, F_IS_MANAGED, F_ALLOCATION_FLAGS };
+
+/* hipPointerGetAttributes, one row per field of the struct. */
+static void q_attributes(const ha_backend *be, const ha_query *q, const ha_alloc *a, ha_result *r)
+{
+    hipPointerAttribute_t at;
+    ha_sentinel_fill(&at, sizeof at);
+    int st = CALL(hipPointerGetAttributes, &at, a->ptr);
+    ha_result_status(be, r, st);
+    if (st != HA_ST_OK)
+        return;
+    switch (q->arg) {
+    case F_TYPE:
+        ha_result_value(r, a, HA_VT_INT, &PTR_ATTR_TYPE(at), sizeof PTR_ATTR_TYPE(at));
+        name_memory_type(r);
+        break;
+    case F_DEVICE: ha_result_value(r, a, HA_VT_INT, &at.device, sizeof at.device); break;
+    case F_DEVICE_POINTER:
+        ha_result_value(r, a, HA_VT_PTR, &at.devicePointer, sizeof at.devicePointer);
+        break;
+    case F_HOST_POINTER:
+        ha_result_value(r, a, HA_VT_PTR, &at.hostPointer, sizeof at.hostPointer);
+        break;
+    case F_IS_MANAGED: ha_result_value(r, a, HA_VT_BOOL, &at.isManaged, sizeof at.isManaged); break;
+    case F_ALLOCATION_FLAGS:
+        ha_result_value(r, a, HA_VT_INT, &at.allocationFlags, sizeof at.allocationFlags);
+        break;
+    }
+}
+
+static void q_attr(const ha_backend *be, const ha_query *q, const ha_alloc *a, ha_result *r)
+{
+    unsigned char buf[32];
+    ha_sentinel_fill(buf, sizeof buf);
+    int st = CALL(hipPointerGetAttribute, buf, (hipPointer_attribute)q->arg, (hipDeviceptr_t)a->ptr);
+    ha_result_status(be, r, st);
+    if (st == HA_ST_OK) {
+        ha_result_value(r, a, (ha_vtype)q->vtype, buf, (size_t)q->width);
+        if (q->arg == HIP_POINTER_ATTRIBUTE_MEMORY_TYPE)
+            name_memory_type(r);
+    }
+}
+
+/* The plural call with one attribute, so each row stands alone. */
+static void q_drv_attrs(const ha_backend *be, const ha_query *q, const ha_alloc *a, ha_result *r)
+{
+    unsigned char buf[32];
+    ha_sentinel_fill(buf, sizeof buf);
+    hipPointer_attribute at = (hipPointer_attribute)q->arg;
+    void *data[1] = {buf};
+    int st = CALL(hipDrvPointerGetAttributes, 1, &at, data, (hipDeviceptr_t)a->ptr);
+    ha_result_status(be, r, st);
+    if (st == HA_ST_OK)
+        ha_result_value(r, a, (ha_vtype)q->vtype, buf, (size_t)q->width);
+}
+
+static void q_retain(const ha_backend *be, const ha_query *q, const ha_alloc *a, ha_result *r)
+{
+    (void)q;
+    if (S.runtime_version < HIP_RETAIN_SAFE_ON_NON_VMM && !ha_kind_is_vmm(a->kind)) {
+        ha_result_status(be, r, HA_ST_SKIPPED);
+        snprintf(r->value, sizeof r->value, "can crash on non-VMM memory before runtime 7.14");
+        return;
+    }
+    hipMemGenericAllocationHandle_t h;
+    ha_sentinel_fill(&h, sizeof h);
+    int st = CALL(hipMemRetainAllocationHandle, &h, a->ptr);
+    ha_result_status(be, r, st);
+    if (st != HA_ST_OK)
+        return;
+    ha_result_value(r, a, HA_VT_HANDLE, &h, sizeof h);
+    if (r->outcome == HA_OUT_OK && S.runtime_version >= HIP_RETAIN_TAKES_REF) {
+        int rs = CALL(hipMemRelease, h);
+        if (rs)
+            fprintf(stderr, "warning: hipMemRelease after retain: %s\n", hip_status_name(be, rs));
+    }
+}
+
+static void q_range(const ha_backend *be, const ha_query *q, const ha_alloc *a, ha_result *r)
+{
+    hipDeviceptr_t base;
+    size_t size;
+    ha_sentinel_fill(&base, sizeof base);
+    ha_sentinel_fill(&size, sizeof size);
+    int st = CALL(hipMemGetAddressRange, &base, &size, (hipDeviceptr_t)a->ptr);
+    ha_result_status(be, r, st);
+    if (st != HA_ST_OK)
+        return;
+    if (q->arg == 0)
+        ha_result_value(r, a, HA_VT_PTR, &base, sizeof base);
+    else
+        ha_result_value(r, a, HA_VT_SIZE, &size, sizeof size);
+}
+
+#define FIELD(F, f, VT, W)                                                                    \
+    {"hipPointerGetAttributes(." #f ")", "hipPointerGetAttributes(&attr, ptr): attr." #f,     \
+     q_attributes, F, VT, W}
+#define ATTR(A, VT, W)                                                                        \
+    {"hipPointerGetAttribute(" #A ")", "hipPointerGetAttribute(&v, HIP_POINTER_ATTRIBUTE_" #A \
+     ", ptr)", q_attr, HIP_POINTER_ATTRIBUTE_##A, VT, W}
+#define DRV(A, VT, W)                                                                        \
+    {"hipDrvPointerGetAttributes(" #A ")",                                                   \
+     "hipDrvPointerGetAttributes(1, {HIP_POINTER_ATTRIBUTE_" #A "}, ...)", q_drv_attrs,     \
+     HIP_POINTER_ATTRIBUTE_##A, VT, W}
+
+static const ha_query hip_queries[] = {
+    FIELD(F_TYPE, type, HA_VT_INT, 4),
+    FIELD(F_DEVICE, device, HA_VT_INT, 4),
+    FIELD(F_DEVICE_POINTER, devicePointer, HA_VT_PTR, 8),
+    FIELD(F_HOST_POINTER, hostPointer, HA_VT_PTR, 8),
+    FIELD(F_IS_MANAGED, isManaged, HA_VT_BOOL, 4),
+    FIELD(F_ALLOCATION_FLAGS, allocationFlags, HA_VT_INT, 4),
+    ATTR(CONTEXT, HA_VT_HANDLE, 8),
+    ATTR(MEMORY_TYPE, HA_VT_INT, 4),
+    ATTR(DEVICE_POINTER, HA_VT_PTR, 8),
+    ATTR(HOST_POINTER, HA_VT_PTR, 8),
+    ATTR(P2P_TOKENS, HA_VT_BYTES, 16),
+    ATTR(SYNC_MEMOPS, HA_VT_BOOL, 4),
+    ATTR(BUFFER_ID, HA_VT_ID, 8),
+    ATTR(IS_MANAGED, HA_VT_BOOL, 4),
+    ATTR(DEVICE_ORDINAL, HA_VT_INT, 4),
+    ATTR(IS_LEGACY_HIP_IPC_CAPABLE, HA_VT_BOOL, 4),
+    ATTR(RANGE_START_ADDR, HA_VT_PTR, 8),
+    ATTR(RANGE_SIZE, HA_VT_SIZE, 8),
+    ATTR(MAPPED, HA_VT_BOOL, 4),
+    ATTR(ALLOWED_HANDLE_TYPES, HA_VT_INT, 8),
+    ATTR(IS_GPU_DIRECT_RDMA_CAPABLE, HA_VT_BOOL, 4),
+    ATTR(ACCESS_FLAGS, HA_VT_INT, 4),
+    ATTR(MEMPOOL_HANDLE, HA_VT_HANDLE, 8),
+    DRV(MEMORY_TYPE, HA_VT_INT, 4),
+    DRV(HOST_POINTER, HA_VT_PTR, 8),
+    DRV(DEVICE_POINTER, HA_VT_PTR, 8),
+    DRV(IS_MANAGED, HA_VT_BOOL, 4),
+    DRV(MAPPED, HA_VT_BOOL, 4),
+    DRV(RANGE_SIZE, HA_VT_SIZE, 8),
+    {"hipMemGetAccess(device)", "hipMemGetAccess(&flags, {Device, dev}, ptr)", ha_q_get_access,
+     HA_LOC_DEVICE, HA_VT_INT, 8},
+    {"hipMemGetAccess(host)", "hipMemGetAccess(&flags, {Host, 0}, ptr)", ha_q_get_access,
+     HA_LOC_HOST, HA_VT_INT, 8},
+    {"hipMemGetAccess(host_numa)", "hipMemGetAccess(&flags, {HostNuma, 0}, ptr)", ha_q_get_access,
+     HA_LOC_HOST_NUMA, HA_VT_INT, 8},
+    {"hipMemGetAccess(host_numa_current)", "hipMemGetAccess(&flags, {HostNumaCurrent, 0}, ptr)",
+     ha_q_get_access, HA_LOC_HOST_NUMA_CURRENT, HA_VT_INT, 8},
+    {"hipMemRetainAllocationHandle", "hipMemRetainAllocationHandle(&h, ptr) (+ release from 7.12)",
+     q_retain, 0, HA_VT_HANDLE, 8},
+    {"hipMemGetAddressRange(base)", "hipMemGetAddressRange(&base, &size, ptr): base", q_range, 0,
+     HA_VT_PTR, 8},
+    {"hipMemGetAddressRange(size)", "hipMemGetAddressRange(&base, &size, ptr): size", q_range, 1,
+     HA_VT_SIZE, 8},
+    {0},
+};
+
+/* ---- data movement ---- */
+
+static int hip_h2d(const ha_backend *be, void *dst, const void *src, size_t n)
+{
+    (void)be;
+    return CALL(hipMemcpy, dst, src, n, hipMemcpyHostToDevice);
+}
+
+static int hip_d2h(const ha_backend *be, void *dst, const void *src, size_t n)
+{
+    (void)be;
+    return CALL(hipMemcpy, dst, src, n, hipMemcpyDeviceToHost);
+}
+
+static int hip_d2h_async(const ha_backend *be, void *dst, const void *src, size_t n)
+{
+    (void)be;
+    int st = CALL(hipMemcpyAsync, dst, src, n, hipMemcpyDeviceToHost, S.stream);
+    return st ? st : CALL(hipStreamSynchronize, S.stream);
+}
+
+static int hip_pinned(const ha_backend *be, void **p, size_t n)
+{
+    (void)be;
+    return CALL(hipHostMalloc, p, n, hipHostMallocDefault);
+}
+
+static void hip_pinned_free(const ha_backend *be, void *p)
+{
+    int st = CALL(hipHostFree, p);
+    if (st)
+        fprintf(stderr, "warning: hipHostFree: %s\n", hip_status_name(be, st));
+}
+
+static int hip_mem_info(const ha_backend *be, size_t *free_b, size_t *total)
+{
+    (void)be;
+    return CALL(hipMemGetInfo, free_b, total);
+}
+
+/* ---- open, close, environment ---- */
+
+static int hip_device_count(const ha_backend *be, int *n)
+{
+    (void)be;
+    *n = 0;
+    return CALL(hipGetDeviceCount, n);
+}
+
+static void *open_runtime(void)
+{
+    static const char *const names[] = {"libamdhip64.so", "libamdhip64.so.7", "libamdhip64.so.6",
+                                        "libamdhip64.so.5", NULL};
+    for (int i = 0; names[i]; i++) {
+        void *l = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
+        if (l)
+            return l;
+    }
+    return NULL;
+}
+
+static int hip_open(ha_backend *be, int device, char *why, size_t n)
+{
+    memset(&S, 0, sizeof S);
+    S.lib = open_runtime();
+    if (!S.lib) {
+        snprintf(why, n, "hip: libamdhip64.so not found (%s): install ROCm or libamdhip64", dlerror());
+        return HA_EXIT_NO_RUNTIME;
+    }
+    const char *missing = NULL;
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+#define LOAD_REQ(s) p_##s = (__typeof__(s) *)dlsym(S.lib, XSTR(s)); if (!p_##s && !missing) missing = XSTR(s);
+#define LOAD_OPT(s) p_##s = (__typeof__(s) *)dlsym(S.lib, XSTR(s));
+    HIP_SYMS(LOAD_REQ, LOAD_OPT)
+#pragma GCC diagnostic pop
+    if (missing) {
+        snprintf(why, n, "hip: libamdhip64 lacks %s: the runtime is older than this tool needs",
+                 missing);
+        dlclose(S.lib);
+        return HA_EXIT_NO_RUNTIME;
+    }
+    int st = CALL(hipInit, 0);
+    if (st && st != HA_ST_SYMBOL_MISSING && st != hipErrorNoDevice) {
+        snprintf(why, n, "hip: no usable AMD GPU: hipInit returned %s", hip_status_name(be, st));
+        return HA_EXIT_NO_DEVICE;
+    }
+    int count = 0;
+    st = hip_device_count(be, &count);
+    if (st || count == 0) {
+        snprintf(why, n, "hip: no AMD GPU (hipGetDeviceCount: %s, %d device(s))",
+                 hip_status_name(be, st), count);
+        return HA_EXIT_NO_DEVICE;
+    }
+    if (device >= count) {
+        snprintf(why, n, "device %d does not exist: hip has %d device(s)", device, count);
+        return HA_EXIT_USAGE;
+    }
+    if ((st = CALL(hipSetDevice, device))) {
+        snprintf(why, n, "hip: cannot open device %d: %s", device, hip_status_name(be, st));
+        return HA_EXIT_NO_DEVICE;
+    }
+    S.runtime_version = 0;
+    CALL(hipRuntimeGetVersion, &S.runtime_version);
+    st = CALL(hipStreamCreateWithFlags, &S.stream, hipStreamNonBlocking);
+    if (st)
+        fprintf(stderr, "warning: hipStreamCreateWithFlags: %s; async copies use the null stream\n",
+                hip_status_name(be, st));
+    be->device = device;
+    be->priv = &S;
+    return HA_EXIT_OK;
+}
+
+static void hip_close(ha_backend *be)
+{
+    if (S.stream)
+        CALL(hipStreamDestroy, S.stream);
+    memset(&S, 0, sizeof S);
+    be->priv = NULL;
+}
+
+static void hip_version_string(int v, char *out, size_t n)
+{
+    snprintf(out, n, "%d.%d.%d", v / 10000000, (v / 100000) % 100, v % 100000);
+}
+
+static void hip_env(const ha_backend *be, ha_env *e)
+{
+    hip_version_string(HIP_VERSION, e->header_version, sizeof e->header_version);
+    int v = 0, st = CALL(hipRuntimeGetVersion, &v);
+    if (st == HA_ST_OK)
+        hip_version_string(v, e->runtime_version, sizeof e->runtime_version);
+    else
+        snprintf(e->runtime_version, sizeof e->runtime_version, "unknown (%s)", hip_status_name(be, st));
+    v = 0;
+    st = CALL(hipDriverGetVersion, &v);
+    if (st == HA_ST_OK)
+        snprintf(e->driver_version, sizeof e->driver_version, "%d", v);
+    else
+        snprintf(e->driver_version, sizeof e->driver_version, "unknown (%s)", hip_status_name(be, st));
+    FILE *f = fopen("/sys/module/amdgpu/version", "r");
+    if (f) {
+        char line[96];
+        if (fgets(line, sizeof line, f)) {
+            line[strcspn(line, "\n")] = 0;
+            snprintf(e->kernel_driver, sizeof e->kernel_driver, "amdgpu %s", line);
+        }
+        fclose(f);
+    }
+    ha_env_check_versions(e, "HIP header", e->header_version, "HIP runtime", e->runtime_version);
+    hip_device_count(be, &e->device_count);
+    e->device = be->device;
+    if (CALL(hipDeviceGetName, e->device_name, (int)sizeof e->device_name - 1, be->device))
+        snprintf(e->device_name, sizeof e->device_name, "unknown");
+    hipDeviceProp_t *prop = calloc(1, sizeof *prop);
+    if (prop && CALL(hipGetDeviceProperties, prop, be->device) == HA_ST_OK)
+        snprintf(e->arch, sizeof e->arch, "%.63s", prop->gcnArchName);
+    else
+        snprintf(e->arch, sizeof e->arch, "unknown");
+    free(prop);
+    size_t total = 0;
+    if (CALL(hipDeviceTotalMem, &total, be->device) == HA_ST_OK)
+        e->vram_bytes = total;
+    if (CALL(hipDeviceGetPCIBusId, e->pci_bus_id, (int)sizeof e->pci_bus_id - 1, be->device))
+        e->pci_bus_id[0] = 0;
+    int lb = -1;
+    st = CALL(hipDeviceGetAttribute, &lb, hipDeviceAttributeIsLargeBar, be->device);
+    ha_env_attr(e, "hipDeviceAttributeIsLargeBar", lb, st);
+    if (st == HA_ST_OK)
+        e->large_bar_runtime = lb != 0;
+    snprintf(e->large_bar_runtime_note, sizeof e->large_bar_runtime_note,
+             "hipDeviceAttributeIsLargeBar: %s%s", hip_status_name(be, st),
+             getenv("ROC_ENABLE_LARGE_BAR") ? " (ROC_ENABLE_LARGE_BAR is set)" : "");
+#if HIP_VERSION >= 50300000
+    int vmm = -1;
+    st = CALL(hipDeviceGetAttribute, &vmm, hipDeviceAttributeVirtualMemoryManagementSupported,
+              be->device);
+    ha_env_attr(e, "hipDeviceAttributeVirtualMemoryManagementSupported", vmm, st);
+    if (st == HA_ST_OK)
+        e->vmm_supported = vmm != 0;
+#endif
+    ha_env_sysfs(e, "");
+}
+
+const ha_backend_ops ha_backend_hip = {
+    .name = "hip",
+    .desc = "HIP runtime (libamdhip64.so)",
+    .build_note = "compiled against HIP " XSTR(HIP_VERSION_MAJOR) "." XSTR(HIP_VERSION_MINOR) "." XSTR(HIP_VERSION_PATCH),
+    .header_label = "HIP " XSTR(HIP_VERSION_MAJOR) "." XSTR(HIP_VERSION_MINOR) "." XSTR(HIP_VERSION_PATCH),
+    .compiled = true,
+    .simulated = false,
+    .open = hip_open,
+    .close = hip_close,
+    .device_count = hip_device_count,
+    .env = hip_env,
+    .status_name = hip_status_name,
+    .kinds = hip_kinds,
+    .queries = hip_queries,
+    .copy_h2d = hip_h2d,
+    .copy_d2h = hip_d2h,
+    .copy_d2h_async = hip_d2h_async,
+    .host_alloc_pinned = hip_pinned,
+    .host_free_pinned = hip_pinned_free,
+    .mem_info = hip_mem_info,
+    .vmm = &hip_vmm,
+};
+
+#else /* no HIP headers at build time */
+
+const ha_backend_ops ha_backend_hip = {
+    .name = "hip",
+    .desc = "HIP runtime (libamdhip64.so)",
+    .build_note = "compiled out: no hip/hip_runtime_api.h under ROCM_PATH at build time",
+    .header_label = "no HIP headers",
+    .compiled = false,
+};
+
+#endif

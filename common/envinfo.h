@@ -1,0 +1,79 @@
+/* The environment a result was measured in. Header, runtime and driver
+ * versions are kept apart: a mismatch between them is itself a finding. */
+#ifndef HA_ENVINFO_H
+#define HA_ENVINFO_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "jsonw.h"
+
+#define HA_MAX_BARS 6
+#define HA_MAX_ATTRS 12
+
+typedef struct ha_pci_bar {
+    int index;
+    uint64_t size;
+    uint64_t flags;
+} ha_pci_bar;
+
+struct ha_env {
+    char tool_version[64];
+    char backend[16];
+    bool simulated;
+    char header_version[64];  /* what the backend was compiled against */
+    char runtime_version[64];
+    char driver_version[64];
+    char kernel_driver[128];  /* e.g. NVRM or amdgpu module version */
+    char version_warning[160];
+    char device_name[128];
+    char arch[64];
+    int device;
+    int device_count;
+    uint64_t vram_bytes;
+    char pci_bus_id[32];
+    int large_bar_runtime;    /* -1: the runtime does not say */
+    char large_bar_runtime_note[96];
+    ha_pci_bar bars[HA_MAX_BARS];
+    int nbars;
+    uint64_t largest_bar;
+    int large_bar_sysfs;      /* -1: unknown */
+    char large_bar_sysfs_note[128];
+    int64_t amdgpu_vis_vram;  /* -1: absent */
+    int64_t amdgpu_vram;
+    int kfd_heap_type;        /* -1: absent */
+    int vmm_supported;        /* -1: unknown */
+    /* Device attributes that bear on host access, as the runtime reports them. */
+    struct { char name[64]; long long value; int status; } attrs[HA_MAX_ATTRS];
+    int nattrs;
+    char kernel[160];
+    char cpu[128];
+    char host[64];
+    char time_utc[32];
+};
+typedef struct ha_env ha_env;
+
+/* Host facts and the tool version; backends fill the rest. */
+void ha_env_init(ha_env *e, const char *backend, bool simulated);
+
+/* Reads PCI BARs, amdgpu VRAM visibility and KFD heap type for a PCI bus
+ * id, under root ("" for the live system; a fixture folder in tests), and
+ * sets large_bar_sysfs from them. */
+void ha_env_sysfs(ha_env *e, const char *root);
+
+int ha_sysfs_read_bars(const char *root, const char *bdf, ha_pci_bar *bars, int max);
+int64_t ha_sysfs_read_u64(const char *path);
+int ha_sysfs_kfd_heap_type(const char *root, const char *bdf);
+
+/* Compares major.minor of two "X.Y..." strings; sets version_warning when
+ * they differ. */
+void ha_env_check_versions(ha_env *e, const char *what_a, const char *a, const char *what_b,
+                           const char *b);
+
+/* Records one device attribute (status 0 when the query succeeded). */
+void ha_env_attr(ha_env *e, const char *name, long long value, int status);
+
+void ha_env_json(jw *w, const ha_env *e);
+void ha_env_print(const ha_env *e);
+
+#endif

@@ -1,0 +1,185 @@
+/* The one interface the probes, the bench and the pool talk to.
+ *
+ * A backend is a table of operations over one runtime (hip, cuda) or over a
+ * host-only model of a large-BAR platform (sim). Allocation kinds and
+ * candidate queries are rows in tables: adding one is adding a row. Version
+ * differences stay inside the backend that has them. */
+#ifndef HA_GPU_H
+#define HA_GPU_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Statuses: a runtime's own codes are >= 0 with 0 meaning success (true of
+ * hipError_t and CUresult alike); the negative ones are this tool's. */
+enum {
+    HA_ST_OK = 0,
+    HA_ST_SYMBOL_MISSING = -1, /* the loaded runtime lacks the entry point */
+    HA_ST_UNAVAILABLE = -2,    /* the header compiled against lacks the feature */
+    HA_ST_SKIPPED = -3,        /* known to be unsafe on this runtime version */
+    HA_ST_NOT_WRITTEN = -4,    /* success, but the output kept its sentinel */
+    HA_ST_MISMATCH = -5,       /* success, but the bytes are not the pattern */
+};
+
+/* What a query answered, in a form the verdict can compare. */
+typedef enum {
+    HA_OUT_OK,             /* success and a value */
+    HA_OUT_ERROR,          /* the call returned an error status */
+    HA_OUT_NOT_WRITTEN,    /* success, nothing written */
+    HA_OUT_SYMBOL_MISSING, /* cannot be called with this runtime */
+    HA_OUT_UNAVAILABLE,    /* cannot be called with this header */
+    HA_OUT_SKIPPED,        /* not called: unsafe here */
+} ha_outcome;
+
+typedef struct ha_result {
+    ha_outcome outcome;
+    int status;           /* runtime status, errno, or HA_ST_* */
+    char status_name[48];
+    char value[160];      /* the raw value, for people */
+    char cls[48];         /* the value's class (never a raw address) */
+} ha_result;
+
+typedef enum {
+    HA_LOC_DEVICE,
+    HA_LOC_HOST,
+    HA_LOC_HOST_NUMA,
+    HA_LOC_HOST_NUMA_CURRENT,
+    HA_LOC_COUNT
+} ha_loc_type;
+
+typedef struct ha_loc {
+    ha_loc_type type;
+    int id; /* device ordinal or NUMA node */
+} ha_loc;
+
+typedef uint64_t ha_vmm_handle;
+#define HA_VMM_NO_HANDLE UINT64_MAX
+
+typedef struct ha_backend ha_backend;
+typedef struct ha_kind ha_kind;
+
+#define HA_PATTERN_LEN 64
+
+/* One allocation of one kind. ptr is the address a host read would use. */
+typedef struct ha_alloc {
+    const ha_kind *kind;
+    void *ptr;
+    size_t size;
+    char detail[384]; /* the calls that made it and what they returned */
+    void *priv;       /* the kind's own bookkeeping */
+    /* What the device wrote at ptr, once it has: OS-level candidates check
+     * the bytes they get against it. */
+    unsigned char pattern[HA_PATTERN_LEN];
+    bool has_pattern;
+} ha_alloc;
+
+/* How a VMM kind is built from the backend's VMM primitives. */
+typedef struct ha_vmm_recipe {
+    ha_loc_type backing;   /* where the physical memory lives */
+    bool host_grant;       /* add a host descriptor to SetAccess: the fix */
+    int chunks;            /* separate handles mapped back to back */
+    bool posix_fd;         /* exportable handle, as PyTorch's expandable segments */
+    bool expandable;       /* large reserve, per-chunk access, then grow by one */
+} ha_vmm_recipe;
+
+struct ha_kind {
+    const char *name;
+    const char *desc;
+    /* Returns a status; on failure a->detail names the failing call. */
+    int (*create)(const ha_backend *be, ha_alloc *a);
+    void (*destroy)(const ha_backend *be, ha_alloc *a);
+    ha_vmm_recipe vmm; /* used by the shared VMM kinds only */
+};
+
+typedef struct ha_query ha_query;
+struct ha_query {
+    const char *name; /* short, stable: used as the record key */
+    const char *api;  /* the call as a person would write it */
+    void (*run)(const ha_backend *be, const ha_query *q, const ha_alloc *a, ha_result *r);
+    int arg;          /* attribute number, location type or field, per query */
+    int vtype;        /* how to read the value (classify.h) */
+    int width;        /* bytes the value is documented to take */
+};
+
+typedef struct ha_vmm_ops {
+    int (*granularity)(const ha_backend *be, ha_loc backing, bool posix_fd, size_t *g);
+    int (*reserve)(const ha_backend *be, void **va, size_t size, size_t align, void *hint);
+    int (*free_va)(const ha_backend *be, void *va, size_t size);
+    int (*create)(const ha_backend *be, ha_vmm_handle *h, size_t size, ha_loc backing,
+                  bool posix_fd);
+    int (*release)(const ha_backend *be, ha_vmm_handle h);
+    int (*map)(const ha_backend *be, void *va, size_t size, ha_vmm_handle h);
+    int (*unmap)(const ha_backend *be, void *va, size_t size);
+    /* Read-write access for every location in one call. */
+    int (*set_access)(const ha_backend *be, void *va, size_t size, const ha_loc *locs,
+                      size_t nlocs);
+    int (*get_access)(const ha_backend *be, void *va, ha_loc loc, unsigned long long *flags);
+} ha_vmm_ops;
+
+typedef struct ha_env ha_env;
+
+typedef struct ha_backend_ops {
+    const char *name;
+    const char *desc;
+    const char *build_note; /* header version compiled against, or why compiled out */
+    const char *header_label; /* "HIP 5.2.21153": what "unavailable with" names */
+    bool compiled;
+    bool simulated;
+    /* Loads the runtime and opens the device; returns an HA_EXIT_* code and,
+     * on failure, one line in why. */
+    int (*open)(ha_backend *be, int device, char *why, size_t whylen);
+    void (*close)(ha_backend *be);
+    int (*device_count)(const ha_backend *be, int *n);
+    void (*env)(const ha_backend *be, ha_env *env);
+    const char *(*status_name)(const ha_backend *be, int status);
+    const ha_kind *kinds;    /* the backend's own rows, ended by a NULL name */
+    const ha_query *queries; /* the runtime's candidates, ended by a NULL name */
+    int (*copy_h2d)(const ha_backend *be, void *dst, const void *src, size_t n);
+    int (*copy_d2h)(const ha_backend *be, void *dst, const void *src, size_t n);
+    /* Async copy on the backend's stream, then a stream synchronize. */
+    int (*copy_d2h_async)(const ha_backend *be, void *dst, const void *src, size_t n);
+    int (*host_alloc_pinned)(const ha_backend *be, void **p, size_t n);
+    void (*host_free_pinned)(const ha_backend *be, void *p);
+    int (*mem_info)(const ha_backend *be, size_t *free_bytes, size_t *total_bytes);
+    const ha_vmm_ops *vmm; /* NULL where the backend has no VMM */
+} ha_backend_ops;
+
+struct ha_backend {
+    const ha_backend_ops *ops;
+    int device;
+    void *priv;
+};
+
+/* Exit statuses of every tool (README "Exit statuses"). */
+enum {
+    HA_EXIT_OK = 0,
+    HA_EXIT_FAIL = 1,       /* the tool could not do its job */
+    HA_EXIT_USAGE = 2,      /* bad command line */
+    HA_EXIT_NO_RUNTIME = 3, /* the runtime library is missing or compiled out */
+    HA_EXIT_NO_DEVICE = 4,  /* the runtime loaded but reports no usable device */
+    HA_EXIT_OUTPUT = 5,     /* the record could not be written */
+};
+
+/* A status's name for any status, ours or the runtime's. */
+const char *ha_status_name(const ha_backend *be, int status);
+
+/* Fills r as an error/ok outcome from a status. */
+void ha_result_status(const ha_backend *be, ha_result *r, int status);
+
+/* A VMM kind (built from the shared recipe) rather than a runtime's own. */
+bool ha_kind_is_vmm(const ha_kind *k);
+
+/* The kinds of a backend: its own rows, then the shared VMM rows when it has
+ * VMM. Returns the count written. */
+size_t ha_kinds(const ha_backend *be, const ha_kind **out, size_t max);
+
+/* The candidates of a backend: its runtime's rows, then the OS-level rows. */
+size_t ha_queries(const ha_backend *be, const ha_query **out, size_t max);
+
+const char *ha_loc_name(ha_loc_type t);
+
+#define HA_MAX_KINDS 32
+#define HA_MAX_QUERIES 96
+
+#endif

@@ -1,0 +1,167 @@
+#include "jsonw.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <string.h>
+
+void jw_init(jw *w, FILE *f, bool pretty)
+{
+    memset(w, 0, sizeof *w);
+    w->f = f;
+    w->pretty = pretty;
+    w->first[0] = true;
+}
+
+static void indent(jw *w)
+{
+    if (!w->pretty)
+        return;
+    fputc('\n', w->f);
+    for (int i = 0; i < w->depth; i++)
+        fputs("  ", w->f);
+}
+
+/* Separator and indentation before any value or key. */
+static void before_value(jw *w)
+{
+    if (w->after_key) {
+        w->after_key = false;
+        return;
+    }
+    if (!w->first[w->depth])
+        fputc(',', w->f);
+    w->first[w->depth] = false;
+    if (w->depth > 0)
+        indent(w);
+}
+
+static void open_level(jw *w, char c)
+{
+    before_value(w);
+    fputc(c, w->f);
+    if (w->depth + 1 >= JW_MAX_DEPTH) {
+        w->err = 1;
+        return;
+    }
+    w->depth++;
+    w->first[w->depth] = true;
+}
+
+static void close_level(jw *w, char c)
+{
+    if (w->depth == 0 || w->after_key) {
+        w->err = 1;
+        return;
+    }
+    bool empty = w->first[w->depth];
+    w->depth--;
+    if (!empty)
+        indent(w);
+    fputc(c, w->f);
+}
+
+void jw_obj(jw *w) { open_level(w, '{'); }
+void jw_obj_end(jw *w) { close_level(w, '}'); }
+void jw_arr(jw *w) { open_level(w, '['); }
+void jw_arr_end(jw *w) { close_level(w, ']'); }
+
+static void put_string(jw *w, const char *s)
+{
+    fputc('"', w->f);
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        switch (*p) {
+        case '"': fputs("\\\"", w->f); break;
+        case '\\': fputs("\\\\", w->f); break;
+        case '\n': fputs("\\n", w->f); break;
+        case '\r': fputs("\\r", w->f); break;
+        case '\t': fputs("\\t", w->f); break;
+        case '\b': fputs("\\b", w->f); break;
+        case '\f': fputs("\\f", w->f); break;
+        default:
+            if (*p < 0x20 || *p == 0x7f)
+                fprintf(w->f, "\\u%04x", *p);
+            else
+                fputc(*p, w->f);
+        }
+    }
+    fputc('"', w->f);
+}
+
+void jw_key(jw *w, const char *k)
+{
+    before_value(w);
+    put_string(w, k);
+    fputs(w->pretty ? ": " : ":", w->f);
+    w->after_key = true;
+}
+
+void jw_str(jw *w, const char *s)
+{
+    if (!s) {
+        jw_null(w);
+        return;
+    }
+    before_value(w);
+    put_string(w, s);
+}
+
+void jw_int(jw *w, int64_t v)
+{
+    before_value(w);
+    fprintf(w->f, "%" PRId64, v);
+}
+
+void jw_uint(jw *w, uint64_t v)
+{
+    before_value(w);
+    fprintf(w->f, "%" PRIu64, v);
+}
+
+void jw_dbl(jw *w, double v)
+{
+    if (!isfinite(v)) {
+        jw_null(w);
+        return;
+    }
+    before_value(w);
+    /* %.17g round-trips a double; integral values keep a JSON number form */
+    fprintf(w->f, "%.17g", v);
+}
+
+void jw_bool(jw *w, bool v)
+{
+    before_value(w);
+    fputs(v ? "true" : "false", w->f);
+}
+
+void jw_null(jw *w)
+{
+    before_value(w);
+    fputs("null", w->f);
+}
+
+void jw_kstr(jw *w, const char *k, const char *v) { jw_key(w, k); jw_str(w, v); }
+void jw_kint(jw *w, const char *k, int64_t v) { jw_key(w, k); jw_int(w, v); }
+void jw_kuint(jw *w, const char *k, uint64_t v) { jw_key(w, k); jw_uint(w, v); }
+void jw_kdbl(jw *w, const char *k, double v) { jw_key(w, k); jw_dbl(w, v); }
+void jw_kbool(jw *w, const char *k, bool v) { jw_key(w, k); jw_bool(w, v); }
+
+void jw_ktri(jw *w, const char *k, int v)
+{
+    jw_key(w, k);
+    if (v < 0)
+        jw_null(w);
+    else
+        jw_bool(w, v != 0);
+}
+
+int jw_finish(jw *w)
+{
+    if (w->depth != 0 || w->after_key)
+        w->err = 1;
+    if (w->pretty)
+        fputc('\n', w->f);
+    if (ferror(w->f))
+        w->err = 1;
+    return w->err;
+}

@@ -1,0 +1,188 @@
+#include "tool.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "backend.h"
+
+void ha_tool_init(ha_tool *t, const char *name, const char *usage_extra)
+{
+    memset(t, 0, sizeof *t);
+    t->name = name;
+    t->usage_extra = usage_extra;
+    t->backend = "auto";
+}
+
+int ha_tool_usage(const ha_tool *t, const char *problem)
+{
+    if (problem)
+        fprintf(stderr, "%s: %s\n", t->name, problem);
+    fprintf(stderr, "usage: %s %s%s%s\n", t->name, HA_COMMON_USAGE, t->usage_extra ? " " : "",
+            t->usage_extra ? t->usage_extra : "");
+    return HA_EXIT_USAGE;
+}
+
+int ha_parse_long(const char *s, long min, long max, long *out)
+{
+    if (!s || !*s)
+        return -1;
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (errno || *end || v < min || v > max)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+int ha_tool_option(ha_tool *t, int c, const char *arg)
+{
+    long v;
+    char msg[160];
+    switch (c) {
+    case HA_OPT_BACKEND:
+        if (strcmp(arg, "auto") && !ha_backend_find(arg)) {
+            snprintf(msg, sizeof msg, "unknown backend '%s'", arg);
+            return ha_tool_usage(t, msg);
+        }
+        t->backend = arg;
+        return 1;
+    case HA_OPT_DEVICE:
+        if (ha_parse_long(arg, 0, 1023, &v)) {
+            snprintf(msg, sizeof msg, "bad device index '%s'", arg);
+            return ha_tool_usage(t, msg);
+        }
+        t->device = (int)v;
+        return 1;
+    case HA_OPT_JSON:
+        t->json = arg;
+        return 1;
+    case HA_OPT_ISOLATE:
+        if (strcmp(arg, "fork") == 0)
+            t->isolate_fork = true;
+        else if (strcmp(arg, "none") == 0)
+            t->isolate_fork = false;
+        else
+            return ha_tool_usage(t, "--isolate takes none or fork");
+        return 1;
+    case HA_OPT_LIST_BACKENDS:
+        t->list_backends = true;
+        return 1;
+    case HA_OPT_LIST_DEVICES:
+        t->list_devices = true;
+        return 1;
+    case HA_OPT_ENV_ONLY:
+        t->env_only = true;
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+int ha_tool_start(ha_tool *t)
+{
+    /* env_only finishes inside start; its record is the environment alone */
+    if (t->list_backends) {
+        ha_backend_list(stdout);
+        return -1;
+    }
+    char err[512];
+    if (t->json) {
+        if (ha_record_open(&t->rec, t->json, err, sizeof err) != 0) {
+            fprintf(stderr, "%s: %s\n", t->name, err);
+            return HA_EXIT_OUTPUT;
+        }
+        t->have_rec = true;
+    }
+    int rc = ha_backend_open(t->backend, t->device, &t->be, t->chose, sizeof t->chose);
+    if (rc != HA_EXIT_OK) {
+        if (rc == HA_EXIT_USAGE)
+            ha_tool_usage(t, t->chose);
+        else
+            fprintf(stderr, "%s: %s\n", t->name, t->chose);
+        ha_tool_abort(t);
+        return rc;
+    }
+    t->be_open = true;
+    if (t->list_devices) {
+        int n = 0;
+        if (t->be.ops->device_count(&t->be, &n) != HA_ST_OK)
+            n = 0;
+        printf("%s %d\n", t->be.ops->name, n);
+        ha_tool_abort(t);
+        return -1;
+    }
+    if (t->chose[0])
+        fprintf(stderr, "%s: %s\n", t->name, t->chose);
+    ha_env_init(&t->env, t->be.ops->name, t->be.ops->simulated);
+    t->env.device = t->device;
+    t->be.ops->env(&t->be, &t->env);
+    if (t->env.version_warning[0])
+        fprintf(stderr, "%s: warning: %s\n", t->name, t->env.version_warning);
+    if (t->env_only) {
+        ha_env_print(&t->env);
+        if (t->have_rec) {
+            jw w;
+            jw_init(&w, t->rec.f, true);
+            jw_obj(&w);
+            ha_tool_json_head(t, &w);
+            int rc = ha_tool_finish(t, &w, HA_EXIT_OK);
+            return rc ? rc : -1;
+        }
+        ha_tool_abort(t);
+        return -1;
+    }
+    return HA_EXIT_OK;
+}
+
+void ha_tool_json_head(ha_tool *t, jw *w)
+{
+    jw_kint(w, "schema_version", HA_SCHEMA_VERSION);
+    jw_kstr(w, "tool", t->name);
+    jw_kbool(w, "simulated", t->be.ops->simulated);
+    jw_kstr(w, "backend_choice", t->chose[0] ? t->chose : t->be.ops->name);
+    jw_key(w, "env");
+    ha_env_json(w, &t->env);
+}
+
+int ha_tool_finish(ha_tool *t, jw *w, int rc)
+{
+    if (t->have_rec) {
+        char err[512];
+        jw_obj_end(w);
+        if (jw_finish(w) != 0) {
+            fprintf(stderr, "%s: internal error: unbalanced JSON for %s; not written\n", t->name,
+                    t->json);
+            ha_record_abort(&t->rec);
+            rc = HA_EXIT_OUTPUT;
+        } else if (ha_record_commit(&t->rec, err, sizeof err) != 0) {
+            fprintf(stderr, "%s: %s\n", t->name, err);
+            rc = HA_EXIT_OUTPUT;
+        }
+        t->have_rec = false;
+    }
+    if (t->be_open)
+        ha_backend_close(&t->be);
+    t->be_open = false;
+    return rc;
+}
+
+void ha_tool_abort(ha_tool *t)
+{
+    if (t->have_rec)
+        ha_record_abort(&t->rec);
+    t->have_rec = false;
+    if (t->be_open)
+        ha_backend_close(&t->be);
+    t->be_open = false;
+}
+
+double ha_now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}

@@ -1,0 +1,200 @@
+/* The VMM kinds, shared by every backend that has VMM primitives: each is
+ * one recipe (where the memory lives, which access descriptors, how many
+ * chunks) run through the backend's own calls, so hip, cuda and sim build
+ * them the same way vLLM and PyTorch do. */
+#include "vmmkinds.h"
+
+#include "classify.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MIB (1024u * 1024u)
+
+typedef struct vmm_state {
+    void *va;
+    size_t reserved;
+    size_t chunk;
+    int nchunks;
+    int mapped;
+    ha_vmm_handle h[HA_VMM_MAX_CHUNKS];
+} vmm_state;
+
+static void note(ha_alloc *a, const char *fmt, const char *what, const char *st)
+{
+    size_t l = strlen(a->detail);
+    if (l < sizeof a->detail - 1)
+        snprintf(a->detail + l, sizeof a->detail - l, fmt, l ? "; " : "", what, st);
+}
+
+static size_t round_up(size_t v, size_t g) { return (v + g - 1) / g * g; }
+
+ha_loc ha_vmm_backing_loc(const ha_backend *be, ha_loc_type t)
+{
+    ha_loc l = {t, t == HA_LOC_DEVICE ? be->device : 0};
+    return l;
+}
+
+/* Undoes whatever part of the recipe had been done. */
+static void teardown(const ha_backend *be, vmm_state *s, char *warn, size_t wn)
+{
+    const ha_vmm_ops *v = be->ops->vmm;
+    for (int i = 0; i < s->mapped; i++) {
+        int st = v->unmap(be, (char *)s->va + (size_t)i * s->chunk, s->chunk);
+        if (st && warn && !warn[0])
+            snprintf(warn, wn, "unmap: %s", ha_status_name(be, st));
+    }
+    for (int i = 0; i < s->nchunks; i++) {
+        if (s->h[i] == HA_VMM_NO_HANDLE)
+            continue;
+        int st = v->release(be, s->h[i]);
+        if (st && warn && !warn[0])
+            snprintf(warn, wn, "release: %s", ha_status_name(be, st));
+    }
+    if (s->va) {
+        int st = v->free_va(be, s->va, s->reserved);
+        if (st && warn && !warn[0])
+            snprintf(warn, wn, "address free: %s", ha_status_name(be, st));
+    }
+    free(s);
+}
+
+static int fail(const ha_backend *be, ha_alloc *a, vmm_state *s, const char *what, int st)
+{
+    char name[96];
+    if (st == HA_ST_UNAVAILABLE)
+        snprintf(name, sizeof name, "unavailable with %s", be->ops->header_label);
+    else
+        snprintf(name, sizeof name, "%s", ha_status_name(be, st));
+    note(a, "%s%s: %s", what, name);
+    teardown(be, s, NULL, 0);
+    a->priv = NULL;
+    return st;
+}
+
+static int vmm_create(const ha_backend *be, ha_alloc *a)
+{
+    const ha_vmm_ops *v = be->ops->vmm;
+    const ha_vmm_recipe *rc = &a->kind->vmm;
+    vmm_state *s = calloc(1, sizeof *s);
+    if (!s)
+        return HA_ST_UNAVAILABLE;
+    for (int i = 0; i < HA_VMM_MAX_CHUNKS; i++)
+        s->h[i] = HA_VMM_NO_HANDLE;
+    a->priv = s;
+    ha_loc backing = ha_vmm_backing_loc(be, rc->backing);
+
+    size_t g = 0;
+    int st = v->granularity(be, backing, rc->posix_fd, &g);
+    if (st == HA_ST_OK && g == 0)
+        st = HA_ST_NOT_WRITTEN;
+    if (st)
+        return fail(be, a, s, "granularity", st);
+    /* PyTorch's expandable segments grow in ~20 MiB steps; a granule is
+     * enough to show the behaviour and keeps the probe light. */
+    s->chunk = rc->expandable ? round_up(2 * MIB, g) : g;
+    s->nchunks = rc->expandable ? 2 : (rc->chunks > 0 ? rc->chunks : 1);
+    if (s->nchunks > HA_VMM_MAX_CHUNKS)
+        s->nchunks = HA_VMM_MAX_CHUNKS;
+    size_t used = s->chunk * (size_t)s->nchunks;
+    s->reserved = rc->expandable ? s->chunk * 8 : used;
+
+    void *va = (void *)(uintptr_t)UINTPTR_MAX; /* sentinel: some runtimes succeed silently */
+    st = v->reserve(be, &va, s->reserved, g, NULL);
+    if (st == HA_ST_OK && va == (void *)(uintptr_t)UINTPTR_MAX)
+        st = HA_ST_NOT_WRITTEN;
+    if (st) {
+        s->reserved = 0;
+        return fail(be, a, s, "address reserve", st);
+    }
+    s->va = va;
+
+    ha_loc locs[2] = {ha_vmm_backing_loc(be, HA_LOC_DEVICE), {HA_LOC_HOST, 0}};
+    size_t nlocs = rc->host_grant ? 2 : 1;
+    for (int i = 0; i < s->nchunks; i++) {
+        ha_vmm_handle h = HA_VMM_NO_HANDLE;
+        st = v->create(be, &h, s->chunk, backing, rc->posix_fd);
+        if (st == HA_ST_OK && h == HA_VMM_NO_HANDLE)
+            st = HA_ST_NOT_WRITTEN;
+        if (st)
+            return fail(be, a, s, "create", st);
+        s->h[i] = h;
+        char *at = (char *)va + (size_t)i * s->chunk;
+        st = v->map(be, at, s->chunk, h);
+        if (st)
+            return fail(be, a, s, "map", st);
+        s->mapped++;
+        if (rc->expandable) {
+            st = v->set_access(be, at, s->chunk, locs, nlocs);
+            if (st)
+                return fail(be, a, s, "set access (per chunk)", st);
+        }
+    }
+    if (!rc->expandable) {
+        st = v->set_access(be, va, used, locs, nlocs);
+        if (st)
+            return fail(be, a, s, nlocs == 2 ? "set access (device+host)" : "set access (device)",
+                        st);
+    }
+    a->ptr = va;
+    a->size = used;
+    snprintf(a->detail, sizeof a->detail,
+             "granularity %zu; reserved %zu; %d chunk(s) of %zu mapped; access %s%s", g,
+             s->reserved, s->nchunks, s->chunk, nlocs == 2 ? "device+host" : "device",
+             rc->expandable ? " per chunk, grown by one chunk" : " in one call");
+    return HA_ST_OK;
+}
+
+static void vmm_destroy(const ha_backend *be, ha_alloc *a)
+{
+    if (!a->priv)
+        return;
+    char warn[128] = "";
+    teardown(be, a->priv, warn, sizeof warn);
+    a->priv = NULL;
+    if (warn[0])
+        fprintf(stderr, "warning: %s: teardown %s\n", a->kind->name, warn);
+}
+
+#define VMM_ROW(n, d, loc, host, ch, fd, ex) \
+    {n, d, vmm_create, vmm_destroy, {loc, host, ch, fd, ex}}
+
+const ha_kind ha_vmm_kinds[] = {
+    VMM_ROW("vmm-device", "device memory, VMM, device access only (vLLM create_and_map)",
+            HA_LOC_DEVICE, false, 1, false, false),
+    VMM_ROW("vmm-device+host", "device memory, VMM, device + host descriptor in one SetAccess (the fix)",
+            HA_LOC_DEVICE, true, 1, false, false),
+    VMM_ROW("vmm-chunked", "device memory, VMM, 2 handles back to back, device access (vLLM ROCm chunking)",
+            HA_LOC_DEVICE, false, 2, false, false),
+    VMM_ROW("vmm-chunked+host", "as vmm-chunked plus the host descriptor (the fix on ROCm)",
+            HA_LOC_DEVICE, true, 2, false, false),
+    VMM_ROW("expandable", "PyTorch expandable segment: large reserve, POSIX-fd handles, per-chunk access, grown by one",
+            HA_LOC_DEVICE, false, 0, true, true),
+    VMM_ROW("vmm-host", "host-backed VMM (location Host), device access only",
+            HA_LOC_HOST, false, 1, false, false),
+    VMM_ROW("vmm-host+host", "host-backed VMM (location Host), device + host access",
+            HA_LOC_HOST, true, 1, false, false),
+    VMM_ROW("vmm-hostnuma", "host-backed VMM (location HostNuma 0), device access only",
+            HA_LOC_HOST_NUMA, false, 1, false, false),
+    VMM_ROW("vmm-hostnuma+host", "host-backed VMM (location HostNuma 0), device + host access",
+            HA_LOC_HOST_NUMA, true, 1, false, false),
+    {0},
+};
+
+bool ha_kind_is_vmm(const ha_kind *k) { return k->create == vmm_create; }
+
+void ha_q_get_access(const ha_backend *be, const ha_query *q, const ha_alloc *a, ha_result *r)
+{
+    if (!be->ops->vmm) {
+        ha_result_status(be, r, HA_ST_UNAVAILABLE);
+        return;
+    }
+    unsigned long long flags;
+    ha_sentinel_fill(&flags, sizeof flags);
+    int st = be->ops->vmm->get_access(be, a->ptr, ha_vmm_backing_loc(be, (ha_loc_type)q->arg),
+                                      &flags);
+    ha_result_status(be, r, st);
+    if (st == HA_ST_OK)
+        ha_result_value(r, a, HA_VT_INT, &flags, sizeof flags);
+}

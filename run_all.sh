@@ -1,0 +1,116 @@
+#!/usr/bin/env bash
+# One run of everything, per device, into results/<UTC time>-<host>-<backend>-dev<N>/.
+#
+#   ./run_all.sh [--backend auto|hip|cuda|sim] [--device N] [--results DIR]
+#                [--isolate none|fork] [--help]
+#
+# Runs every device of the chosen backend unless --device names one. Each tool
+# writes its JSON record and its human output into the run folder; nothing
+# earlier is touched. Exits 0 when every tool ran (a negative verdict is a
+# result, not a failure), 1 when a tool failed, 2 on bad usage, and the
+# tools' own status (3 no runtime, 4 no device) when no backend can run.
+set -u -o pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+build=${BUILD:-$here/build}
+backend=auto
+device=
+results=$here/results
+isolate=none
+
+usage() {
+    echo "usage: ./run_all.sh [--backend auto|hip|cuda|sim] [--device N] [--results DIR] [--isolate none|fork]" >&2
+    exit 2
+}
+
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --backend) [ $# -ge 2 ] || usage; backend=$2; shift 2 ;;
+        --backend=*) backend=${1#*=}; shift ;;
+        --device) [ $# -ge 2 ] || usage; device=$2; shift 2 ;;
+        --device=*) device=${1#*=}; shift ;;
+        --results) [ $# -ge 2 ] || usage; results=$2; shift 2 ;;
+        --results=*) results=${1#*=}; shift ;;
+        --isolate) [ $# -ge 2 ] || usage; isolate=$2; shift 2 ;;
+        --isolate=*) isolate=${1#*=}; shift ;;
+        -h|--help) sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        *) echo "run_all.sh: unknown argument '$1'" >&2; usage ;;
+    esac
+done
+case "$backend" in auto|hip|cuda|sim) ;; *) echo "run_all.sh: unknown backend '$backend'" >&2; usage ;; esac
+case "$isolate" in none|fork) ;; *) echo "run_all.sh: --isolate takes none or fork" >&2; usage ;; esac
+if [ -n "$device" ] && ! [[ "$device" =~ ^[0-9]+$ ]]; then
+    echo "run_all.sh: bad device index '$device'" >&2; usage
+fi
+
+probe=$build/probe_discriminator
+if [ ! -x "$probe" ]; then
+    echo "run_all.sh: $probe is missing: run 'make probes' first" >&2
+    exit 1
+fi
+
+# Which backend auto picks here, and how many devices it has.
+listing=$("$probe" --backend "$backend" --list-devices) || exit $?
+chosen=${listing%% *}
+count=${listing##* }
+if [ "$count" -lt 1 ]; then
+    echo "run_all.sh: backend $chosen reports no device" >&2
+    exit 4
+fi
+if [ -n "$device" ]; then
+    if [ "$device" -ge "$count" ]; then
+        echo "run_all.sh: device $device does not exist: $chosen has $count device(s)" >&2
+        usage
+    fi
+    devices=$device
+else
+    devices=$(seq 0 $((count - 1)))
+fi
+[ "$chosen" = sim ] && echo "run_all.sh: backend sim: SIMULATED run, not evidence"
+
+mkdir -p "$results" || exit 1
+host=$(hostname -s 2>/dev/null || hostname)
+stamp=$(date -u +%Y-%m-%dT%H%M%SZ)
+failed=0
+
+# The tools of a run, in order: name, binary, extra arguments.
+steps=(
+    "env|$probe|--env-only"
+    "probe_discriminator|$probe|--isolate=$isolate"
+    "probe_memgetaccess|$build/probe_memgetaccess|"
+)
+
+for dev in $devices; do
+    # A fresh folder per device; never reuse one that exists.
+    dir=$results/$stamp-$host-$chosen-dev$dev
+    n=1
+    while ! mkdir "$dir" 2>/dev/null; do
+        n=$((n + 1))
+        dir=$results/$stamp-$host-$chosen-dev$dev-$n
+        [ $n -gt 50 ] && { echo "run_all.sh: cannot create a run folder under $results" >&2; exit 1; }
+    done
+    echo "run_all.sh: device $dev -> $dir"
+    i=0
+    for step in "${steps[@]}"; do
+        i=$((i + 1))
+        IFS='|' read -r name bin extra <<<"$step"
+        if [ ! -x "$bin" ]; then
+            echo "  [$i/${#steps[@]}] $name: not built, skipped"
+            continue
+        fi
+        t0=$(date +%s.%N)
+        # shellcheck disable=SC2086
+        "$bin" --backend "$chosen" --device "$dev" --json "$dir/$name.json" $extra \
+            >"$dir/$name.txt" 2>"$dir/$name.log"
+        rc=$?
+        t1=$(date +%s.%N)
+        secs=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }')
+        if [ $rc -eq 0 ]; then
+            echo "  [$i/${#steps[@]}] $name: ok (${secs} s)"
+        else
+            echo "  [$i/${#steps[@]}] $name: FAILED with status $rc (${secs} s); see $dir/$name.log"
+            failed=1
+        fi
+    done
+done
+exit $failed

@@ -1,0 +1,25 @@
+# Tests: cmocka unit tests, then integration scripts over the built tools.
+# `make check` runs them in a plain build and again under ASan+UBSan.
+UNIT_SRC  := $(wildcard tests/unit/test_*.c)
+UNIT_BIN  := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
+CMOCKA    := $(shell pkg-config --cflags --libs cmocka 2>/dev/null || echo -lcmocka)
+JANSSON   := $(shell pkg-config --cflags --libs jansson 2>/dev/null || echo -ljansson)
+
+$(BUILD)/tests/%: tests/unit/%.c $(LIBCOMMON)
+	@mkdir -p $(dir $@)
+	$(CC) $(BASE) $(CFLAGS) $(LDFLAGS) $< $(LIBCOMMON) -o $@ $(CMOCKA) $(JANSSON) $(LIBS)
+
+check-unit: $(UNIT_BIN)
+	@tests/run_unit.sh $(UNIT_BIN)
+
+check-integration: probes
+	@BUILD=$(BUILD) tests/integration/run.sh
+
+SAN := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+check-sanitize:
+	$(MAKE) BUILD=build-asan CFLAGS="$(SAN)" LDFLAGS="-fsanitize=address,undefined" check-unit check-integration
+
+check:
+	$(MAKE) check-unit check-integration
+	$(MAKE) check-sanitize
+	@echo "check: all test suites passed (plain and ASan+UBSan)"
