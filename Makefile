@@ -11,7 +11,8 @@ ROCM_PATH ?= $(firstword $(wildcard /opt/rocm) /usr)
 CUDA_PATH ?= $(firstword $(wildcard /usr/local/cuda) /usr)
 BUILD     ?= build
 
-HA_VERSION := $(shell git describe --always --dirty --tags 2>/dev/null || echo unknown)
+# A copy without .git (the GPU machine) reads the version from .tool-version.
+HA_VERSION ?= $(shell git describe --always --dirty --tags 2>/dev/null || cat .tool-version 2>/dev/null || echo unknown)
 WARN      := -Wall -Wextra -Werror
 BASE      := -std=c11 -D_GNU_SOURCE $(WARN) -Icommon -DHA_VERSION='"$(HA_VERSION)"'
 LIBS      := -ldl -lm
@@ -39,9 +40,15 @@ probes: $(PROBES)
 $(BUILD)/common/backend_hip.o: BACKEND_FLAGS = $(HIP_FLAGS)
 $(BUILD)/common/backend_cuda.o: BACKEND_FLAGS = $(CUDA_FLAGS)
 
-$(BUILD)/%.o: %.c $(wildcard common/*.h) Makefile
+$(BUILD)/%.o: %.c $(wildcard common/*.h) Makefile tests/tests.mk
 	@mkdir -p $(dir $@)
 	$(CC) $(BASE) $(BACKEND_FLAGS) $(CFLAGS) -c $< -o $@
+
+# The version is baked into envinfo.o: rebuild it whenever the version changes.
+$(BUILD)/common/envinfo.o: $(BUILD)/version.stamp
+$(BUILD)/version.stamp: FORCE
+	@mkdir -p $(BUILD); echo '$(HA_VERSION)' | cmp -s - $@ || echo '$(HA_VERSION)' > $@
+FORCE:
 
 $(LIBCOMMON): $(COMMON_OBJ)
 	@rm -f $@

@@ -461,7 +461,8 @@ static void cu_close(ha_backend *be)
 
 static void version_string(int v, char *out, size_t n) { snprintf(out, n, "%d.%d", v / 1000, (v % 1000) / 10); }
 
-/* The kernel module's version, which is not the CUDA API version. */
+/* The kernel module's version (580.159.04), which is not the CUDA API
+ * version: the first dotted number on the NVRM line. */
 static void nvrm_version(ha_env *e)
 {
     FILE *f = fopen("/proc/driver/nvidia/version", "r");
@@ -472,12 +473,13 @@ static void nvrm_version(ha_env *e)
     if (fgets(line, sizeof line, f)) {
         line[strcspn(line, "\n")] = 0;
         snprintf(e->kernel_driver, sizeof e->kernel_driver, "%.127s", line);
-        const char *m = strstr(line, "Kernel Module");
-        char ver[64];
-        if (m && sscanf(m, "Kernel Module %*[^0-9]%63s", ver) == 1)
-            snprintf(e->driver_version, sizeof e->driver_version, "%s", ver);
-        else if (m && sscanf(m + strlen("Kernel Module"), " %63s", ver) == 1)
-            snprintf(e->driver_version, sizeof e->driver_version, "%s", ver);
+        for (char *tok = strtok(line, " \t"); tok; tok = strtok(NULL, " \t")) {
+            if (tok[0] >= '0' && tok[0] <= '9' && strchr(tok, '.') &&
+                strspn(tok, "0123456789.") == strlen(tok)) {
+                snprintf(e->driver_version, sizeof e->driver_version, "%.63s", tok);
+                break;
+            }
+        }
     }
     fclose(f);
 }

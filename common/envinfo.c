@@ -147,29 +147,34 @@ int ha_sysfs_kfd_heap_type(const char *root, const char *bdf)
     return heap;
 }
 
+/* sysfs spells bus ids dddd:bb:dd.f in lower case; HIP may use capitals
+ * and CUDA an 8-digit domain. */
+static int normalize_bdf(const char *in, char out[16])
+{
+    unsigned dom, bus, dev, fn;
+    if (sscanf(in, "%x:%x:%x.%x", &dom, &bus, &dev, &fn) == 4)
+        ;
+    else if (sscanf(in, "%x:%x.%x", &bus, &dev, &fn) == 3)
+        dom = 0;
+    else
+        return -1;
+    if (dom > 0xffff || bus > 0xff || dev > 0x1f || fn > 7)
+        return -1;
+    snprintf(out, 16, "%04x:%02x:%02x.%x", dom, bus, dev, fn);
+    return 0;
+}
+
 void ha_env_sysfs(ha_env *e, const char *root)
 {
     if (!e->pci_bus_id[0]) {
         snprintf(e->large_bar_sysfs_note, sizeof e->large_bar_sysfs_note, "no PCI bus id");
         return;
     }
-    /* sysfs spells bus ids in lower case with a 4-digit domain */
-    char bdf[32];
-    snprintf(bdf, sizeof bdf, "%s", e->pci_bus_id);
-    for (char *c = bdf; *c; c++)
-        if (*c >= 'A' && *c <= 'F')
-            *c = (char)(*c - 'A' + 'a');
-    if (strlen(bdf) == 12 && bdf[8] == ':' && bdf[4] == ':')
-        ; /* already dddd:bb:dd.f */
-    else if (strlen(bdf) == 7) {
-        char t[32];
-        snprintf(t, sizeof t, "0000:%s", bdf);
-        snprintf(bdf, sizeof bdf, "%s", t);
-    } else if (strlen(bdf) == 16 && bdf[8] == ':') {
-        /* CUDA's 8-digit domain: 00000000:19:00.0 */
-        char t[32];
-        snprintf(t, sizeof t, "%s", bdf + 4);
-        snprintf(bdf, sizeof bdf, "%s", t);
+    char bdf[16];
+    if (normalize_bdf(e->pci_bus_id, bdf) != 0) {
+        snprintf(e->large_bar_sysfs_note, sizeof e->large_bar_sysfs_note,
+                 "PCI bus id '%.32s' not understood", e->pci_bus_id);
+        return;
     }
     char path[512];
     snprintf(path, sizeof path, "%s/sys/bus/pci/devices/%s/mem_info_vis_vram_total", root, bdf);

@@ -12,8 +12,13 @@ $(BUILD)/tests/%: tests/unit/%.c $(LIBCOMMON)
 check-unit: $(UNIT_BIN)
 	@tests/run_unit.sh $(UNIT_BIN)
 
-check-integration: probes
-	@BUILD=$(BUILD) tests/integration/run.sh
+$(BUILD)/tests/integration_probes: tests/integration/test_probes.c
+	@mkdir -p $(dir $@)
+	$(CC) $(BASE) $(CFLAGS) $(LDFLAGS) $< -o $@ $(CMOCKA) $(JANSSON) $(LIBS)
+
+# Run from the repository root: the test calls ./run_all.sh.
+check-integration: probes $(BUILD)/tests/integration_probes
+	@BUILD=$(BUILD) $(BUILD)/tests/integration_probes
 
 SAN := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 check-sanitize:

@@ -1,0 +1,267 @@
+/* The built tools, end to end: the sim backend gives the verdicts its model
+ * implies; the hip and cuda backends without a GPU or driver exit with the
+ * documented status and a one-line reason; bad input is refused with a
+ * usage line; records are never overwritten; run_all.sh lays out a run. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <dlfcn.h>
+#include <jansson.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static const char *build;
+static char tmp[64];
+static char out[65536];
+
+/* Runs a shell command; returns its exit status, output (both streams) in out. */
+static int sh(const char *fmt, ...)
+{
+    char cmd[2048];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(cmd, sizeof cmd, fmt, ap);
+    va_end(ap);
+    char full[2200];
+    snprintf(full, sizeof full, "%s 2>&1", cmd);
+    FILE *p = popen(full, "r");
+    size_t n = fread(out, 1, sizeof out - 1, p);
+    out[n] = 0;
+    int st = pclose(p);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
+}
+
+static json_t *load(const char *path)
+{
+    json_error_t e;
+    json_t *j = json_load_file(path, 0, &e);
+    if (!j)
+        fail_msg("%s: %s at line %d", path, e.text, e.line);
+    return j;
+}
+
+static json_t *find_by(json_t *arr, const char *key, const char *val)
+{
+    size_t i;
+    json_t *o;
+    json_array_foreach(arr, i, o) {
+        if (strcmp(json_string_value(json_object_get(o, key)), val) == 0)
+            return o;
+    }
+    fail_msg("no %s=%s", key, val);
+    return NULL;
+}
+
+static int setup(void **s)
+{
+    (void)s;
+    build = getenv("BUILD") ? getenv("BUILD") : "build";
+    snprintf(tmp, sizeof tmp, "/tmp/ha-int-XXXXXX");
+    return mkdtemp(tmp) ? 0 : -1;
+}
+
+static int teardown(void **s)
+{
+    (void)s;
+    return sh("rm -rf %s", tmp);
+}
+
+static void sim_verdicts_follow_the_model(void **s)
+{
+    (void)s;
+    assert_int_equal(sh("%s/probe_discriminator --backend sim --json %s/pd.json", build, tmp), 0);
+    assert_non_null(strstr(out, "SIMULATED"));
+    char path[128];
+    snprintf(path, sizeof path, "%s/pd.json", tmp);
+    json_t *j = load(path);
+    assert_true(json_is_true(json_object_get(j, "simulated")));
+    assert_int_equal(json_integer_value(json_object_get(j, "schema_version")), 1);
+    json_t *kinds = json_object_get(j, "kinds");
+    static const struct { const char *kind; int readable; } truth[] = {
+        {"plain-readable", 1}, {"plain-unreadable", 0}, {"vmm-device", 0},
+        {"vmm-device+host", 1}, {"vmm-chunked", 0}, {"vmm-chunked+host", 1},
+        {"expandable", 1}, {"vmm-host", 0}, {"vmm-host+host", 1},
+    };
+    for (size_t i = 0; i < sizeof truth / sizeof truth[0]; i++) {
+        json_t *k = find_by(kinds, "name", truth[i].kind);
+        assert_true(json_is_true(json_object_get(k, "created")));
+        assert_int_equal(json_is_true(json_object_get(k, "readable")), truth[i].readable);
+        assert_int_equal(json_is_true(json_object_get(k, "writable")), truth[i].readable);
+    }
+    json_t *cands = json_object_get(j, "candidates");
+    const char *os[] = {"os_proc_maps", "os_pipe_write", "os_process_vm_readv", "os_guarded_read"};
+    for (int i = 0; i < 4; i++)
+        assert_true(json_is_true(json_object_get(find_by(cands, "name", os[i]), "distinguishes")));
+    /* The pointer type is "device" everywhere: it calls unreadable memory
+     * readable, the crash case. */
+    json_t *pt = find_by(cands, "name", "sim_pointer_type");
+    assert_string_equal(json_string_value(json_object_get(pt, "verdict")), "fails");
+    json_t *w = find_by(json_object_get(pt, "wrong_on"), "kind", "vmm-device");
+    assert_string_equal(json_string_value(json_object_get(w, "error")), "false_positive");
+    /* Retain succeeds on VMM memory: wrong on plain readable memory. */
+    json_t *rt = find_by(cands, "name", "sim_retain_handle");
+    w = find_by(json_object_get(rt, "wrong_on"), "kind", "plain-readable");
+    assert_string_equal(json_string_value(json_object_get(w, "error")), "false_negative");
+    assert_true(json_real_value(json_object_get(j, "wall_time_s")) > 0);
+    json_decref(j);
+}
+
+static void fork_isolation_agrees_on_sim(void **s)
+{
+    (void)s;
+    assert_int_equal(sh("%s/probe_discriminator --backend sim --isolate=fork --json %s/f.json",
+                        build, tmp), 0);
+    char p[128];
+    snprintf(p, sizeof p, "%s/f.json", tmp);
+    json_t *j = load(p);
+    size_t i;
+    json_t *k;
+    json_array_foreach(json_object_get(j, "kinds"), i, k) {
+        assert_true(json_is_true(json_object_get(k, "isolation_agrees")));
+        assert_non_null(json_string_value(json_object_get(k, "fork_read_status")));
+    }
+    json_decref(j);
+}
+
+static void memgetaccess_stages_on_sim(void **s)
+{
+    (void)s;
+    assert_int_equal(sh("%s/probe_memgetaccess --backend sim --json %s/m.json", build, tmp), 0);
+    char p[128];
+    snprintf(p, sizeof p, "%s/m.json", tmp);
+    json_t *j = load(p);
+    json_t *dev = find_by(json_object_get(j, "shapes"), "kind", "vmm-device");
+    json_t *stages = json_object_get(dev, "stages");
+    assert_int_equal(json_array_size(stages), 4);
+    const char *want[] = {"SIGSEGV", "SIGSEGV", "ok", "SIGSEGV"};
+    for (int i = 0; i < 4; i++)
+        assert_string_equal(json_string_value(json_object_get(json_array_get(stages, (size_t)i),
+                                                              "host_read")), want[i]);
+    json_t *acc = json_object_get(json_array_get(stages, 1), "access");
+    assert_int_equal(json_integer_value(json_object_get(find_by(acc, "location", "device"), "flags")), 3);
+    json_decref(j);
+}
+
+static bool loadable(const char *lib)
+{
+    void *h = dlopen(lib, RTLD_NOW | RTLD_LOCAL);
+    if (h)
+        dlclose(h);
+    return h != NULL;
+}
+
+static void hip_without_gpu_exits_with_reason(void **s)
+{
+    (void)s;
+    bool compiled_out =
+        sh("%s/probe_discriminator --list-backends | grep -q '^hip .*compiled out'", build) == 0;
+    int rc = sh("%s/probe_discriminator --backend hip --json %s/hip.json", build, tmp);
+    if (compiled_out) {
+        assert_int_equal(sh("%s/probe_discriminator --backend hip", build), 3);
+    } else if (!loadable("libamdhip64.so")) {
+        assert_int_equal(rc, 3);
+        assert_non_null(strstr(out, "libamdhip64.so not found"));
+    } else {
+        assert_int_equal(rc, 4);
+        assert_non_null(strstr(out, "hip: no"));
+    }
+    /* one line, nothing written */
+    assert_ptr_equal(strchr(out, '\n'), strrchr(out, '\n'));
+    char p[128];
+    snprintf(p, sizeof p, "%s/hip.json", tmp);
+    assert_int_equal(access(p, F_OK), -1);
+}
+
+static void cuda_without_driver_exits_with_reason(void **s)
+{
+    (void)s;
+    if (loadable("libcuda.so.1"))
+        skip();
+    assert_int_equal(sh("%s/probe_memgetaccess --backend cuda", build), 3);
+    assert_non_null(strstr(out, "libcuda.so.1 not found"));
+}
+
+static void auto_falls_back_and_says_why(void **s)
+{
+    (void)s;
+    if (loadable("libcuda.so.1"))
+        skip();
+    assert_int_equal(sh("%s/probe_discriminator --backend auto --list >/dev/null", build), 0);
+    assert_int_equal(sh("%s/probe_discriminator 2>&1 >/dev/null | head -1", build), 0);
+    assert_non_null(strstr(out, "backend auto: chose"));
+    assert_non_null(strstr(out, "because"));
+}
+
+static void bad_input_is_a_usage_error(void **s)
+{
+    (void)s;
+    const char *bad[] = {"--backend rocm", "--device abc", "--device -1", "--device 5",
+                         "--frobnicate", "--isolate=thread", "--kind no-such-kind", "stray"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        int rc = sh("%s/probe_discriminator --backend sim %s", build, bad[i]);
+        if (rc != 2)
+            fail_msg("'%s' gave %d: %s", bad[i], rc, out);
+        assert_non_null(strstr(out, "usage:"));
+    }
+    assert_int_equal(sh("%s/probe_memgetaccess --backend sim --device 9", build), 2);
+}
+
+static void unwritable_or_existing_record_is_refused(void **s)
+{
+    (void)s;
+    assert_int_equal(sh("%s/probe_discriminator --backend sim --json /nonexistent-ha/x.json", build), 5);
+    assert_non_null(strstr(out, "/nonexistent-ha/x.json"));
+    assert_null(strstr(out, "| candidate")); /* refused before any work */
+    char p[128];
+    snprintf(p, sizeof p, "%s/old.json", tmp);
+    FILE *f = fopen(p, "w");
+    fputs("earlier", f);
+    fclose(f);
+    assert_int_equal(sh("%s/probe_memgetaccess --backend sim --json %s", build, p), 5);
+    assert_non_null(strstr(out, "already exists"));
+    assert_int_equal(sh("cat %s", p), 0);
+    assert_string_equal(out, "earlier");
+}
+
+static void run_all_lays_out_one_folder_per_device(void **s)
+{
+    (void)s;
+    /* the script lives in the repo; tests run from its root */
+    int rc = sh("HA_SIM_DEVICES=2 BUILD=%s ./run_all.sh --backend sim --results %s/r", build, tmp);
+    assert_int_equal(rc, 0);
+    assert_non_null(strstr(out, "SIMULATED"));
+    assert_int_equal(sh("ls %s/r | wc -l", tmp), 0);
+    assert_int_equal(atoi(out), 2);
+    assert_int_equal(sh("ls %s/r/*-sim-dev1/env.json %s/r/*-sim-dev1/probe_discriminator.json "
+                        "%s/r/*-sim-dev1/probe_memgetaccess.json", tmp, tmp, tmp), 0);
+    /* a second run makes new folders and touches none of the old */
+    assert_int_equal(sh("HA_SIM_DEVICES=2 BUILD=%s ./run_all.sh --backend sim --device 1 --results %s/r",
+                        build, tmp), 0);
+    assert_int_equal(sh("ls %s/r | wc -l", tmp), 0);
+    assert_int_equal(atoi(out), 3);
+    assert_int_equal(sh("BUILD=%s ./run_all.sh --backend sim --device 4 --results %s/r", build, tmp), 2);
+    assert_int_equal(sh("BUILD=%s ./run_all.sh --bogus", build), 2);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(sim_verdicts_follow_the_model),
+        cmocka_unit_test(fork_isolation_agrees_on_sim),
+        cmocka_unit_test(memgetaccess_stages_on_sim),
+        cmocka_unit_test(hip_without_gpu_exits_with_reason),
+        cmocka_unit_test(cuda_without_driver_exits_with_reason),
+        cmocka_unit_test(auto_falls_back_and_says_why),
+        cmocka_unit_test(bad_input_is_a_usage_error),
+        cmocka_unit_test(unwritable_or_existing_record_is_refused),
+        cmocka_unit_test(run_all_lays_out_one_folder_per_device),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}

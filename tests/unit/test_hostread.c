@@ -1,0 +1,155 @@
+/* The ground truth survives every kind of bad pointer and leaves the
+ * process's signal handlers as it found them. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "hostread.h"
+
+static size_t page(void) { return (size_t)sysconf(_SC_PAGESIZE); }
+
+static void *map_prot(int prot)
+{
+    void *p = mmap(NULL, page(), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    assert_true(p != MAP_FAILED);
+    memset(p, 0x42, page());
+    assert_int_equal(mprotect(p, page(), prot), 0);
+    return p;
+}
+
+static void readable_page_reads_and_matches(void **s)
+{
+    (void)s;
+    unsigned char *p = map_prot(PROT_READ);
+    unsigned char want[16], got[16];
+    memset(want, 0x42, sizeof want);
+    assert_int_equal(ha_guarded_read(p, got, 16, want, NULL), HA_HR_OK);
+    want[3] = 0;
+    assert_int_equal(ha_guarded_read(p, got, 16, want, NULL), HA_HR_MISMATCH);
+    uint32_t v = 0;
+    assert_int_equal(ha_guarded_load32(p, &v, NULL), HA_HR_OK);
+    assert_int_equal(v, 0x42424242u);
+    munmap(p, page());
+}
+
+static void prot_none_is_contained_as_sigsegv(void **s)
+{
+    (void)s;
+    void *p = map_prot(PROT_NONE);
+    unsigned char got[8];
+    ha_hr_info info;
+    assert_int_equal(ha_guarded_read(p, got, 8, NULL, &info), HA_HR_SIGSEGV);
+    assert_int_equal(info.sig, SIGSEGV);
+    assert_ptr_equal(info.fault_addr, p);
+    assert_int_equal(ha_guarded_write(p, got, 8, NULL), HA_HR_SIGSEGV);
+    munmap(p, page());
+}
+
+static void read_only_page_refuses_writes(void **s)
+{
+    (void)s;
+    void *p = map_prot(PROT_READ);
+    unsigned char v[4] = {1, 2, 3, 4};
+    assert_int_equal(ha_guarded_write(p, v, 4, NULL), HA_HR_SIGSEGV);
+    munmap(p, page());
+}
+
+static void unmapped_address_is_contained(void **s)
+{
+    (void)s;
+    void *p = map_prot(PROT_READ);
+    munmap(p, page());
+    unsigned char got[8];
+    assert_int_equal(ha_guarded_read(p, got, 8, NULL, NULL), HA_HR_SIGSEGV);
+}
+
+/* A mapping past the end of a truncated file raises SIGBUS, not SIGSEGV. */
+static void past_end_of_file_is_sigbus(void **s)
+{
+    (void)s;
+    char path[] = "/tmp/ha-sigbus-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    unlink(path);
+    assert_int_equal(ftruncate(fd, (off_t)page()), 0);
+    void *p = mmap(NULL, 2 * page(), PROT_READ, MAP_SHARED, fd, 0);
+    assert_true(p != MAP_FAILED);
+    assert_int_equal(ftruncate(fd, 0), 0);
+    unsigned char got[8];
+    ha_hr_info info;
+    assert_int_equal(ha_guarded_read((char *)p + page(), got, 8, NULL, &info), HA_HR_SIGBUS);
+    assert_int_equal(info.sig, SIGBUS);
+    munmap(p, 2 * page());
+    close(fd);
+}
+
+static void marker(int sig) { (void)sig; }
+
+static void previous_handlers_are_restored(void **s)
+{
+    (void)s;
+    struct sigaction mine, old_segv, old_bus, after;
+    memset(&mine, 0, sizeof mine);
+    mine.sa_handler = marker;
+    sigemptyset(&mine.sa_mask);
+    sigaction(SIGSEGV, &mine, &old_segv);
+    sigaction(SIGBUS, &mine, &old_bus);
+    void *p = map_prot(PROT_NONE);
+    unsigned char got[4];
+    assert_int_equal(ha_guarded_read(p, got, 4, NULL, NULL), HA_HR_SIGSEGV);
+    sigaction(SIGSEGV, NULL, &after);
+    assert_ptr_equal(after.sa_handler, marker);
+    sigaction(SIGBUS, NULL, &after);
+    assert_ptr_equal(after.sa_handler, marker);
+    /* a session keeps ours installed, and ending it restores theirs */
+    assert_int_equal(ha_guard_session_begin(), 0);
+    for (int i = 0; i < 3; i++)
+        assert_int_equal(ha_guarded_read(p, got, 4, NULL, NULL), HA_HR_SIGSEGV);
+    ha_guard_session_end();
+    sigaction(SIGSEGV, NULL, &after);
+    assert_ptr_equal(after.sa_handler, marker);
+    sigaction(SIGSEGV, &old_segv, NULL);
+    sigaction(SIGBUS, &old_bus, NULL);
+    munmap(p, page());
+}
+
+static void fork_mode_reports_the_childs_fate(void **s)
+{
+    (void)s;
+    unsigned char *ok = map_prot(PROT_READ | PROT_WRITE);
+    unsigned char want[8];
+    memset(want, 0x42, 8);
+    assert_int_equal(ha_fork_read(ok, 8, want, 5, NULL), HA_HR_OK);
+    want[0] = 1;
+    assert_int_equal(ha_fork_read(ok, 8, want, 5, NULL), HA_HR_MISMATCH);
+    assert_int_equal(ha_fork_write(ok, want, 8, 5, NULL), HA_HR_OK);
+    void *bad = map_prot(PROT_NONE);
+    ha_hr_info info;
+    assert_int_equal(ha_fork_read(bad, 8, NULL, 5, &info), HA_HR_SIGSEGV);
+    assert_int_equal(info.sig, SIGSEGV);
+    assert_int_equal(ha_fork_write(bad, want, 8, 5, NULL), HA_HR_SIGSEGV);
+    munmap(ok, page());
+    munmap(bad, page());
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(readable_page_reads_and_matches),
+        cmocka_unit_test(prot_none_is_contained_as_sigsegv),
+        cmocka_unit_test(read_only_page_refuses_writes),
+        cmocka_unit_test(unmapped_address_is_contained),
+        cmocka_unit_test(past_end_of_file_is_sigbus),
+        cmocka_unit_test(previous_handlers_are_restored),
+        cmocka_unit_test(fork_mode_reports_the_childs_fate),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,120 @@
+/* What the writer writes, read back with jansson. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "jsonw.h"
+
+static json_t *roundtrip(void (*write)(jw *), int *err)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    jw w;
+    jw_init(&w, f, true);
+    write(&w);
+    *err = jw_finish(&w);
+    fclose(f);
+    json_error_t je;
+    json_t *j = json_loadb(buf, len, 0, &je);
+    free(buf);
+    return j;
+}
+
+static void write_strings(jw *w)
+{
+    jw_obj(w);
+    jw_kstr(w, "quote\"back\\slash", "line\nfeed\ttab\r\x01\x1f\x7f end");
+    jw_kstr(w, "utf8", "µs ✔");
+    jw_kstr(w, "null", NULL);
+    jw_key(w, "empty");
+    jw_arr(w);
+    jw_arr_end(w);
+    jw_obj_end(w);
+}
+
+static void escapes_survive(void **s)
+{
+    (void)s;
+    int err;
+    json_t *j = roundtrip(write_strings, &err);
+    assert_int_equal(err, 0);
+    assert_non_null(j);
+    assert_string_equal(json_string_value(json_object_get(j, "quote\"back\\slash")),
+                        "line\nfeed\ttab\r\x01\x1f\x7f end");
+    assert_string_equal(json_string_value(json_object_get(j, "utf8")), "µs ✔");
+    assert_true(json_is_null(json_object_get(j, "null")));
+    assert_int_equal(json_array_size(json_object_get(j, "empty")), 0);
+    json_decref(j);
+}
+
+static void write_numbers(jw *w)
+{
+    jw_obj(w);
+    jw_kint(w, "min", INT64_MIN);
+    jw_kint(w, "max", INT64_MAX);
+    jw_kuint(w, "u", 12345678901234ULL);
+    jw_kdbl(w, "third", 1.0 / 3.0);
+    jw_kdbl(w, "tiny", 1e-300);
+    jw_kdbl(w, "whole", 1128.0);
+    jw_kdbl(w, "nan", NAN);
+    jw_kdbl(w, "inf", INFINITY);
+    jw_kbool(w, "t", true);
+    jw_ktri(w, "unknown", -1);
+    jw_ktri(w, "yes", 1);
+    jw_obj_end(w);
+}
+
+static void numbers_are_numbers(void **s)
+{
+    (void)s;
+    int err;
+    json_t *j = roundtrip(write_numbers, &err);
+    assert_int_equal(err, 0);
+    assert_non_null(j);
+    assert_true(json_integer_value(json_object_get(j, "min")) == INT64_MIN);
+    assert_true(json_integer_value(json_object_get(j, "max")) == INT64_MAX);
+    assert_true(json_integer_value(json_object_get(j, "u")) == 12345678901234LL);
+    assert_true(json_real_value(json_object_get(j, "third")) == 1.0 / 3.0);
+    assert_true(json_real_value(json_object_get(j, "tiny")) == 1e-300);
+    assert_true(json_number_value(json_object_get(j, "whole")) == 1128.0);
+    assert_true(json_is_null(json_object_get(j, "nan")));
+    assert_true(json_is_null(json_object_get(j, "inf")));
+    assert_true(json_is_true(json_object_get(j, "t")));
+    assert_true(json_is_null(json_object_get(j, "unknown")));
+    assert_true(json_is_true(json_object_get(j, "yes")));
+    json_decref(j);
+}
+
+static void write_unbalanced(jw *w)
+{
+    jw_obj(w);
+    jw_key(w, "a");
+    jw_arr(w);
+}
+
+static void unbalanced_output_is_an_error(void **s)
+{
+    (void)s;
+    int err;
+    json_t *j = roundtrip(write_unbalanced, &err);
+    assert_int_not_equal(err, 0);
+    assert_null(j);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(escapes_survive),
+        cmocka_unit_test(numbers_are_numbers),
+        cmocka_unit_test(unbalanced_output_is_an_error),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
