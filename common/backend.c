@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "classify.h"
 #include "vmmkinds.h"
 #include "oscand.h"
 
@@ -114,6 +115,20 @@ void ha_result_status(const ha_backend *be, ha_result *r, int status)
     case HA_ST_SKIPPED: r->outcome = HA_OUT_SKIPPED; break;
     default: r->outcome = HA_OUT_ERROR; break;
     }
+}
+
+void ha_query_run(const ha_backend *be, const ha_query *q, const ha_alloc *a, ha_result *r)
+{
+    if (q->run) {
+        q->run(be, q, a, r);
+        return;
+    }
+    unsigned char buf[HA_RAW_MAX];
+    ha_sentinel_fill(buf, sizeof buf);
+    int st = q->raw(be, q, a, buf);
+    ha_result_status(be, r, st);
+    if (st == HA_ST_OK)
+        ha_result_value(r, a, (ha_vtype)q->vtype, buf, (size_t)q->width);
 }
 
 size_t ha_kinds(const ha_backend *be, const ha_kind **out, size_t max)

@@ -232,71 +232,63 @@ static const ha_kind cu_kinds[] = {
     {0},
 };
 
-/* ---- candidates ---- */
+/* ---- candidates: each the bare call a user would make ---- */
 
-static void q_attr(const ha_backend *be, const ha_query *q, const ha_alloc *a, ha_result *r)
+static int r_attr(const ha_backend *be, const ha_query *q, const ha_alloc *a, void *out)
 {
-    unsigned char buf[32];
-    ha_sentinel_fill(buf, sizeof buf);
-    int st = CALL(cuPointerGetAttribute, buf, (CUpointer_attribute)q->arg, dptr(a->ptr));
-    ha_result_status(be, r, st);
-    if (st == HA_ST_OK)
-        ha_result_value(r, a, (ha_vtype)q->vtype, buf, (size_t)q->width);
+    (void)be;
+    return CALL(cuPointerGetAttribute, out, (CUpointer_attribute)q->arg, dptr(a->ptr));
 }
 
 /* The plural call with one attribute, so each row stands alone. */
-static void q_attrs(const ha_backend *be, const ha_query *q, const ha_alloc *a, ha_result *r)
+static int r_attrs(const ha_backend *be, const ha_query *q, const ha_alloc *a, void *out)
 {
-    unsigned char buf[32];
-    ha_sentinel_fill(buf, sizeof buf);
+    (void)be;
     CUpointer_attribute at = (CUpointer_attribute)q->arg;
-    void *data[1] = {buf};
-    int st = CALL(cuPointerGetAttributes, 1, &at, data, dptr(a->ptr));
-    ha_result_status(be, r, st);
-    if (st == HA_ST_OK)
-        ha_result_value(r, a, (ha_vtype)q->vtype, buf, (size_t)q->width);
+    void *data[1] = {out};
+    return CALL(cuPointerGetAttributes, 1, &at, data, dptr(a->ptr));
 }
 
-/* cuMemRetainAllocationHandle takes a reference: release it again. */
-static void q_retain(const ha_backend *be, const ha_query *q, const ha_alloc *a, ha_result *r)
+/* cuMemRetainAllocationHandle takes a reference: a caller releases it. */
+static int r_retain(const ha_backend *be, const ha_query *q, const ha_alloc *a, void *out)
 {
     (void)q;
     CUmemGenericAllocationHandle h;
     ha_sentinel_fill(&h, sizeof h);
     int st = CALL(cuMemRetainAllocationHandle, &h, a->ptr);
-    ha_result_status(be, r, st);
-    if (st != HA_ST_OK)
-        return;
-    ha_result_value(r, a, HA_VT_HANDLE, &h, sizeof h);
-    if (r->outcome == HA_OUT_OK) {
+    memcpy(out, &h, sizeof h);
+    if (st == HA_ST_OK && ha_sentinel_written(&h, sizeof h)) {
         int rs = CALL(cuMemRelease, h);
         if (rs)
             fprintf(stderr, "warning: cuMemRelease after retain: %s\n", cu_status_name(be, rs));
     }
+    return st;
 }
 
-static void q_range(const ha_backend *be, const ha_query *q, const ha_alloc *a, ha_result *r)
+static int r_range(const ha_backend *be, const ha_query *q, const ha_alloc *a, void *out)
 {
+    (void)be;
     CUdeviceptr base;
     size_t size;
     ha_sentinel_fill(&base, sizeof base);
     ha_sentinel_fill(&size, sizeof size);
     int st = CALL(cuMemGetAddressRange, &base, &size, dptr(a->ptr));
-    ha_result_status(be, r, st);
-    if (st != HA_ST_OK)
-        return;
     if (q->arg == 0)
-        ha_result_value(r, a, HA_VT_PTR, &base, sizeof base);
+        memcpy(out, &base, sizeof base);
     else
-        ha_result_value(r, a, HA_VT_SIZE, &size, sizeof size);
+        memcpy(out, &size, sizeof size);
+    return st;
 }
 
 #define ATTR(A, VT, W)                                                                     \
     {"cuPointerGetAttribute(" #A ")", "cuPointerGetAttribute(CU_POINTER_ATTRIBUTE_" #A ")", \
-     q_attr, CU_POINTER_ATTRIBUTE_##A, VT, W}
+     r_attr, CU_POINTER_ATTRIBUTE_##A, VT, W, NULL, 0}
 #define ATTRS(A, VT, W)                                                                      \
     {"cuPointerGetAttributes(" #A ")", "cuPointerGetAttributes(1, {CU_POINTER_ATTRIBUTE_" #A \
-     "})", q_attrs, CU_POINTER_ATTRIBUTE_##A, VT, W}
+     "})", r_attrs, CU_POINTER_ATTRIBUTE_##A, VT, W, NULL, 0}
+#define ACCESS(L, LOC, DESC)                                                             \
+    {"cuMemGetAccess(" L ")", "cuMemGetAccess(&flags, " DESC ", ptr)", ha_raw_get_access, \
+     LOC, HA_VT_INT, 8, NULL, 0}
 
 static const ha_query cu_queries[] = {
     ATTR(CONTEXT, HA_VT_HANDLE, 8),
@@ -330,20 +322,16 @@ static const ha_query cu_queries[] = {
     ATTRS(IS_MANAGED, HA_VT_BOOL, 4),
     ATTRS(MAPPED, HA_VT_BOOL, 4),
     ATTRS(RANGE_SIZE, HA_VT_SIZE, 8),
-    {"cuMemGetAccess(device)", "cuMemGetAccess(&flags, {DEVICE, dev}, ptr)", ha_q_get_access,
-     HA_LOC_DEVICE, HA_VT_INT, 8},
-    {"cuMemGetAccess(host)", "cuMemGetAccess(&flags, {HOST, 0}, ptr)", ha_q_get_access,
-     HA_LOC_HOST, HA_VT_INT, 8},
-    {"cuMemGetAccess(host_numa)", "cuMemGetAccess(&flags, {HOST_NUMA, 0}, ptr)", ha_q_get_access,
-     HA_LOC_HOST_NUMA, HA_VT_INT, 8},
-    {"cuMemGetAccess(host_numa_current)", "cuMemGetAccess(&flags, {HOST_NUMA_CURRENT, 0}, ptr)",
-     ha_q_get_access, HA_LOC_HOST_NUMA_CURRENT, HA_VT_INT, 8},
+    ACCESS("device", HA_LOC_DEVICE, "{DEVICE, dev}"),
+    ACCESS("host", HA_LOC_HOST, "{HOST, 0}"),
+    ACCESS("host_numa", HA_LOC_HOST_NUMA, "{HOST_NUMA, 0}"),
+    ACCESS("host_numa_current", HA_LOC_HOST_NUMA_CURRENT, "{HOST_NUMA_CURRENT, 0}"),
     {"cuMemRetainAllocationHandle", "cuMemRetainAllocationHandle(&h, ptr) + cuMemRelease",
-     q_retain, 0, HA_VT_HANDLE, 8},
-    {"cuMemGetAddressRange(base)", "cuMemGetAddressRange(&base, &size, ptr): base", q_range, 0,
-     HA_VT_PTR, 8},
-    {"cuMemGetAddressRange(size)", "cuMemGetAddressRange(&base, &size, ptr): size", q_range, 1,
-     HA_VT_SIZE, 8},
+     r_retain, 0, HA_VT_HANDLE, 8, NULL, 0},
+    {"cuMemGetAddressRange(base)", "cuMemGetAddressRange(&base, &size, ptr): base", r_range, 0,
+     HA_VT_PTR, 8, NULL, 0},
+    {"cuMemGetAddressRange(size)", "cuMemGetAddressRange(&base, &size, ptr): size", r_range, 1,
+     HA_VT_SIZE, 8, NULL, 0},
     {0},
 };
 

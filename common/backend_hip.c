@@ -275,128 +275,114 @@ static const char *memory_type_name(int t)
     }
 }
 
-static void name_memory_type(ha_result *r)
+enum { F_TYPE, F_DEVICE, F_DEVICE_POINTER, F_HOST_POINTER, F_IS_MANAGED, F_ALLOCATION_FLAGS };
+
+/* hipPointerGetAttributes, one row per field of the struct. The whole
+ * struct is sentinel-filled, so a field the runtime leaves alone reads as
+ * not written. */
+static int r_attributes(const ha_backend *be, const ha_query *q, const ha_alloc *a, void *out)
 {
+    (void)be;
+    hipPointerAttribute_t at;
+    ha_sentinel_fill(&at, sizeof at);
+    int st = CALL(hipPointerGetAttributes, &at, a->ptr);
+    switch (q->arg) {
+    case F_TYPE: memcpy(out, &PTR_ATTR_TYPE(at), sizeof PTR_ATTR_TYPE(at)); break;
+    case F_DEVICE: memcpy(out, &at.device, sizeof at.device); break;
+    case F_DEVICE_POINTER: memcpy(out, &at.devicePointer, sizeof at.devicePointer); break;
+    case F_HOST_POINTER: memcpy(out, &at.hostPointer, sizeof at.hostPointer); break;
+    case F_IS_MANAGED: memcpy(out, &at.isManaged, sizeof at.isManaged); break;
+    case F_ALLOCATION_FLAGS: memcpy(out, &at.allocationFlags, sizeof at.allocationFlags); break;
+    }
+    return st;
+}
+
+static int r_attr(const ha_backend *be, const ha_query *q, const ha_alloc *a, void *out)
+{
+    (void)be;
+    return CALL(hipPointerGetAttribute, out, (hipPointer_attribute)q->arg, (hipDeviceptr_t)a->ptr);
+}
+
+/* The plural call with one attribute, so each row stands alone. */
+static int r_drv_attrs(const ha_backend *be, const ha_query *q, const ha_alloc *a, void *out)
+{
+    (void)be;
+    hipPointer_attribute at = (hipPointer_attribute)q->arg;
+    void *data[1] = {out};
+    return CALL(hipDrvPointerGetAttributes, 1, &at, data, (hipDeviceptr_t)a->ptr);
+}
+
+/* Memory-type rows: the default classification plus the header's name. */
+static void run_memory_type(const ha_backend *be, const ha_query *q, const ha_alloc *a,
+                            ha_result *r)
+{
+    ha_query plain = *q;
+    plain.run = NULL;
+    ha_query_run(be, &plain, a, r);
     const char *n = memory_type_name(atoi(r->cls));
     size_t l = strlen(r->value);
     if (n && r->outcome == HA_OUT_OK && l < sizeof r->value - 2)
         snprintf(r->value + l, sizeof r->value - l, " (%s)", n);
 }
 
-enum { F_TYPE, F_DEVICE, F_DEVICE_POINTER, F_HOST_POINTER, F_IS_MANAGED, F_ALLOCATION_FLAGS };
-
-/* hipPointerGetAttributes, one row per field of the struct. */
-static void q_attributes(const ha_backend *be, const ha_query *q, const ha_alloc *a, ha_result *r)
-{
-    hipPointerAttribute_t at;
-    ha_sentinel_fill(&at, sizeof at);
-    int st = CALL(hipPointerGetAttributes, &at, a->ptr);
-    ha_result_status(be, r, st);
-    if (st != HA_ST_OK)
-        return;
-    switch (q->arg) {
-    case F_TYPE:
-        ha_result_value(r, a, HA_VT_INT, &PTR_ATTR_TYPE(at), sizeof PTR_ATTR_TYPE(at));
-        name_memory_type(r);
-        break;
-    case F_DEVICE: ha_result_value(r, a, HA_VT_INT, &at.device, sizeof at.device); break;
-    case F_DEVICE_POINTER:
-        ha_result_value(r, a, HA_VT_PTR, &at.devicePointer, sizeof at.devicePointer);
-        break;
-    case F_HOST_POINTER:
-        ha_result_value(r, a, HA_VT_PTR, &at.hostPointer, sizeof at.hostPointer);
-        break;
-    case F_IS_MANAGED: ha_result_value(r, a, HA_VT_BOOL, &at.isManaged, sizeof at.isManaged); break;
-    case F_ALLOCATION_FLAGS:
-        ha_result_value(r, a, HA_VT_INT, &at.allocationFlags, sizeof at.allocationFlags);
-        break;
-    }
-}
-
-static void q_attr(const ha_backend *be, const ha_query *q, const ha_alloc *a, ha_result *r)
-{
-    unsigned char buf[32];
-    ha_sentinel_fill(buf, sizeof buf);
-    int st = CALL(hipPointerGetAttribute, buf, (hipPointer_attribute)q->arg, (hipDeviceptr_t)a->ptr);
-    ha_result_status(be, r, st);
-    if (st == HA_ST_OK) {
-        ha_result_value(r, a, (ha_vtype)q->vtype, buf, (size_t)q->width);
-        if (q->arg == HIP_POINTER_ATTRIBUTE_MEMORY_TYPE)
-            name_memory_type(r);
-    }
-}
-
-/* The plural call with one attribute, so each row stands alone. */
-static void q_drv_attrs(const ha_backend *be, const ha_query *q, const ha_alloc *a, ha_result *r)
-{
-    unsigned char buf[32];
-    ha_sentinel_fill(buf, sizeof buf);
-    hipPointer_attribute at = (hipPointer_attribute)q->arg;
-    void *data[1] = {buf};
-    int st = CALL(hipDrvPointerGetAttributes, 1, &at, data, (hipDeviceptr_t)a->ptr);
-    ha_result_status(be, r, st);
-    if (st == HA_ST_OK)
-        ha_result_value(r, a, (ha_vtype)q->vtype, buf, (size_t)q->width);
-}
-
-static void q_retain(const ha_backend *be, const ha_query *q, const ha_alloc *a, ha_result *r)
+static int r_retain(const ha_backend *be, const ha_query *q, const ha_alloc *a, void *out)
 {
     (void)q;
-    if (S.runtime_version < HIP_RETAIN_SAFE_ON_NON_VMM && !ha_kind_is_vmm(a->kind)) {
-        ha_result_status(be, r, HA_ST_SKIPPED);
-        snprintf(r->value, sizeof r->value, "can crash on non-VMM memory before runtime 7.14");
-        return;
-    }
+    if (S.runtime_version < HIP_RETAIN_SAFE_ON_NON_VMM && !ha_kind_is_vmm(a->kind))
+        return HA_ST_SKIPPED; /* can crash on non-VMM memory before runtime 7.14 */
     hipMemGenericAllocationHandle_t h;
     ha_sentinel_fill(&h, sizeof h);
     int st = CALL(hipMemRetainAllocationHandle, &h, a->ptr);
-    ha_result_status(be, r, st);
-    if (st != HA_ST_OK)
-        return;
-    ha_result_value(r, a, HA_VT_HANDLE, &h, sizeof h);
-    if (r->outcome == HA_OUT_OK && S.runtime_version >= HIP_RETAIN_TAKES_REF) {
+    memcpy(out, &h, sizeof h);
+    /* Before 7.12 retain takes no reference: releasing would over-release. */
+    if (st == HA_ST_OK && ha_sentinel_written(&h, sizeof h) &&
+        S.runtime_version >= HIP_RETAIN_TAKES_REF) {
         int rs = CALL(hipMemRelease, h);
         if (rs)
             fprintf(stderr, "warning: hipMemRelease after retain: %s\n", hip_status_name(be, rs));
     }
+    return st;
 }
 
-static void q_range(const ha_backend *be, const ha_query *q, const ha_alloc *a, ha_result *r)
+static int r_range(const ha_backend *be, const ha_query *q, const ha_alloc *a, void *out)
 {
+    (void)be;
     hipDeviceptr_t base;
     size_t size;
     ha_sentinel_fill(&base, sizeof base);
     ha_sentinel_fill(&size, sizeof size);
     int st = CALL(hipMemGetAddressRange, &base, &size, (hipDeviceptr_t)a->ptr);
-    ha_result_status(be, r, st);
-    if (st != HA_ST_OK)
-        return;
     if (q->arg == 0)
-        ha_result_value(r, a, HA_VT_PTR, &base, sizeof base);
+        memcpy(out, &base, sizeof base);
     else
-        ha_result_value(r, a, HA_VT_SIZE, &size, sizeof size);
+        memcpy(out, &size, sizeof size);
+    return st;
 }
 
-#define FIELD(F, f, VT, W)                                                                    \
+#define FIELD(F, f, VT, W, RUN)                                                               \
     {"hipPointerGetAttributes(." #f ")", "hipPointerGetAttributes(&attr, ptr): attr." #f,     \
-     q_attributes, F, VT, W}
-#define ATTR(A, VT, W)                                                                        \
+     r_attributes, F, VT, W, RUN, 0}
+#define ATTR_RUN(A, VT, W, RUN)                                                               \
     {"hipPointerGetAttribute(" #A ")", "hipPointerGetAttribute(&v, HIP_POINTER_ATTRIBUTE_" #A \
-     ", ptr)", q_attr, HIP_POINTER_ATTRIBUTE_##A, VT, W}
+     ", ptr)", r_attr, HIP_POINTER_ATTRIBUTE_##A, VT, W, RUN, 0}
+#define ATTR(A, VT, W) ATTR_RUN(A, VT, W, NULL)
 #define DRV(A, VT, W)                                                                        \
     {"hipDrvPointerGetAttributes(" #A ")",                                                   \
-     "hipDrvPointerGetAttributes(1, {HIP_POINTER_ATTRIBUTE_" #A "}, ...)", q_drv_attrs,     \
-     HIP_POINTER_ATTRIBUTE_##A, VT, W}
+     "hipDrvPointerGetAttributes(1, {HIP_POINTER_ATTRIBUTE_" #A "}, ...)", r_drv_attrs,     \
+     HIP_POINTER_ATTRIBUTE_##A, VT, W, NULL, 0}
+#define ACCESS(L, LOC, DESC)                                                               \
+    {"hipMemGetAccess(" L ")", "hipMemGetAccess(&flags, " DESC ", ptr)", ha_raw_get_access, \
+     LOC, HA_VT_INT, 8, NULL, 0}
 
 static const ha_query hip_queries[] = {
-    FIELD(F_TYPE, type, HA_VT_INT, 4),
-    FIELD(F_DEVICE, device, HA_VT_INT, 4),
-    FIELD(F_DEVICE_POINTER, devicePointer, HA_VT_PTR, 8),
-    FIELD(F_HOST_POINTER, hostPointer, HA_VT_PTR, 8),
-    FIELD(F_IS_MANAGED, isManaged, HA_VT_BOOL, 4),
-    FIELD(F_ALLOCATION_FLAGS, allocationFlags, HA_VT_INT, 4),
+    FIELD(F_TYPE, type, HA_VT_INT, 4, run_memory_type),
+    FIELD(F_DEVICE, device, HA_VT_INT, 4, NULL),
+    FIELD(F_DEVICE_POINTER, devicePointer, HA_VT_PTR, 8, NULL),
+    FIELD(F_HOST_POINTER, hostPointer, HA_VT_PTR, 8, NULL),
+    FIELD(F_IS_MANAGED, isManaged, HA_VT_BOOL, 4, NULL),
+    FIELD(F_ALLOCATION_FLAGS, allocationFlags, HA_VT_INT, 4, NULL),
     ATTR(CONTEXT, HA_VT_HANDLE, 8),
-    ATTR(MEMORY_TYPE, HA_VT_INT, 4),
+    ATTR_RUN(MEMORY_TYPE, HA_VT_INT, 4, run_memory_type),
     ATTR(DEVICE_POINTER, HA_VT_PTR, 8),
     ATTR(HOST_POINTER, HA_VT_PTR, 8),
     ATTR(P2P_TOKENS, HA_VT_BYTES, 16),
@@ -418,20 +404,16 @@ static const ha_query hip_queries[] = {
     DRV(IS_MANAGED, HA_VT_BOOL, 4),
     DRV(MAPPED, HA_VT_BOOL, 4),
     DRV(RANGE_SIZE, HA_VT_SIZE, 8),
-    {"hipMemGetAccess(device)", "hipMemGetAccess(&flags, {Device, dev}, ptr)", ha_q_get_access,
-     HA_LOC_DEVICE, HA_VT_INT, 8},
-    {"hipMemGetAccess(host)", "hipMemGetAccess(&flags, {Host, 0}, ptr)", ha_q_get_access,
-     HA_LOC_HOST, HA_VT_INT, 8},
-    {"hipMemGetAccess(host_numa)", "hipMemGetAccess(&flags, {HostNuma, 0}, ptr)", ha_q_get_access,
-     HA_LOC_HOST_NUMA, HA_VT_INT, 8},
-    {"hipMemGetAccess(host_numa_current)", "hipMemGetAccess(&flags, {HostNumaCurrent, 0}, ptr)",
-     ha_q_get_access, HA_LOC_HOST_NUMA_CURRENT, HA_VT_INT, 8},
+    ACCESS("device", HA_LOC_DEVICE, "{Device, dev}"),
+    ACCESS("host", HA_LOC_HOST, "{Host, 0}"),
+    ACCESS("host_numa", HA_LOC_HOST_NUMA, "{HostNuma, 0}"),
+    ACCESS("host_numa_current", HA_LOC_HOST_NUMA_CURRENT, "{HostNumaCurrent, 0}"),
     {"hipMemRetainAllocationHandle", "hipMemRetainAllocationHandle(&h, ptr) (+ release from 7.12)",
-     q_retain, 0, HA_VT_HANDLE, 8},
-    {"hipMemGetAddressRange(base)", "hipMemGetAddressRange(&base, &size, ptr): base", q_range, 0,
-     HA_VT_PTR, 8},
-    {"hipMemGetAddressRange(size)", "hipMemGetAddressRange(&base, &size, ptr): size", q_range, 1,
-     HA_VT_SIZE, 8},
+     r_retain, 0, HA_VT_HANDLE, 8, NULL, 0},
+    {"hipMemGetAddressRange(base)", "hipMemGetAddressRange(&base, &size, ptr): base", r_range, 0,
+     HA_VT_PTR, 8, NULL, 0},
+    {"hipMemGetAddressRange(size)", "hipMemGetAddressRange(&base, &size, ptr): size", r_range, 1,
+     HA_VT_SIZE, 8, NULL, 0},
     {0},
 };
 

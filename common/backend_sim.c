@@ -326,6 +326,8 @@ static void plain_destroy(const ha_backend *be, ha_alloc *a)
         sim_free_va(be, a->ptr, a->size);
 }
 
+static bool plain_kind(const ha_kind *k) { return k->create == plain_readable || k->create == plain_hidden; }
+
 static const ha_kind sim_kinds[] = {
     {"plain-readable", "device memory behind a large BAR, host-mapped (models hipMalloc on large BAR)",
      plain_readable, plain_destroy, {0}},
@@ -336,50 +338,53 @@ static const ha_kind sim_kinds[] = {
 
 /* ---- candidates the modelled runtime offers ---- */
 
-static void q_pointer_type(const ha_backend *be, const ha_query *q, const ha_alloc *a, ha_result *r)
+static int r_pointer_type(const ha_backend *be, const ha_query *q, const ha_alloc *a, void *out)
 {
+    (void)be;
     (void)q;
-    uint32_t type;
-    ha_sentinel_fill(&type, sizeof type);
-    if (!map_at(a->ptr)) {
-        ha_result_status(be, r, SIM_ERR_INVALID_VALUE);
-        return;
-    }
-    type = 2; /* device, for every kind: the runtime's view of where memory lives */
-    ha_result_status(be, r, SIM_SUCCESS);
-    ha_result_value(r, a, HA_VT_INT, &type, sizeof type);
+    if (!map_at(a->ptr))
+        return SIM_ERR_INVALID_VALUE;
+    uint32_t type = 2; /* device, for every kind: the runtime's view of where memory lives */
+    memcpy(out, &type, sizeof type);
+    return SIM_SUCCESS;
 }
+
+static bool plain_kind(const ha_kind *k);
 
 /* Succeeds on VMM mappings only, like MemRetainAllocationHandle. */
-static void q_retain(const ha_backend *be, const ha_query *q, const ha_alloc *a, ha_result *r)
+static int r_retain(const ha_backend *be, const ha_query *q, const ha_alloc *a, void *out)
 {
+    (void)be;
     (void)q;
     sim_mapping *m = map_at(a->ptr);
-    bool vmm = m && a->kind->create != plain_readable && a->kind->create != plain_hidden;
-    ha_result_status(be, r, vmm ? SIM_SUCCESS : SIM_ERR_INVALID_VALUE);
-    if (vmm) {
-        uint64_t h = (uint64_t)m->phys + 1;
-        ha_result_value(r, a, HA_VT_HANDLE, &h, sizeof h);
-    }
+    if (!m || plain_kind(a->kind))
+        return SIM_ERR_INVALID_VALUE;
+    uint64_t h = (uint64_t)m->phys + 1;
+    memcpy(out, &h, sizeof h);
+    return SIM_SUCCESS;
 }
 
-static void q_range(const ha_backend *be, const ha_query *q, const ha_alloc *a, ha_result *r)
+static int r_range(const ha_backend *be, const ha_query *q, const ha_alloc *a, void *out)
 {
+    (void)be;
     (void)q;
     sim_mapping *m = map_at(a->ptr);
-    ha_result_status(be, r, m ? SIM_SUCCESS : SIM_ERR_NOT_MAPPED);
-    if (m) {
-        uint64_t base = (uintptr_t)m->va;
-        ha_result_value(r, a, HA_VT_PTR, &base, sizeof base);
-    }
+    if (!m)
+        return SIM_ERR_NOT_MAPPED;
+    uint64_t base = (uintptr_t)m->va;
+    memcpy(out, &base, sizeof base);
+    return SIM_SUCCESS;
 }
 
 static const ha_query sim_queries[] = {
-    {"sim_pointer_type", "simPointerGetAttribute(MEMORY_TYPE)", q_pointer_type, 0, HA_VT_INT, 4},
-    {"sim_retain_handle", "simMemRetainAllocationHandle", q_retain, 0, HA_VT_HANDLE, 8},
-    {"sim_address_range_base", "simMemGetAddressRange (base)", q_range, 0, HA_VT_PTR, 8},
-    {"sim_get_access_device", "simMemGetAccess(device)", ha_q_get_access, HA_LOC_DEVICE, HA_VT_INT, 8},
-    {"sim_get_access_host", "simMemGetAccess(host)", ha_q_get_access, HA_LOC_HOST, HA_VT_INT, 8},
+    {"sim_pointer_type", "simPointerGetAttribute(MEMORY_TYPE)", r_pointer_type, 0, HA_VT_INT, 4,
+     NULL, 0},
+    {"sim_retain_handle", "simMemRetainAllocationHandle", r_retain, 0, HA_VT_HANDLE, 8, NULL, 0},
+    {"sim_address_range_base", "simMemGetAddressRange (base)", r_range, 0, HA_VT_PTR, 8, NULL, 0},
+    {"sim_get_access_device", "simMemGetAccess(device)", ha_raw_get_access, HA_LOC_DEVICE,
+     HA_VT_INT, 8, NULL, 0},
+    {"sim_get_access_host", "simMemGetAccess(host)", ha_raw_get_access, HA_LOC_HOST, HA_VT_INT, 8,
+     NULL, 0},
     {0},
 };
 

@@ -93,14 +93,29 @@ struct ha_kind {
 };
 
 typedef struct ha_query ha_query;
+
+/* Flags of a query */
+#define HA_QF_READS_VALUE 1u /* it returns the bytes itself: no dereference after it */
+
+#define HA_RAW_MAX 32 /* bytes a raw call may write */
+
 struct ha_query {
     const char *name; /* short, stable: used as the record key */
     const char *api;  /* the call as a person would write it */
-    void (*run)(const ha_backend *be, const ha_query *q, const ha_alloc *a, ha_result *r);
+    /* The bare call, as a user would make it at read time: returns the
+     * status and writes the output (at most HA_RAW_MAX bytes) to out. */
+    int (*raw)(const ha_backend *be, const ha_query *q, const ha_alloc *a, void *out);
     int arg;          /* attribute number, location type or field, per query */
     int vtype;        /* how to read the value (classify.h) */
     int width;        /* bytes the value is documented to take */
+    /* Classifies the answer for the probe; NULL: the status, then the
+     * value read as vtype/width (ha_query_run). */
+    void (*run)(const ha_backend *be, const ha_query *q, const ha_alloc *a, ha_result *r);
+    unsigned flags;
 };
+
+/* Runs a query for the probe: q->run, or the default classification. */
+void ha_query_run(const ha_backend *be, const ha_query *q, const ha_alloc *a, ha_result *r);
 
 typedef struct ha_vmm_ops {
     int (*granularity)(const ha_backend *be, ha_loc backing, bool posix_fd, size_t *g);

@@ -42,6 +42,20 @@ static void bytes_result(const ha_alloc *a, ha_result *r, const unsigned char *g
              !a->has_pattern ? "no pattern to compare" : match ? "pattern matches" : "pattern differs");
 }
 
+/* raw: out[0] is 'r' when the range is readable, '-' when not, 0 when
+ * nothing is mapped there. */
+static int r_maps(const ha_backend *be, const ha_query *q, const ha_alloc *a, void *out)
+{
+    (void)be;
+    (void)q;
+    ha_map_entry e;
+    int f = ha_maps_find(a->ptr, &e);
+    if (f < 0)
+        return errno ? errno : EIO;
+    *(char *)out = f == 0 ? 0 : e.perms[0] == 'r' ? 'r' : '-';
+    return 0;
+}
+
 static void q_maps(const ha_backend *be, const ha_query *q, const ha_alloc *a, ha_result *r)
 {
     (void)be;
@@ -90,6 +104,24 @@ int ha_vm_read(const void *src, void *dst, size_t n)
     return (size_t)got == n ? 0 : EIO;
 }
 
+/* raw: the scalar itself, as a safe read would return it. */
+static int r_kernel_read(const ha_backend *be, const ha_query *q, const ha_alloc *a, void *out)
+{
+    (void)be;
+    return q->arg ? ha_vm_read(a->ptr, out, 4) : ha_pipe_read(a->ptr, out, 4);
+}
+
+static int r_guarded(const ha_backend *be, const ha_query *q, const ha_alloc *a, void *out)
+{
+    (void)be;
+    (void)q;
+    ha_hr_info info;
+    uint32_t v;
+    ha_hr_status st = ha_guarded_load32(a->ptr, &v, &info);
+    memcpy(out, &v, sizeof v);
+    return st == HA_HR_OK ? 0 : info.sig ? info.sig : -1;
+}
+
 static void q_kernel_read(const ha_backend *be, const ha_query *q, const ha_alloc *a,
                           ha_result *r)
 {
@@ -121,11 +153,13 @@ static void q_guarded(const ha_backend *be, const ha_query *q, const ha_alloc *a
 }
 
 const ha_query ha_os_queries[] = {
-    {"os_proc_maps", "/proc/self/maps permissions of the range", q_maps, 0, HA_VT_NONE, 0},
-    {"os_pipe_write", "write() of the bytes into a pipe (EFAULT, no signal)", q_kernel_read, 0,
-     HA_VT_NONE, 0},
-    {"os_process_vm_readv", "process_vm_readv() on the own pid (page pinning)", q_kernel_read, 1,
-     HA_VT_NONE, 0},
-    {"os_guarded_read", "the host read itself, fault-contained", q_guarded, 0, HA_VT_NONE, 0},
+    {"os_proc_maps", "/proc/self/maps permissions of the range", r_maps, 0, HA_VT_NONE, 1, q_maps,
+     0},
+    {"os_pipe_write", "write() of the bytes into a pipe (EFAULT, no signal)", r_kernel_read, 0,
+     HA_VT_NONE, 4, q_kernel_read, HA_QF_READS_VALUE},
+    {"os_process_vm_readv", "process_vm_readv() on the own pid (page pinning)", r_kernel_read, 1,
+     HA_VT_NONE, 4, q_kernel_read, HA_QF_READS_VALUE},
+    {"os_guarded_read", "the host read itself, fault-contained", r_guarded, 0, HA_VT_NONE, 4,
+     q_guarded, HA_QF_READS_VALUE},
     {0},
 };

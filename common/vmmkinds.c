@@ -184,17 +184,14 @@ const ha_kind ha_vmm_kinds[] = {
 
 bool ha_kind_is_vmm(const ha_kind *k) { return k->create == vmm_create; }
 
-void ha_q_get_access(const ha_backend *be, const ha_query *q, const ha_alloc *a, ha_result *r)
+int ha_raw_get_access(const ha_backend *be, const ha_query *q, const ha_alloc *a, void *out)
 {
-    if (!be->ops->vmm) {
-        ha_result_status(be, r, HA_ST_UNAVAILABLE);
-        return;
-    }
+    if (!be->ops->vmm)
+        return HA_ST_UNAVAILABLE;
     unsigned long long flags;
     ha_sentinel_fill(&flags, sizeof flags);
     int st = be->ops->vmm->get_access(be, a->ptr, ha_vmm_backing_loc(be, (ha_loc_type)q->arg),
                                       &flags);
-    ha_result_status(be, r, st);
-    if (st == HA_ST_OK)
-        ha_result_value(r, a, HA_VT_INT, &flags, sizeof flags);
+    memcpy(out, &flags, sizeof flags);
+    return st;
 }

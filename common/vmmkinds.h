@@ -11,7 +11,7 @@ extern const ha_kind ha_vmm_kinds[];
 /* The location of a backing type on this backend's device. */
 ha_loc ha_vmm_backing_loc(const ha_backend *be, ha_loc_type t);
 
-/* A candidate row: the backend's MemGetAccess for location q->arg. */
-void ha_q_get_access(const ha_backend *be, const ha_query *q, const ha_alloc *a, ha_result *r);
+/* A candidate's raw call: the backend's MemGetAccess for location q->arg. */
+int ha_raw_get_access(const ha_backend *be, const ha_query *q, const ha_alloc *a, void *out);
 
 #endif

@@ -8,172 +8,16 @@
 #include "classify.h"
 #include "hostread.h"
 #include "tool.h"
+#include "discriminate.h"
 #include "verdict.h"
-
-#define PATTERN_LEN HA_PATTERN_LEN
-#define FORK_TIMEOUT_S 5
-
-typedef struct kind_run {
-    const ha_kind *kind;
-    ha_alloc a;
-    int create_status;
-    bool created;
-    ha_truth readable, writable;
-    ha_hr_status read_st, write_st;
-    int fork_read, fork_write; /* ha_hr_status, or -1 when not run */
-    char truth_note[200];
-    ha_result res[HA_MAX_QUERIES];
-} kind_run;
 
 typedef struct probe {
     ha_tool t;
     const char *only[HA_MAX_KINDS];
     int nonly;
     bool list;
-    const ha_kind *kinds[HA_MAX_KINDS];
-    size_t nk;
-    const ha_query *queries[HA_MAX_QUERIES];
-    size_t nq;
-    kind_run runs[HA_MAX_KINDS];
-    ha_verdict verdicts[HA_MAX_QUERIES];
-    char keys[HA_MAX_QUERIES][HA_MAX_KINDS][96];
+    ha_discrimination d;
 } probe;
-
-static void make_pattern(unsigned char *p, size_t n, unsigned seed)
-{
-    for (size_t i = 0; i < n; i++)
-        p[i] = (unsigned char)(0x5a ^ (i * 37 + seed * 11));
-}
-
-static void note(kind_run *r, const char *msg)
-{
-    size_t l = strlen(r->truth_note);
-    snprintf(r->truth_note + l, sizeof r->truth_note - l, "%s%s", l ? "; " : "", msg);
-}
-
-/* The host read, in process (contained) and, with --isolate=fork, first in a
- * child. The in-process answer is the truth: it is the process that would
- * take the fast path. */
-static void read_truth(probe *p, kind_run *r)
-{
-    const ha_alloc *a = &r->a;
-    size_t n = a->size < PATTERN_LEN ? a->size : PATTERN_LEN;
-    if (p->t.isolate_fork) {
-        r->fork_read = ha_fork_read(a->ptr, n, a->pattern, FORK_TIMEOUT_S, NULL);
-        if (r->fork_read != HA_HR_OK && r->fork_read != HA_HR_MISMATCH &&
-            r->fork_read != HA_HR_SIGSEGV && r->fork_read != HA_HR_SIGBUS) {
-            char m[96];
-            snprintf(m, sizeof m, "fork read ended with %s: in-process read not attempted",
-                     ha_hr_name(r->fork_read));
-            note(r, m);
-            r->readable = HA_TRUTH_UNKNOWN;
-            return;
-        }
-    }
-    unsigned char got[PATTERN_LEN];
-    r->read_st = ha_guarded_read(a->ptr, got, n, a->pattern, NULL);
-    r->readable = r->read_st == HA_HR_OK ? HA_TRUTH_YES : HA_TRUTH_NO;
-    if (p->t.isolate_fork && r->fork_read != (int)r->read_st) {
-        char m[128];
-        snprintf(m, sizeof m, "fork isolation disagrees: child %s, in process %s",
-                 ha_hr_name(r->fork_read), ha_hr_name(r->read_st));
-        note(r, m);
-    }
-}
-
-/* The host writes the inverse pattern; the device reads it back. */
-static void write_truth(probe *p, kind_run *r)
-{
-    const ha_backend *be = &p->t.be;
-    ha_alloc *a = &r->a;
-    size_t n = a->size < PATTERN_LEN ? a->size : PATTERN_LEN;
-    unsigned char inv[PATTERN_LEN], back[PATTERN_LEN];
-    for (size_t i = 0; i < n; i++)
-        inv[i] = (unsigned char)~a->pattern[i];
-    if (p->t.isolate_fork) {
-        r->fork_write = ha_fork_write(a->ptr, inv, n, FORK_TIMEOUT_S, NULL);
-        if (r->fork_write == HA_HR_TIMEOUT || r->fork_write == HA_HR_CHILD_DIED ||
-            r->fork_write == HA_HR_ERROR) {
-            note(r, "fork write did not finish: in-process write not attempted");
-            r->writable = HA_TRUTH_UNKNOWN;
-            return;
-        }
-    }
-    r->write_st = ha_guarded_write(a->ptr, inv, n, NULL);
-    if (r->write_st != HA_HR_OK) {
-        r->writable = HA_TRUTH_NO;
-        return;
-    }
-    memset(back, 0, sizeof back);
-    int st = be->ops->copy_d2h(be, back, a->ptr, n);
-    if (st != HA_ST_OK) {
-        char m[128];
-        snprintf(m, sizeof m, "device read-back failed: %s", ha_status_name(be, st));
-        note(r, m);
-        r->writable = HA_TRUTH_UNKNOWN;
-        return;
-    }
-    if (memcmp(back, inv, n) != 0) {
-        note(r, "host write completed but the device did not see it");
-        r->write_st = HA_HR_MISMATCH;
-    }
-    r->writable = r->write_st == HA_HR_OK ? HA_TRUTH_YES : HA_TRUTH_NO;
-}
-
-static void run_kind(probe *p, size_t ki)
-{
-    const ha_backend *be = &p->t.be;
-    kind_run *r = &p->runs[ki];
-    r->kind = p->kinds[ki];
-    r->a.kind = r->kind;
-    r->readable = r->writable = HA_TRUTH_UNKNOWN;
-    r->fork_read = r->fork_write = -1;
-    r->create_status = r->kind->create(be, &r->a);
-    r->created = r->create_status == HA_ST_OK;
-    if (!r->created)
-        return;
-    size_t n = r->a.size < PATTERN_LEN ? r->a.size : PATTERN_LEN;
-    make_pattern(r->a.pattern, n, (unsigned)ki);
-    int st = be->ops->copy_h2d(be, r->a.ptr, r->a.pattern, n);
-    if (st != HA_ST_OK) {
-        char m[128];
-        snprintf(m, sizeof m, "the device could not write the pattern: %s",
-                 ha_status_name(be, st));
-        note(r, m);
-    } else {
-        r->a.has_pattern = true;
-    }
-    /* Candidates first: a discriminator is asked before the read it guards. */
-    for (size_t qi = 0; qi < p->nq; qi++)
-        p->queries[qi]->run(be, p->queries[qi], &r->a, &r->res[qi]);
-    if (r->a.has_pattern) {
-        read_truth(p, r);
-        write_truth(p, r);
-    }
-    r->kind->destroy(be, &r->a);
-}
-
-static void compute_verdicts(probe *p)
-{
-    for (size_t qi = 0; qi < p->nq; qi++) {
-        ha_vcell cells[HA_MAX_KINDS];
-        size_t n = 0;
-        for (size_t ki = 0; ki < p->nk; ki++) {
-            kind_run *r = &p->runs[ki];
-            if (!r->created)
-                continue;
-            ha_result *res = &r->res[qi];
-            ha_outcome_key(res, p->keys[qi][ki], sizeof p->keys[qi][ki]);
-            cells[n].kind = r->kind->name;
-            cells[n].truth = r->readable;
-            cells[n].answered = res->outcome == HA_OUT_OK || res->outcome == HA_OUT_ERROR ||
-                                res->outcome == HA_OUT_NOT_WRITTEN;
-            cells[n].outcome = p->keys[qi][ki];
-            n++;
-        }
-        ha_verdict_compute(cells, n, &p->verdicts[qi]);
-    }
-}
 
 /* ---- human output: a table shaped like the upstream PR's ---- */
 
@@ -198,7 +42,7 @@ static void verdict_text(const ha_verdict *v, char *out, size_t n)
                               v->wrong[i].kind);
 }
 
-static void print_row(const probe *p, const char *label, const char cells[][40], const int *w,
+static void print_row(const ha_discrimination *p, const char *label, const char cells[][40], const int *w,
                       int lw, const char *last)
 {
     printf("| %-*s |", lw, label);
@@ -207,7 +51,7 @@ static void print_row(const probe *p, const char *label, const char cells[][40],
     printf(" %s |\n", last);
 }
 
-static void print_table(const probe *p)
+static void print_table(const ha_discrimination *p)
 {
     int w[HA_MAX_KINDS], lw = 24;
     char cells[HA_MAX_KINDS][40];
@@ -254,11 +98,11 @@ static void print_table(const probe *p)
     }
 }
 
-static void print_kinds(const probe *p)
+static void print_kinds(const ha_discrimination *p)
 {
     printf("\nKinds:\n");
     for (size_t ki = 0; ki < p->nk; ki++) {
-        const kind_run *r = &p->runs[ki];
+        const ha_kind_run *r = &p->runs[ki];
         printf("  %-18s %s\n  %-18s   %s: %s%s%s\n", r->kind->name, r->kind->desc, "",
                r->created ? "created" : "NOT CREATED", r->a.detail,
                r->truth_note[0] ? "; " : "", r->truth_note);
@@ -267,13 +111,12 @@ static void print_kinds(const probe *p)
 
 /* ---- the record ---- */
 
-static void json_kinds(probe *p, jw *w)
+static void json_kinds(const ha_backend *be, const ha_discrimination *p, jw *w)
 {
-    const ha_backend *be = &p->t.be;
     jw_key(w, "kinds");
     jw_arr(w);
     for (size_t ki = 0; ki < p->nk; ki++) {
-        kind_run *r = &p->runs[ki];
+        const ha_kind_run *r = &p->runs[ki];
         jw_obj(w);
         jw_kstr(w, "name", r->kind->name);
         jw_kstr(w, "description", r->kind->desc);
@@ -299,7 +142,7 @@ static void json_kinds(probe *p, jw *w)
     jw_arr_end(w);
 }
 
-static void json_candidates(probe *p, jw *w)
+static void json_candidates(const ha_discrimination *p, jw *w)
 {
     jw_key(w, "candidates");
     jw_arr(w);
@@ -324,7 +167,7 @@ static void json_candidates(probe *p, jw *w)
         jw_key(w, "results");
         jw_arr(w);
         for (size_t ki = 0; ki < p->nk; ki++) {
-            const kind_run *r = &p->runs[ki];
+            const ha_kind_run *r = &p->runs[ki];
             if (!r->created)
                 continue;
             const ha_result *res = &r->res[qi];
@@ -346,11 +189,11 @@ static void json_candidates(probe *p, jw *w)
 static void list_tables(probe *p)
 {
     printf("kinds (%s backend):\n", p->t.be.ops->name);
-    for (size_t i = 0; i < p->nk; i++)
-        printf("  %-20s %s\n", p->kinds[i]->name, p->kinds[i]->desc);
+    for (size_t i = 0; i < p->d.nk; i++)
+        printf("  %-20s %s\n", p->d.kinds[i]->name, p->d.kinds[i]->desc);
     printf("candidates:\n");
-    for (size_t i = 0; i < p->nq; i++)
-        printf("  %-34s %s\n", p->queries[i]->name, p->queries[i]->api);
+    for (size_t i = 0; i < p->d.nq; i++)
+        printf("  %-34s %s\n", p->d.queries[i]->name, p->d.queries[i]->api);
 }
 
 /* Keeps only the kinds named with --kind; an unknown name is a usage error. */
@@ -362,19 +205,19 @@ static int select_kinds(probe *p)
     size_t n = 0;
     for (int i = 0; i < p->nonly; i++) {
         size_t k;
-        for (k = 0; k < p->nk; k++)
-            if (strcmp(p->kinds[k]->name, p->only[i]) == 0)
+        for (k = 0; k < p->d.nk; k++)
+            if (strcmp(p->d.kinds[k]->name, p->only[i]) == 0)
                 break;
-        if (k == p->nk) {
+        if (k == p->d.nk) {
             char m[128];
             snprintf(m, sizeof m, "unknown kind '%s' for the %s backend (see --list)", p->only[i],
                      p->t.be.ops->name);
             return ha_tool_usage(&p->t, m);
         }
-        keep[n++] = p->kinds[k];
+        keep[n++] = p->d.kinds[k];
     }
-    memcpy(p->kinds, keep, n * sizeof keep[0]);
-    p->nk = n;
+    memcpy(p->d.kinds, keep, n * sizeof keep[0]);
+    p->d.nk = n;
     return 0;
 }
 
@@ -415,8 +258,7 @@ int main(int argc, char **argv)
         return HA_EXIT_OK;
     if (rc)
         return rc;
-    p.nk = ha_kinds(&p.t.be, p.kinds, HA_MAX_KINDS);
-    p.nq = ha_queries(&p.t.be, p.queries, HA_MAX_QUERIES);
+    ha_discriminate_init(&p.t.be, &p.d, p.t.isolate_fork);
     if ((rc = select_kinds(&p))) {
         ha_tool_abort(&p.t);
         return rc;
@@ -427,24 +269,24 @@ int main(int argc, char **argv)
         return HA_EXIT_OK;
     }
 
-    for (size_t ki = 0; ki < p.nk; ki++) {
-        fprintf(stderr, "probe_discriminator: kind %zu/%zu %s\n", ki + 1, p.nk, p.kinds[ki]->name);
-        run_kind(&p, ki);
+    for (size_t ki = 0; ki < p.d.nk; ki++) {
+        fprintf(stderr, "probe_discriminator: kind %zu/%zu %s\n", ki + 1, p.d.nk, p.d.kinds[ki]->name);
+        ha_discriminate_kind(&p.t.be, &p.d, ki);
     }
-    compute_verdicts(&p);
+    ha_discriminate_verdicts(&p.d);
     double wall = ha_now_s() - t0;
 
     if (p.t.be.ops->simulated)
         printf("# SIMULATED run - not evidence\n");
     ha_env_print(&p.t.env);
     printf("isolation    %s\n\n", p.t.isolate_fork ? "fork (child first, then in process)" : "in process");
-    print_table(&p);
+    print_table(&p.d);
     printf("\nFP = says readable, faults (the crash); FN = says unreadable, reads (a lost fast path)\n");
-    print_kinds(&p);
+    print_kinds(&p.d);
     int created = 0;
-    for (size_t ki = 0; ki < p.nk; ki++)
-        created += p.runs[ki].created;
-    printf("\nwall time %.3f s for %zu kinds x %zu candidates\n", wall, p.nk, p.nq);
+    for (size_t ki = 0; ki < p.d.nk; ki++)
+        created += p.d.runs[ki].created;
+    printf("\nwall time %.3f s for %zu kinds x %zu candidates\n", wall, p.d.nk, p.d.nq);
 
     if (created == 0) {
         fprintf(stderr, "probe_discriminator: no allocation kind could be created\n");
@@ -457,8 +299,8 @@ int main(int argc, char **argv)
         ha_tool_json_head(&p.t, &w);
         jw_kstr(&w, "isolation", p.t.isolate_fork ? "fork" : "none");
         jw_kdbl(&w, "wall_time_s", wall);
-        json_kinds(&p, &w);
-        json_candidates(&p, &w);
+        json_kinds(&p.t.be, &p.d, &w);
+        json_candidates(&p.d, &w);
     }
     return ha_tool_finish(&p.t, &w, rc);
 }

@@ -36,9 +36,9 @@ static bool is_shape(const ha_kind *k) { return ha_kind_is_vmm(k) && !k->vmm.hos
 static void query_stage(const ha_backend *be, const ha_alloc *a, stage_run *s)
 {
     for (int l = 0; l < HA_LOC_COUNT; l++) {
-        ha_query q = {ha_loc_name((ha_loc_type)l), "MemGetAccess", ha_q_get_access, l,
-                      HA_VT_INT, 8};
-        ha_q_get_access(be, &q, a, &s->access[l]);
+        ha_query q = {ha_loc_name((ha_loc_type)l), "MemGetAccess", ha_raw_get_access, l,
+                      HA_VT_INT, 8, NULL, 0};
+        ha_query_run(be, &q, a, &s->access[l]);
     }
     unsigned char buf[16];
     s->read = ha_guarded_read(a->ptr, buf, sizeof buf, NULL, NULL);
