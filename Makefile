@@ -29,13 +29,16 @@ COMMON_OBJ := $(COMMON_SRC:%.c=$(BUILD)/%.o)
 LIBCOMMON  := $(BUILD)/libhacommon.a
 
 PROBES := $(BUILD)/probe_discriminator $(BUILD)/probe_memgetaccess
+BENCH  := $(BUILD)/bench_discriminator
+BENCH_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(filter-out bench/bench_discriminator.c,$(wildcard bench/*.c)))
 
 .SECONDARY:
-.PHONY: all probes check check-unit check-integration check-sanitize clean backends
+.PHONY: all probes bench check check-unit check-integration check-sanitize clean backends
 all: probes
 
-probes: $(PROBES)
-	@echo "built: $(notdir $(PROBES)) [hip: $(if $(HIP_HDR),$(HIP_HDR),compiled out)] [cuda: $(if $(CUDA_HDR),$(CUDA_HDR),compiled out)]"
+# probes builds every tool run_all.sh runs, so the quick start is two commands.
+probes: $(PROBES) $(BENCH)
+	@echo "built: $(notdir $(PROBES) $(BENCH)) [hip: $(if $(HIP_HDR),$(HIP_HDR),compiled out)] [cuda: $(if $(CUDA_HDR),$(CUDA_HDR),compiled out)]"
 
 $(BUILD)/common/backend_hip.o: BACKEND_FLAGS = $(HIP_FLAGS)
 $(BUILD)/common/backend_cuda.o: BACKEND_FLAGS = $(CUDA_FLAGS)
@@ -55,6 +58,11 @@ $(LIBCOMMON): $(COMMON_OBJ)
 	$(AR) rcs $@ $^
 
 $(BUILD)/probe_%: $(BUILD)/probes/probe_%.o $(LIBCOMMON)
+	$(CC) $(CFLAGS) $(LDFLAGS) $^ -o $@ $(LIBS)
+
+bench: $(BENCH)
+$(BUILD)/bench/%.o: BACKEND_FLAGS = -Ibench
+$(BENCH): $(BUILD)/bench/bench_discriminator.o $(BENCH_OBJ) $(LIBCOMMON)
 	$(CC) $(CFLAGS) $(LDFLAGS) $^ -o $@ $(LIBS)
 
 include tests/tests.mk

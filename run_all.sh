@@ -2,7 +2,7 @@
 # One run of everything, per device, into results/<UTC time>-<host>-<backend>-dev<N>/.
 #
 #   ./run_all.sh [--backend auto|hip|cuda|sim] [--device N] [--results DIR]
-#                [--isolate none|fork] [--help]
+#                [--isolate none|fork] [--bench-args "ARGS"] [--help]
 #
 # Runs every device of the chosen backend unless --device names one. Each tool
 # writes its JSON record and its human output into the run folder; nothing
@@ -17,9 +17,10 @@ backend=auto
 device=
 results=$here/results
 isolate=none
+bench_args=
 
 usage() {
-    echo "usage: ./run_all.sh [--backend auto|hip|cuda|sim] [--device N] [--results DIR] [--isolate none|fork]" >&2
+    echo "usage: ./run_all.sh [--backend auto|hip|cuda|sim] [--device N] [--results DIR] [--isolate none|fork] [--bench-args \"ARGS\"]" >&2
     exit 2
 }
 
@@ -33,7 +34,9 @@ while [ $# -gt 0 ]; do
         --results=*) results=${1#*=}; shift ;;
         --isolate) [ $# -ge 2 ] || usage; isolate=$2; shift 2 ;;
         --isolate=*) isolate=${1#*=}; shift ;;
-        -h|--help) sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        --bench-args) [ $# -ge 2 ] || usage; bench_args=$2; shift 2 ;;
+        --bench-args=*) bench_args=${1#*=}; shift ;;
+        -h|--help) sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "run_all.sh: unknown argument '$1'" >&2; usage ;;
     esac
 done
@@ -78,6 +81,7 @@ steps=(
     "env|$probe|--env-only"
     "probe_discriminator|$probe|--isolate=$isolate"
     "probe_memgetaccess|$build/probe_memgetaccess|"
+    "bench_discriminator|$build/bench_discriminator|--sweep-csv=@DIR@/bench_sweep.csv $bench_args"
 )
 
 for dev in $devices; do
@@ -98,6 +102,7 @@ for dev in $devices; do
             echo "  [$i/${#steps[@]}] $name: not built, skipped"
             continue
         fi
+        extra=${extra//@DIR@/$dir}
         t0=$(date +%s.%N)
         # shellcheck disable=SC2086
         "$bin" --backend "$chosen" --device "$dev" --json "$dir/$name.json" $extra \
@@ -112,5 +117,8 @@ for dev in $devices; do
             failed=1
         fi
     done
+    if [ -f "$dir/bench_sweep.csv" ] && command -v gnuplot >/dev/null; then
+        "$here/bench/plot_sweep.sh" "$dir" && echo "  plots: bench_sweep.png, bench_sweep.svg"
+    fi
 done
 exit $failed

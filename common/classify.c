@@ -140,3 +140,48 @@ void ha_result_cell(const ha_result *r, char *cell, size_t n)
     case HA_OUT_SKIPPED: snprintf(cell, n, "skipped"); break;
     }
 }
+
+static uint64_t raw_value(const void *out, int width)
+{
+    uint64_t v = 0;
+    const unsigned char *p = out;
+    for (int i = 0; i < width && i < 8; i++)
+        v |= (uint64_t)p[i] << (8 * i);
+    return v;
+}
+
+static int ptr_code(const ha_alloc *a, uint64_t v)
+{
+    uintptr_t base = (uintptr_t)a->ptr;
+    if (v == 0)
+        return 0;
+    if (v == base)
+        return 1;
+    return v > base && v < base + a->size ? 2 : 3;
+}
+
+static int size_code(const ha_alloc *a, uint64_t v)
+{
+    if (v == 0)
+        return 0;
+    return v == a->size ? 1 : v < a->size ? 2 : 3;
+}
+
+bool ha_raw_same_class(const ha_query *q, const ha_alloc *a, int status, const void *out,
+                       const ha_raw_ref *ref)
+{
+    if (status != ref->status)
+        return false;
+    if (status != 0)
+        return true; /* errors are told apart by their status alone */
+    uint64_t v = raw_value(out, q->width), r = raw_value(ref->out, q->width);
+    switch ((ha_vtype)q->vtype) {
+    case HA_VT_PTR: return ptr_code(a, v) == ptr_code(a, r);
+    case HA_VT_SIZE: return size_code(a, v) == size_code(a, r);
+    case HA_VT_INT: return v == r;
+    case HA_VT_BOOL:
+    case HA_VT_HANDLE:
+    case HA_VT_ID: return (v != 0) == (r != 0);
+    default: return true;
+    }
+}

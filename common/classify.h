@@ -5,6 +5,7 @@
 #ifndef HA_CLASSIFY_H
 #define HA_CLASSIFY_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -44,5 +45,17 @@ void ha_outcome_key(const ha_result *r, char *key, size_t n);
 void ha_result_cell(const ha_result *r, char *cell, size_t n);
 
 const char *ha_outcome_name(ha_outcome o);
+
+/* What a raw call answered on memory known to be readable: the reference a
+ * hardened fast path compares against at read time. */
+typedef struct ha_raw_ref {
+    int status;
+    unsigned char out[HA_RAW_MAX];
+} ha_raw_ref;
+
+/* Cheap, allocation-free: does (status, out) fall in the same class as the
+ * reference? The decision a hardened fast path makes before it reads. */
+bool ha_raw_same_class(const ha_query *q, const ha_alloc *a, int status, const void *out,
+                       const ha_raw_ref *ref);
 
 #endif

@@ -119,7 +119,9 @@ static ha_hr_status guarded(access_op op, void *dst, const void *src, size_t n, 
     sigjmp_buf jb;
     ha_hr_status st = HA_HR_OK;
     tl_sig = 0;
-    if (sigsetjmp(jb, 1) == 0) {
+    /* No mask to save: SA_NODEFER keeps the handler from changing it, and
+     * saving it would cost a sigprocmask call on every access. */
+    if (sigsetjmp(jb, 0) == 0) {
         tl_jump = &jb;
         if (op == OP_LOAD32)
             *(uint32_t *)dst = *(const volatile uint32_t *)src;

@@ -128,6 +128,16 @@ void jw_dbl(jw *w, double v)
     fprintf(w->f, "%.17g", v);
 }
 
+void jw_dbl_prec(jw *w, double v, int digits)
+{
+    if (!isfinite(v)) {
+        jw_null(w);
+        return;
+    }
+    before_value(w);
+    fprintf(w->f, "%.*g", digits, v);
+}
+
 void jw_bool(jw *w, bool v)
 {
     before_value(w);

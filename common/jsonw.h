@@ -29,6 +29,8 @@ void jw_str(jw *w, const char *s); /* NULL writes null */
 void jw_int(jw *w, int64_t v);
 void jw_uint(jw *w, uint64_t v);
 void jw_dbl(jw *w, double v); /* non-finite writes null: JSON has no NaN */
+/* With digits significant digits: raw samples need no more than the clock gives. */
+void jw_dbl_prec(jw *w, double v, int digits);
 void jw_bool(jw *w, bool v);
 void jw_null(jw *w);
 

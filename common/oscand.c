@@ -153,7 +153,7 @@ static void q_guarded(const ha_backend *be, const ha_query *q, const ha_alloc *a
 }
 
 const ha_query ha_os_queries[] = {
-    {"os_proc_maps", "/proc/self/maps permissions of the range", r_maps, 0, HA_VT_NONE, 1, q_maps,
+    {"os_proc_maps", "/proc/self/maps permissions of the range", r_maps, 0, HA_VT_INT, 1, q_maps,
      0},
     {"os_pipe_write", "write() of the bytes into a pipe (EFAULT, no signal)", r_kernel_read, 0,
      HA_VT_NONE, 4, q_kernel_read, HA_QF_READS_VALUE},

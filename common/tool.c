@@ -38,6 +38,35 @@ int ha_parse_long(const char *s, long min, long max, long *out)
     return 0;
 }
 
+int ha_parse_size(const char *s, unsigned long long min, unsigned long long max,
+                  unsigned long long *out)
+{
+    if (!s || *s < '0' || *s > '9')
+        return -1;
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (errno)
+        return -1;
+    static const struct { const char *unit; unsigned long long mul; } units[] = {
+        {"", 1}, {"B", 1}, {"K", 1ull << 10}, {"KiB", 1ull << 10}, {"M", 1ull << 20},
+        {"MiB", 1ull << 20}, {"G", 1ull << 30}, {"GiB", 1ull << 30}, {"KB", 1000ull},
+        {"MB", 1000000ull}, {"GB", 1000000000ull},
+    };
+    for (size_t i = 0; i < sizeof units / sizeof units[0]; i++) {
+        if (strcmp(end, units[i].unit) != 0)
+            continue;
+        if (v > max / units[i].mul)
+            return -1;
+        v *= units[i].mul;
+        if (v < min || v > max)
+            return -1;
+        *out = v;
+        return 0;
+    }
+    return -1;
+}
+
 int ha_tool_option(ha_tool *t, int c, const char *arg)
 {
     long v;

@@ -69,6 +69,12 @@ int ha_tool_usage(const ha_tool *t, const char *problem);
 /* Range-checked integer parsing; 0 on success. */
 int ha_parse_long(const char *s, long min, long max, long *out);
 
+/* A byte count: a whole number with an optional unit B, K/KiB, M/MiB,
+ * G/GiB (powers of 1024; KB, MB, GB are read as 1000s). Range-checked; 0 on
+ * success. */
+int ha_parse_size(const char *s, unsigned long long min, unsigned long long max,
+                  unsigned long long *out);
+
 /* Opens record and backend and collects the environment. Returns HA_EXIT_OK,
  * another HA_EXIT_* after printing one line, or -1 when a listing option was
  * served and the tool should exit 0. */

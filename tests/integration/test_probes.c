@@ -17,6 +17,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+/* Enough samples to exercise every path, few enough to keep CI quick. */
+#define QUICK_BENCH \
+    "--bench-args '--iterations 200 --repeat 1 --sweep-iterations 50 --sweep-max 256 --row-seconds 0.02'"
+
 static const char *build;
 static char tmp[64];
 static char out[65536];
@@ -234,16 +238,18 @@ static void run_all_lays_out_one_folder_per_device(void **s)
 {
     (void)s;
     /* the script lives in the repo; tests run from its root */
-    int rc = sh("HA_SIM_DEVICES=2 BUILD=%s ./run_all.sh --backend sim --results %s/r", build, tmp);
+    int rc = sh("HA_SIM_DEVICES=2 BUILD=%s ./run_all.sh --backend sim --results %s/r %s", build, tmp,
+                QUICK_BENCH);
     assert_int_equal(rc, 0);
     assert_non_null(strstr(out, "SIMULATED"));
     assert_int_equal(sh("ls %s/r | wc -l", tmp), 0);
     assert_int_equal(atoi(out), 2);
     assert_int_equal(sh("ls %s/r/*-sim-dev1/env.json %s/r/*-sim-dev1/probe_discriminator.json "
-                        "%s/r/*-sim-dev1/probe_memgetaccess.json", tmp, tmp, tmp), 0);
+                        "%s/r/*-sim-dev1/probe_memgetaccess.json %s/r/*-sim-dev1/bench_discriminator.json "
+                        "%s/r/*-sim-dev1/bench_sweep.csv", tmp, tmp, tmp, tmp, tmp), 0);
     /* a second run makes new folders and touches none of the old */
-    assert_int_equal(sh("HA_SIM_DEVICES=2 BUILD=%s ./run_all.sh --backend sim --device 1 --results %s/r",
-                        build, tmp), 0);
+    assert_int_equal(sh("HA_SIM_DEVICES=2 BUILD=%s ./run_all.sh --backend sim --device 1 --results %s/r %s",
+                        build, tmp, QUICK_BENCH), 0);
     assert_int_equal(sh("ls %s/r | wc -l", tmp), 0);
     assert_int_equal(atoi(out), 3);
     assert_int_equal(sh("BUILD=%s ./run_all.sh --backend sim --device 4 --results %s/r", build, tmp), 2);

@@ -1,0 +1,903 @@
+/* bench_discriminator: what the direct host read (fast path) buys over the
+ * runtime copy (slow path), and what each working discriminator costs on
+ * top of it (hardened fast path). Which candidates work is decided in this
+ * run, on this machine, by the probe's own logic. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "discriminate.h"
+#include "measure.h"
+#include "paths.h"
+#include "tool.h"
+
+#define MAX_ROWS 512
+#define COPY_BUF SWEEP_LIMIT
+#define SWEEP_LIMIT (1u << 20) /* the largest --sweep-max */
+#define MAX_ITERATIONS 10000000L
+
+typedef struct path_def {
+    const char *name;
+    bench_fn fn;
+    const char *what;
+    bool per_candidate; /* one row per distinguishing candidate */
+    bool session;       /* fault-guard handlers installed once around the loop */
+} path_def;
+
+/* Paths on readable memory, in table order. */
+static const path_def read_paths[] = {
+    {"fast", path_deref, "host dereference, 4 B, line warm in cache (latency: loads chained)", false, false},
+    {"fast_cold", path_deref_cold, "host dereference, 4 B, line flushed first", false, false},
+    {"fast_nt", path_deref_nt, "non-temporal load (MOVNTDQA), 16 B", false, false},
+    {"guarded", path_guarded, "fault-guarded dereference, handlers set per access", false, false},
+    {"guarded_session", path_guarded, "fault-guarded dereference, handlers set once", false, true},
+    {"disc", path_disc, "discriminator alone", true, false},
+    {"hardened", path_hardened, "discriminator, then the dereference (or its own read)", true, false},
+    {NULL, NULL, NULL, false, false},
+};
+
+static const path_def copy_paths[] = {
+    {"copy_pageable", path_copy_pageable, "runtime D2H copy, 4 B, into pageable memory", false, false},
+    {"copy_pinned", path_copy_pinned, "runtime D2H copy, 4 B, into pinned memory", false, false},
+    {"copy_async", path_copy_async, "async D2H copy, 4 B, pinned, + stream synchronize", false, false},
+    {NULL, NULL, NULL, false, false},
+};
+
+static const path_def fault_paths[] = {
+    {"fault", path_fault, "contained fault: guarded read of unreadable memory", false, false},
+    {"fault_fallback", path_fault_fallback, "contained fault, then the runtime copy", false, false},
+    {NULL, NULL, NULL, false, false},
+};
+
+typedef struct bench {
+    ha_tool t;
+    bench_plan plan;
+    long repeat;
+    long sweep_iterations;
+    unsigned long long sweep_max;
+    bool sweep;
+    const char *sweep_csv;
+    const char *only_kinds[HA_MAX_KINDS];
+    int nonly_kinds;
+    const char *only_paths[32];
+    int nonly_paths;
+    ha_discrimination d;
+    ha_clock_info clock;
+    bench_row rows[MAX_ROWS];
+    size_t nrows;
+    double empty_ns;
+    ha_alloc allocs[HA_MAX_KINDS]; /* fresh allocations per kind index */
+    bool have_alloc[HA_MAX_KINDS];
+    int headline;                  /* kind index of the headline readable kind, -1 none */
+    int device_kind;               /* the runtime's own device memory, -1 none */
+    int bad_kind;                  /* an unreadable kind, -1 none */
+    const ha_query *good[HA_MAX_QUERIES];
+    size_t ngood;
+    char no_readable_reason[200];
+} bench;
+
+static bool path_selected(const bench *b, const char *name)
+{
+    if (b->nonly_paths == 0)
+        return true;
+    for (int i = 0; i < b->nonly_paths; i++)
+        if (strcmp(b->only_paths[i], name) == 0)
+            return true;
+    return false;
+}
+
+static bool kind_selected(const bench *b, const char *name)
+{
+    if (b->nonly_kinds == 0)
+        return true;
+    for (int i = 0; i < b->nonly_kinds; i++)
+        if (strcmp(b->only_kinds[i], name) == 0)
+            return true;
+    return false;
+}
+
+static bool known_path(const char *name)
+{
+    const path_def *tabs[] = {read_paths, copy_paths, fault_paths};
+    for (int t = 0; t < 3; t++)
+        for (const path_def *p = tabs[t]; p->name; p++)
+            if (strcmp(p->name, name) == 0)
+                return true;
+    return false;
+}
+
+static bench_row *new_row(bench *b, const char *path, const char *kind, const char *cand,
+                          const char *what, int rep)
+{
+    if (b->nrows >= MAX_ROWS)
+        return NULL;
+    bench_row *r = &b->rows[b->nrows++];
+    memset(r, 0, sizeof *r);
+    snprintf(r->path, sizeof r->path, "%s", path);
+    snprintf(r->kind, sizeof r->kind, "%s", kind ? kind : "");
+    snprintf(r->candidate, sizeof r->candidate, "%s", cand ? cand : "");
+    snprintf(r->what, sizeof r->what, "%s", what);
+    r->repeat = rep;
+    return r;
+}
+
+/* A host read of device memory crosses the PCIe BAR only on a large-BAR
+ * runtime's device allocation; everything else here reads host DRAM. */
+static bool crosses_bar(const bench *b, int ki)
+{
+    return strcmp(b->t.be.ops->name, "hip") == 0 && ki == b->device_kind;
+}
+
+static void measure_row(bench *b, bench_row *r, bench_fn f, bench_ctx *c, bool session)
+{
+    if (session && ha_guard_session_begin() != 0) {
+        r->skipped = true;
+        snprintf(r->skip_reason, sizeof r->skip_reason, "could not install the fault guard");
+        return;
+    }
+    if (bench_measure(f, c, &b->plan, &b->clock, b->empty_ns, r) != 0) {
+        r->skipped = true;
+        snprintf(r->skip_reason, sizeof r->skip_reason, "out of memory for samples");
+    }
+    if (session)
+        ha_guard_session_end();
+}
+
+static void skip_row(bench_row *r, const char *why)
+{
+    if (!r)
+        return;
+    r->skipped = true;
+    snprintf(r->skip_reason, sizeof r->skip_reason, "%s", why);
+}
+
+/* The fast-path family and the discriminators on one readable kind. */
+static void run_read_paths(bench *b, bench_ctx *c, int ki, int rep)
+{
+    const char *kind = b->d.kinds[ki]->name;
+    for (const path_def *p = read_paths; p->name; p++) {
+        if (!path_selected(b, p->name))
+            continue;
+        if (!p->per_candidate) {
+            bench_row *r = new_row(b, p->name, kind, NULL, p->what, rep);
+            if (!r)
+                return;
+            r->comparable_to_bar = crosses_bar(b, ki) && strncmp(p->name, "fast", 4) == 0;
+            if ((p->fn == path_deref_cold && !bench_have_flush()) ||
+                (p->fn == path_deref_nt && !bench_have_nt()))
+                skip_row(r, "this CPU has no cache-line flush or no SSE4.1 streaming load");
+            else
+                measure_row(b, r, p->fn, c, p->session);
+            continue;
+        }
+        for (size_t qi = 0; qi < b->ngood; qi++) {
+            c->q = b->good[qi];
+            bench_row *r = new_row(b, p->name, kind, c->q->name, p->what, rep);
+            if (!r)
+                return;
+            memset(&c->ref, 0, sizeof c->ref);
+            ha_sentinel_fill(c->ref.out, sizeof c->ref.out);
+            c->ref.status = c->q->raw(&b->t.be, c->q, c->a, c->ref.out);
+            measure_row(b, r, p->fn, c, false);
+        }
+    }
+}
+
+static void run_copy_paths(bench *b, bench_ctx *c, int ki, int rep)
+{
+    for (const path_def *p = copy_paths; p->name; p++) {
+        if (!path_selected(b, p->name))
+            continue;
+        bench_row *r = new_row(b, p->name, b->d.kinds[ki]->name, NULL, p->what, rep);
+        if (r)
+            measure_row(b, r, p->fn, c, false);
+    }
+}
+
+static void run_once(bench *b, bench_ctx *c, int rep)
+{
+    bench_row *r = new_row(b, "harness", NULL, NULL, "empty batch loop: the harness's own cost", rep);
+    if (r) {
+        measure_row(b, r, path_empty, c, false);
+        if (rep == 1)
+            b->empty_ns = r->st.median;
+    }
+    bool any = false;
+    for (size_t ki = 0; ki < b->d.nk; ki++) {
+        if (!b->have_alloc[ki] || b->d.runs[ki].readable != HA_TRUTH_YES)
+            continue;
+        any = true;
+        c->a = &b->allocs[ki];
+        fprintf(stderr, "bench_discriminator: repeat %d, kind %s\n", rep, b->d.kinds[ki]->name);
+        run_read_paths(b, c, (int)ki, rep);
+        if ((int)ki == b->headline)
+            run_copy_paths(b, c, (int)ki, rep);
+    }
+    if (!any) {
+        for (const path_def *p = read_paths; p->name; p++)
+            if (path_selected(b, p->name))
+                skip_row(new_row(b, p->name, NULL, NULL, p->what, rep), b->no_readable_reason);
+    }
+    if (b->device_kind >= 0 && b->device_kind != b->headline && b->have_alloc[b->device_kind]) {
+        c->a = &b->allocs[b->device_kind];
+        run_copy_paths(b, c, b->device_kind, rep);
+    }
+    for (const path_def *p = fault_paths; p->name; p++) {
+        if (!path_selected(b, p->name))
+            continue;
+        bench_row *fr = new_row(b, p->name, b->bad_kind >= 0 ? b->d.kinds[b->bad_kind]->name : NULL,
+                                NULL, p->what, rep);
+        if (b->bad_kind < 0 || !b->have_alloc[b->bad_kind]) {
+            skip_row(fr, "no unreadable kind on this platform");
+            continue;
+        }
+        c->bad = &b->allocs[b->bad_kind];
+        if (fr)
+            measure_row(b, fr, p->fn, c, false);
+    }
+}
+
+/* ---- setup: which kinds, which candidates, fresh allocations ---- */
+
+static int setup(bench *b)
+{
+    const ha_backend *be = &b->t.be;
+    ha_discriminate_init(be, &b->d, false);
+    for (size_t ki = 0; ki < b->d.nk; ki++)
+        ha_discriminate_kind(be, &b->d, ki);
+    ha_discriminate_verdicts(&b->d);
+    for (size_t qi = 0; qi < b->d.nq; qi++)
+        if (b->d.verdicts[qi].v == HA_V_DISTINGUISHES)
+            b->good[b->ngood++] = b->d.queries[qi];
+    b->headline = b->device_kind = b->bad_kind = -1;
+    if (b->d.nk > 0 && b->d.runs[0].created && !ha_kind_is_vmm(b->d.kinds[0]))
+        b->device_kind = 0; /* hipMalloc, cuMemAlloc, plain-readable: each table's first row */
+    snprintf(b->no_readable_reason, sizeof b->no_readable_reason,
+             "no readable kind on this platform: every created kind faulted on a host read");
+    for (size_t ki = 0; ki < b->d.nk; ki++) {
+        const ha_kind_run *r = &b->d.runs[ki];
+        if (!r->created)
+            continue;
+        bool want = (int)ki == b->device_kind;
+        if (r->readable == HA_TRUTH_YES && kind_selected(b, r->kind->name)) {
+            want = true;
+            if (b->headline < 0)
+                b->headline = (int)ki;
+        }
+        if (r->readable == HA_TRUTH_NO && b->bad_kind < 0) {
+            want = true;
+            b->bad_kind = (int)ki;
+        }
+        if (!want)
+            continue;
+        ha_alloc *a = &b->allocs[ki];
+        memset(a, 0, sizeof *a);
+        a->kind = r->kind;
+        int st = r->kind->create(be, a);
+        if (st != HA_ST_OK) {
+            fprintf(stderr, "bench_discriminator: %s: %s\n", r->kind->name, a->detail);
+            continue;
+        }
+        size_t n = a->size < HA_PATTERN_LEN ? a->size : HA_PATTERN_LEN;
+        ha_make_pattern(a->pattern, n, (unsigned)ki);
+        if (be->ops->copy_h2d(be, a->ptr, a->pattern, n) == HA_ST_OK)
+            a->has_pattern = true;
+        b->have_alloc[ki] = true;
+    }
+    if (b->headline >= 0 && !b->have_alloc[b->headline])
+        b->headline = -1;
+    return 0;
+}
+
+static void teardown(bench *b)
+{
+    for (size_t ki = 0; ki < b->d.nk; ki++)
+        if (b->have_alloc[ki])
+            b->d.kinds[ki]->destroy(&b->t.be, &b->allocs[ki]);
+}
+
+/* ---- the size sweep ---- */
+
+typedef struct sweep_point {
+    size_t size;
+    bench_row copy, read, read_nt;
+} sweep_point;
+
+static sweep_point sweep_pts[20];
+static size_t nsweep;
+static long crossover = -1;
+
+static void run_sweep(bench *b, bench_ctx *c)
+{
+    if (!b->sweep || b->headline < 0)
+        return;
+    if (b->allocs[b->headline].size < b->sweep_max) {
+        fprintf(stderr, "bench_discriminator: %s holds %zu bytes, less than --sweep-max: no sweep\n",
+                b->d.kinds[b->headline]->name, b->allocs[b->headline].size);
+        return;
+    }
+    c->a = &b->allocs[b->headline];
+    bench_plan plan = b->plan;
+    plan.iterations = b->sweep_iterations;
+    plan.min_samples = 50;
+    for (size_t s = 4; s <= b->sweep_max && nsweep < sizeof sweep_pts / sizeof sweep_pts[0]; s *= 2) {
+        sweep_point *p = &sweep_pts[nsweep++];
+        p->size = s;
+        c->n = s;
+        fprintf(stderr, "bench_discriminator: sweep %zu B\n", s);
+        bench_measure(path_sweep_copy, c, &plan, &b->clock, b->empty_ns, &p->copy);
+        bench_measure(path_sweep_read, c, &plan, &b->clock, b->empty_ns, &p->read);
+        if (bench_have_nt())
+            bench_measure(path_sweep_read_nt, c, &plan, &b->clock, b->empty_ns, &p->read_nt);
+        if (crossover < 0 && p->copy.st.median <= p->read.st.median)
+            crossover = (long)s;
+    }
+}
+
+static int write_sweep_csv(bench *b)
+{
+    if (!b->sweep_csv || nsweep == 0)
+        return 0;
+    ha_record rec;
+    char err[512];
+    if (ha_record_open(&rec, b->sweep_csv, err, sizeof err) != 0) {
+        fprintf(stderr, "bench_discriminator: %s\n", err);
+        return HA_EXIT_OUTPUT;
+    }
+    fprintf(rec.f, "# %s, %s, %s%s\n", b->t.env.device_name, b->t.be.ops->name,
+            b->d.kinds[b->headline]->name, b->t.be.ops->simulated ? " (SIMULATED)" : "");
+    fprintf(rec.f, "# ns per read of the whole size: medians and robust spreads (1.4826 MAD)\n");
+    fprintf(rec.f, "size_bytes,copy_median_ns,copy_spread_ns,read_median_ns,read_spread_ns,"
+                   "read_nt_median_ns,read_nt_spread_ns\n");
+    for (size_t i = 0; i < nsweep; i++) {
+        const sweep_point *p = &sweep_pts[i];
+        fprintf(rec.f, "%zu,%.6g,%.6g,%.6g,%.6g,", p->size, p->copy.st.median, p->copy.st.spread,
+                p->read.st.median, p->read.st.spread);
+        if (p->read_nt.nsamples)
+            fprintf(rec.f, "%.6g,%.6g\n", p->read_nt.st.median, p->read_nt.st.spread);
+        else
+            fprintf(rec.f, ",\n");
+    }
+    if (ha_record_commit(&rec, err, sizeof err) != 0) {
+        fprintf(stderr, "bench_discriminator: %s\n", err);
+        return HA_EXIT_OUTPUT;
+    }
+    return 0;
+}
+
+/* ---- reporting ---- */
+
+static const bench_row *find_row(const bench *b, const char *path, const char *kind,
+                                 const char *cand, int rep)
+{
+    for (size_t i = 0; i < b->nrows; i++) {
+        const bench_row *r = &b->rows[i];
+        if (r->repeat == rep && !r->skipped && strcmp(r->path, path) == 0 &&
+            (!kind || strcmp(r->kind, kind) == 0) && (!cand || strcmp(r->candidate, cand) == 0))
+            return r;
+    }
+    return NULL;
+}
+
+static void print_rows(const bench *b)
+{
+    printf("| path | kind | candidate | median ns | spread ns | min | p90 | p99 | max | mean | n x batch | overhead |\n");
+    printf("|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+    for (size_t i = 0; i < b->nrows; i++) {
+        const bench_row *r = &b->rows[i];
+        if (r->repeat != 1)
+            continue;
+        if (r->skipped) {
+            printf("| %s | %s | %s | skipped: %s |\n", r->path, r->kind, r->candidate,
+                   r->skip_reason);
+            continue;
+        }
+        printf("| %s | %s | %s | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %zu x %zu%s | "
+               "%.2f ns (%.2f%%) |%s%s%s\n",
+               r->path, r->kind, r->candidate, r->st.median, r->st.spread, r->st.min, r->st.p90,
+               r->st.p99, r->st.max, r->st.mean, r->nsamples, r->batch, r->capped ? " (capped)" : "",
+               r->overhead_ns, r->overhead_pct, r->status ? " LOOP ERRORS" : "",
+               r->st.outliers * 100 > r->nsamples ? " outliers>1%" : "",
+               r->st.slow_first ? " slow-first" : "");
+    }
+}
+
+/* Warnings that matter: a row whose outliers exceed 1 % of its samples, a
+ * slow first batch, a failing call, a fallback. The JSON has every count. */
+static void print_warnings(const bench *b)
+{
+    int shown = 0, more = 0;
+    for (size_t i = 0; i < b->nrows; i++) {
+        const bench_row *r = &b->rows[i];
+        if (r->skipped)
+            continue;
+        char what[256] = "";
+        size_t l = 0;
+        if (r->st.outliers * 100 > r->nsamples)
+            l += (size_t)snprintf(what + l, sizeof what - l, " %zu of %zu samples are outliers;",
+                                  r->st.outliers, r->nsamples);
+        if (r->st.slow_first)
+            l += (size_t)snprintf(what + l, sizeof what - l, " first batch %.1f ns vs median %.1f;",
+                                  r->first_batch_ns, r->st.median);
+        if (r->status)
+            l += (size_t)snprintf(what + l, sizeof what - l, " a call in the loop failed (%s);",
+                                  ha_status_name(&b->t.be, r->status));
+        if (r->fallbacks)
+            l += (size_t)snprintf(what + l, sizeof what - l, " %u reads fell back to the copy;",
+                                  r->fallbacks);
+        if (!l)
+            continue;
+        if (shown++ >= 12) {
+            more++;
+            continue;
+        }
+        printf("warning: %s/%s%s%s repeat %d:%s\n", r->path, r->kind, r->candidate[0] ? "/" : "",
+               r->candidate, r->repeat, what);
+    }
+    if (more)
+        printf("warning: ... and %d more rows (every count is in the JSON)\n", more);
+}
+
+/* The slow path the headline compares against: a copy from the runtime's
+ * own device memory where that is not host-readable (CUDA), else from the
+ * headline memory itself (a large-BAR hipMalloc is both). */
+static const bench_row *slow_row(const bench *b, int rep)
+{
+    const bench_row *r = NULL;
+    if (b->device_kind >= 0)
+        r = find_row(b, "copy_pageable", b->d.kinds[b->device_kind]->name, NULL, rep);
+    if (!r && b->headline >= 0)
+        r = find_row(b, "copy_pageable", b->d.kinds[b->headline]->name, NULL, rep);
+    return r;
+}
+
+static void print_headline(const bench *b)
+{
+    if (b->headline < 0) {
+        printf("\nheadline: %s\n", b->no_readable_reason);
+        return;
+    }
+    const char *hk = b->d.kinds[b->headline]->name;
+    const bench_row *fast = find_row(b, "fast", hk, NULL, 1);
+    const bench_row *slow = slow_row(b, 1);
+    printf("\n## Headline (%s%s; fast path on %s, slow path from %s)\n\n", b->t.env.device_name,
+           b->t.be.ops->simulated ? ", SIMULATED" : "", hk, slow ? slow->kind : "-");
+    printf("| path | median ns | spread ns | vs fast path |\n|---|---|---|---|\n");
+    if (fast)
+        printf("| host deref (fast path)%s | %.1f | %.1f | 1.00x |\n",
+               fast->comparable_to_bar ? "" : " [host DRAM, warm: not a BAR read]",
+               fast->st.median, fast->st.spread);
+    const bench_row *cold = find_row(b, "fast_cold", hk, NULL, 1);
+    if (cold && fast)
+        printf("| host deref, line flushed first | %.1f | %.1f | %.2fx |\n", cold->st.median,
+               cold->st.spread, cold->st.median / fast->st.median);
+    for (size_t qi = 0; qi < b->ngood; qi++) {
+        const bench_row *h = find_row(b, "hardened", hk, b->good[qi]->name, 1);
+        const bench_row *d = find_row(b, "disc", hk, b->good[qi]->name, 1);
+        if (!h || !fast)
+            continue;
+        double over = h->st.median - fast->st.median;
+        printf("| %s + deref (hardened) | %.1f | %.1f | +%.1f ns (+%.1f%%) |\n", b->good[qi]->name,
+               h->st.median, h->st.spread, over, 100 * over / fast->st.median);
+        if (d)
+            printf("| %s alone | %.1f | %.1f | |\n", b->good[qi]->name, d->st.median, d->st.spread);
+    }
+    const char *slows[] = {"copy_pageable", "copy_pinned", "copy_async"};
+    for (int i = 0; i < 3; i++) {
+        const bench_row *s = find_row(b, slows[i], slow ? slow->kind : hk, NULL, 1);
+        if (s && fast)
+            printf("| %s (slow path) | %.1f | %.1f | fast path %.2fx faster |\n", slows[i],
+                   s->st.median, s->st.spread, s->st.median / fast->st.median);
+    }
+    const bench_row *fault = find_row(b, "fault_fallback", NULL, NULL, 1);
+    if (fault)
+        printf("| contained fault + copy (%s) | %.1f | %.1f | |\n", fault->kind, fault->st.median,
+               fault->st.spread);
+}
+
+/* Two runs in one invocation: how far apart their medians are. */
+static double repeat_drift(const bench *b, const bench_row *r)
+{
+    const bench_row *o = find_row(b, r->path, r->kind, r->candidate, 2);
+    if (!o || r->st.median <= 0)
+        return NAN;
+    return 100.0 * fabs(o->st.median - r->st.median) / fmin(o->st.median, r->st.median);
+}
+
+static void print_checks(const bench *b)
+{
+    const bench_row *smallest = NULL;
+    for (size_t i = 0; i < b->nrows; i++) {
+        const bench_row *r = &b->rows[i];
+        if (r->skipped || r->repeat != 1 || strcmp(r->path, "harness") == 0)
+            continue;
+        if (!smallest || r->st.median < smallest->st.median)
+            smallest = r;
+    }
+    printf("\n## Checks (printed, not asserted)\n\n");
+    printf("clock: resolution %.0f ns, one read %.1f ns, smallest step %.0f ns\n",
+           b->clock.resolution_ns, b->clock.read_ns, b->clock.min_step_ns);
+    if (smallest)
+        printf("harness overhead %.3f ns per operation = %.2f%% of the smallest figure (%s/%s, "
+               "%.2f ns): %s (target <= 1%%)\n",
+               smallest->overhead_ns, smallest->overhead_pct, smallest->path, smallest->kind,
+               smallest->st.median, smallest->overhead_pct <= 1.0 ? "met" : "MISSED");
+    if (b->repeat < 2)
+        return;
+    int copy_bad = 0, copy_n = 0, ns_bad = 0, ns_n = 0;
+    for (size_t i = 0; i < b->nrows; i++) {
+        const bench_row *r = &b->rows[i];
+        if (r->skipped || r->repeat != 1 || strcmp(r->path, "harness") == 0)
+            continue;
+        double dr = repeat_drift(b, r);
+        if (isnan(dr))
+            continue;
+        bool copy = strncmp(r->path, "copy", 4) == 0;
+        if (copy) {
+            copy_n++;
+            copy_bad += dr > 3.0;
+        } else if (r->st.median < 1000) {
+            ns_n++;
+            ns_bad += dr > 5.0;
+        }
+        if ((copy && dr > 3.0) || (!copy && r->st.median < 1000 && dr > 5.0))
+            printf("repeat drift: %s/%s%s%s %.1f%% (%.1f vs %.1f ns)\n", r->path, r->kind,
+                   r->candidate[0] ? "/" : "", r->candidate, dr, r->st.median,
+                   find_row(b, r->path, r->kind, r->candidate, 2)->st.median);
+    }
+    printf("repeat 1 vs 2: copy paths within 3%%: %d of %d; ns-scale paths within 5%%: %d of %d\n",
+           copy_n - copy_bad, copy_n, ns_n - ns_bad, ns_n);
+}
+
+/* ---- the record ---- */
+
+static void json_stats(jw *w, const bench_row *r)
+{
+    jw_kdbl(w, "min_ns", r->st.min);
+    jw_kdbl(w, "median_ns", r->st.median);
+    jw_kdbl(w, "p90_ns", r->st.p90);
+    jw_kdbl(w, "p99_ns", r->st.p99);
+    jw_kdbl(w, "max_ns", r->st.max);
+    jw_kdbl(w, "mean_ns", r->st.mean);
+    jw_kdbl(w, "mad_ns", r->st.mad);
+    jw_kdbl(w, "spread_ns", r->st.spread);
+}
+
+static void json_row(jw *w, const bench_row *r, bool samples)
+{
+    jw_obj(w);
+    jw_kstr(w, "path", r->path);
+    jw_kstr(w, "kind", r->kind[0] ? r->kind : NULL);
+    jw_kstr(w, "candidate", r->candidate[0] ? r->candidate : NULL);
+    jw_kstr(w, "what", r->what);
+    jw_kbool(w, "comparable_to_bar_read", r->comparable_to_bar);
+    jw_kint(w, "repeat", r->repeat);
+    jw_kbool(w, "skipped", r->skipped);
+    jw_kstr(w, "skip_reason", r->skipped ? r->skip_reason : NULL);
+    if (!r->skipped) {
+        jw_kint(w, "loop_status", r->status);
+        jw_kuint(w, "fallbacks", r->fallbacks);
+        jw_kuint(w, "batch", r->batch);
+        jw_kuint(w, "n", r->nsamples);
+        jw_kbool(w, "capped", r->capped);
+        json_stats(w, r);
+        jw_kuint(w, "outliers", r->st.outliers);
+        jw_kbool(w, "slow_first_batch", r->st.slow_first);
+        jw_kdbl(w, "first_batch_ns", r->first_batch_ns);
+        jw_kdbl(w, "overhead_ns", r->overhead_ns);
+        jw_kdbl(w, "overhead_pct", r->overhead_pct);
+        if (samples) {
+            jw_key(w, "samples_ns");
+            jw_arr(w);
+            for (size_t i = 0; i < r->nsamples; i++)
+                jw_dbl_prec(w, r->samples[i], 6);
+            jw_arr_end(w);
+        }
+    }
+    jw_obj_end(w);
+}
+
+static void json_headline(const bench *b, jw *w)
+{
+    jw_key(w, "headline");
+    if (b->headline < 0) {
+        jw_null(w);
+        return;
+    }
+    const char *hk = b->d.kinds[b->headline]->name;
+    const bench_row *fast = find_row(b, "fast", hk, NULL, 1);
+    const bench_row *slow = slow_row(b, 1);
+    jw_obj(w);
+    jw_kstr(w, "fast_kind", hk);
+    jw_kstr(w, "slow_kind", slow ? slow->kind : NULL);
+    jw_key(w, "fast_median_ns");
+    fast ? jw_dbl(w, fast->st.median) : jw_null(w);
+    jw_key(w, "slow_median_ns");
+    slow ? jw_dbl(w, slow->st.median) : jw_null(w);
+    jw_key(w, "slow_over_fast");
+    fast && slow ? jw_dbl(w, slow->st.median / fast->st.median) : jw_null(w);
+    jw_kbool(w, "fast_comparable_to_bar_read", fast && fast->comparable_to_bar);
+    jw_key(w, "hardened");
+    jw_arr(w);
+    for (size_t qi = 0; qi < b->ngood && fast; qi++) {
+        const bench_row *h = find_row(b, "hardened", hk, b->good[qi]->name, 1);
+        const bench_row *d = find_row(b, "disc", hk, b->good[qi]->name, 1);
+        if (!h)
+            continue;
+        jw_obj(w);
+        jw_kstr(w, "candidate", b->good[qi]->name);
+        jw_kdbl(w, "hardened_median_ns", h->st.median);
+        jw_kdbl(w, "overhead_ns", h->st.median - fast->st.median);
+        jw_kdbl(w, "overhead_pct", 100 * (h->st.median - fast->st.median) / fast->st.median);
+        jw_key(w, "discriminator_alone_ns");
+        d ? jw_dbl(w, d->st.median) : jw_null(w);
+        jw_obj_end(w);
+    }
+    jw_arr_end(w);
+    jw_obj_end(w);
+}
+
+static void json_sweep(const bench *b, jw *w)
+{
+    jw_key(w, "sweep");
+    if (nsweep == 0) {
+        jw_null(w);
+        return;
+    }
+    jw_obj(w);
+    jw_kstr(w, "kind", b->d.kinds[b->headline]->name);
+    jw_key(w, "crossover_bytes");
+    crossover >= 0 ? jw_int(w, crossover) : jw_null(w);
+    jw_key(w, "points");
+    jw_arr(w);
+    for (size_t i = 0; i < nsweep; i++) {
+        const sweep_point *p = &sweep_pts[i];
+        jw_obj(w);
+        jw_kuint(w, "size_bytes", p->size);
+        jw_key(w, "copy");
+        json_row(w, &p->copy, false);
+        jw_key(w, "read");
+        json_row(w, &p->read, false);
+        jw_key(w, "read_nt");
+        if (p->read_nt.nsamples)
+            json_row(w, &p->read_nt, false);
+        else
+            jw_null(w);
+        jw_obj_end(w);
+    }
+    jw_arr_end(w);
+    jw_obj_end(w);
+}
+
+static void write_json(bench *b, jw *w, double wall)
+{
+    jw_kdbl(w, "wall_time_s", wall);
+    jw_key(w, "plan");
+    jw_obj(w);
+    jw_kint(w, "iterations", b->plan.iterations);
+    jw_kint(w, "warmup", b->plan.warmup);
+    jw_kint(w, "min_samples", b->plan.min_samples);
+    jw_kdbl(w, "row_seconds", b->plan.row_seconds);
+    jw_kint(w, "repeat", b->repeat);
+    jw_kint(w, "sweep_iterations", b->sweep_iterations);
+    jw_obj_end(w);
+    jw_key(w, "clock");
+    jw_obj(w);
+    jw_kstr(w, "source", "CLOCK_MONOTONIC");
+    jw_kdbl(w, "resolution_ns", b->clock.resolution_ns);
+    jw_kdbl(w, "read_ns", b->clock.read_ns);
+    jw_kdbl(w, "min_step_ns", b->clock.min_step_ns);
+    jw_obj_end(w);
+    jw_key(w, "distinguishing_candidates");
+    jw_arr(w);
+    for (size_t qi = 0; qi < b->ngood; qi++)
+        jw_str(w, b->good[qi]->name);
+    jw_arr_end(w);
+    json_headline(b, w);
+    jw_key(w, "rows");
+    jw_arr(w);
+    for (size_t i = 0; i < b->nrows; i++)
+        json_row(w, &b->rows[i], true);
+    jw_arr_end(w);
+    json_sweep(b, w);
+}
+
+/* ---- command line ---- */
+
+static int parse(bench *b, int argc, char **argv)
+{
+    enum { O_ITER = HA_OPT_TOOL_BASE, O_WARM, O_REPEAT, O_KIND, O_PATH, O_CSV, O_NOSWEEP,
+           O_SWEEPIT, O_ROWSEC, O_LISTPATHS, O_SWEEPMAX };
+    static const struct option longopts[] = {
+        HA_COMMON_LONGOPTS,
+        {"iterations", required_argument, 0, O_ITER},
+        {"warmup", required_argument, 0, O_WARM},
+        {"repeat", required_argument, 0, O_REPEAT},
+        {"kind", required_argument, 0, O_KIND},
+        {"path", required_argument, 0, O_PATH},
+        {"sweep-csv", required_argument, 0, O_CSV},
+        {"no-sweep", no_argument, 0, O_NOSWEEP},
+        {"sweep-iterations", required_argument, 0, O_SWEEPIT},
+        {"row-seconds", required_argument, 0, O_ROWSEC},
+        {"list-paths", no_argument, 0, O_LISTPATHS},
+        {"sweep-max", required_argument, 0, O_SWEEPMAX},
+        {0, 0, 0, 0},
+    };
+    int c;
+    long v;
+    char msg[160];
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+        int h = ha_tool_option(&b->t, c, optarg);
+        if (h == HA_EXIT_USAGE)
+            return h;
+        if (h == 1)
+            continue;
+        switch (c) {
+        case O_ITER:
+        case O_WARM:
+        case O_SWEEPIT:
+            if (ha_parse_long(optarg, c == O_WARM ? 0 : 1, MAX_ITERATIONS, &v)) {
+                snprintf(msg, sizeof msg, "--%s takes a whole number from %d to %ld, not '%s'",
+                         c == O_ITER ? "iterations" : c == O_WARM ? "warmup" : "sweep-iterations",
+                         c == O_WARM ? 0 : 1, MAX_ITERATIONS, optarg);
+                return ha_tool_usage(&b->t, msg);
+            }
+            *(c == O_ITER ? &b->plan.iterations : c == O_WARM ? &b->plan.warmup : &b->sweep_iterations) = v;
+            break;
+        case O_REPEAT:
+            if (ha_parse_long(optarg, 1, 10, &b->repeat))
+                return ha_tool_usage(&b->t, "--repeat takes 1 to 10");
+            break;
+        case O_ROWSEC: {
+            char *end;
+            double d = strtod(optarg, &end);
+            if (*end || !(d >= 0.01 && d <= 600))
+                return ha_tool_usage(&b->t, "--row-seconds takes 0.01 to 600");
+            b->plan.row_seconds = d;
+            break;
+        }
+        case O_KIND:
+            if (b->nonly_kinds < HA_MAX_KINDS)
+                b->only_kinds[b->nonly_kinds++] = optarg;
+            break;
+        case O_PATH:
+            if (!known_path(optarg)) {
+                snprintf(msg, sizeof msg, "unknown path '%s' (see --list-paths)", optarg);
+                return ha_tool_usage(&b->t, msg);
+            }
+            if (b->nonly_paths < 32)
+                b->only_paths[b->nonly_paths++] = optarg;
+            break;
+        case O_CSV: b->sweep_csv = optarg; break;
+        case O_SWEEPMAX:
+            if (ha_parse_size(optarg, 8, SWEEP_LIMIT, &b->sweep_max) ||
+                (b->sweep_max & (b->sweep_max - 1)))
+                return ha_tool_usage(&b->t, "--sweep-max takes a power of two from 8 B to 1 MiB (e.g. 64KiB)");
+            break;
+        case O_NOSWEEP: b->sweep = false; break;
+        case O_LISTPATHS: {
+            const path_def *tabs[] = {read_paths, copy_paths, fault_paths};
+            for (int t = 0; t < 3; t++)
+                for (const path_def *p = tabs[t]; p->name; p++)
+                    printf("%-16s %s\n", p->name, p->what);
+            return -1;
+        }
+        case 'h': ha_tool_usage(&b->t, NULL); return -1;
+        default: return ha_tool_usage(&b->t, "unknown option or missing value");
+        }
+    }
+    if (optind < argc)
+        return ha_tool_usage(&b->t, "unexpected argument");
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    static bench b;
+    ha_tool_init(&b.t, "bench_discriminator",
+                 "[--iterations N] [--warmup N] [--repeat N] [--kind NAME]... [--path NAME]... "
+                 "[--sweep-csv FILE] [--sweep-max SIZE] [--no-sweep] [--sweep-iterations N] [--row-seconds S] "
+                 "[--list-paths]");
+    b.plan = (bench_plan){20000, 1000, 200, 1.0};
+    b.repeat = 2;
+    b.sweep = true;
+    b.sweep_iterations = 2000;
+    b.sweep_max = 64 * 1024;
+    int rc = parse(&b, argc, argv);
+    if (rc)
+        return rc < 0 ? HA_EXIT_OK : rc;
+    double t0 = ha_now_s();
+    rc = ha_tool_start(&b.t);
+    if (rc < 0)
+        return HA_EXIT_OK;
+    if (rc)
+        return rc;
+    for (int i = 0; i < b.nonly_kinds; i++) {
+        bool found = false;
+        const ha_kind *ks[HA_MAX_KINDS];
+        size_t nk = ha_kinds(&b.t.be, ks, HA_MAX_KINDS);
+        for (size_t k = 0; k < nk; k++)
+            found |= strcmp(ks[k]->name, b.only_kinds[i]) == 0;
+        if (!found) {
+            char m[128];
+            snprintf(m, sizeof m, "unknown kind '%s' for the %s backend", b.only_kinds[i],
+                     b.t.be.ops->name);
+            ha_tool_abort(&b.t);
+            return ha_tool_usage(&b.t, m);
+        }
+    }
+    ha_record csv_check;
+    char err[512];
+    if (b.sweep_csv) { /* refuse a bad CSV path before any work, like --json */
+        if (ha_record_open(&csv_check, b.sweep_csv, err, sizeof err) != 0) {
+            fprintf(stderr, "bench_discriminator: %s\n", err);
+            ha_tool_abort(&b.t);
+            return HA_EXIT_OUTPUT;
+        }
+        ha_record_abort(&csv_check);
+    }
+    fprintf(stderr, "bench_discriminator: finding the working discriminators on this machine\n");
+    setup(&b);
+    ha_clock_measure(&b.clock);
+    bench_ctx c = {.be = &b.t.be};
+    c.pageable = aligned_alloc(4096, COPY_BUF);
+    int pst = b.t.be.ops->host_alloc_pinned(&b.t.be, &c.pinned, COPY_BUF);
+    if (!c.pageable || pst != HA_ST_OK) {
+        fprintf(stderr, "bench_discriminator: cannot allocate copy buffers (%s)\n",
+                ha_status_name(&b.t.be, pst));
+        teardown(&b);
+        ha_tool_abort(&b.t);
+        return HA_EXIT_FAIL;
+    }
+    for (int rep = 1; rep <= b.repeat; rep++)
+        run_once(&b, &c, rep);
+    run_sweep(&b, &c);
+    double wall = ha_now_s() - t0;
+
+    if (b.t.be.ops->simulated)
+        printf("# SIMULATED run - not evidence\n");
+    ha_env_print(&b.t.env);
+    printf("discriminators that distinguish here:");
+    for (size_t qi = 0; qi < b.ngood; qi++)
+        printf(" %s", b.good[qi]->name);
+    printf("%s\n\n", b.ngood ? "" : " none");
+    print_rows(&b);
+    print_headline(&b);
+    if (nsweep) {
+        printf("\n## Size sweep (%s): runtime copy vs host read, median ns\n\n| bytes | copy | read | read NT |\n|---|---|---|---|\n",
+               b.d.kinds[b.headline]->name);
+        for (size_t i = 0; i < nsweep; i++)
+            printf("| %zu | %.1f | %.1f | %.1f |\n", sweep_pts[i].size, sweep_pts[i].copy.st.median,
+                   sweep_pts[i].read.st.median, sweep_pts[i].read_nt.st.median);
+        if (crossover >= 0)
+            printf("crossover: the copy is as fast as the host read from %ld bytes\n", crossover);
+        else
+            printf("crossover: none up to %llu bytes (the host read stays faster)\n", b.sweep_max);
+    }
+    print_checks(&b);
+    print_warnings(&b);
+    printf("\nwall time %.1f s\n", wall);
+
+    rc = write_sweep_csv(&b);
+    jw w = {0};
+    if (b.t.have_rec) {
+        jw_init(&w, b.t.rec.f, true);
+        jw_obj(&w);
+        ha_tool_json_head(&b.t, &w);
+        write_json(&b, &w, wall);
+    }
+    b.t.be.ops->host_free_pinned(&b.t.be, c.pinned);
+    free(c.pageable);
+    teardown(&b);
+    rc = ha_tool_finish(&b.t, &w, rc);
+    for (size_t i = 0; i < b.nrows; i++)
+        bench_row_free(&b.rows[i]);
+    for (size_t i = 0; i < nsweep; i++) {
+        bench_row_free(&sweep_pts[i].copy);
+        bench_row_free(&sweep_pts[i].read);
+        bench_row_free(&sweep_pts[i].read_nt);
+    }
+    return rc;
+}
