@@ -15,9 +15,10 @@ int bench_measure(bench_fn f, bench_ctx *c, const bench_plan *plan, const ha_clo
 {
     c->status = 0;
     c->fallbacks = 0;
-    /* Warm-up, bounded in time for slow paths. */
-    double deadline = ha_clock_ns() + 0.2e9;
-    for (long i = 0; i < plan->warmup && ha_clock_ns() < deadline; i += 16)
+    /* Warm-up: the operation count asked for, and at least 10 ms of it, so
+     * caches, TLBs and the clock rate settle; at most 0.2 s. */
+    double start = ha_clock_ns(), deadline = start + 0.2e9, least = start + 10e6;
+    for (long i = 0; ha_clock_ns() < deadline && (i < plan->warmup || ha_clock_ns() < least); i += 16)
         f(c, 16);
     /* Estimate the cost of one operation from a batch of at least 20 us. */
     size_t k = 1;
@@ -37,14 +38,26 @@ int bench_measure(bench_fn f, bench_ctx *c, const bench_plan *plan, const ha_clo
     size_t want = (size_t)((plan->iterations + (long)r->batch - 1) / (long)r->batch);
     if (want < (size_t)plan->min_samples)
         want = (size_t)plan->min_samples;
-    r->samples = malloc(want * sizeof *r->samples);
+    size_t cap = want;
+    r->samples = malloc(cap * sizeof *r->samples);
     if (!r->samples)
         return -1;
-    double stop = ha_clock_ns() + plan->row_seconds * 1e9;
+    double t0 = ha_clock_ns(), stop = t0 + plan->row_seconds * 1e9,
+           enough = t0 + plan->min_row_seconds * 1e9;
     size_t n = 0;
-    while (n < want) {
+    for (;;) {
+        if (n == cap) {
+            double *grown = realloc(r->samples, 2 * cap * sizeof *r->samples);
+            if (!grown)
+                break;
+            r->samples = grown;
+            cap *= 2;
+        }
         r->samples[n++] = time_batch(f, c, r->batch);
-        if (n >= 50 && ha_clock_ns() > stop) {
+        double now = ha_clock_ns();
+        if (n >= want && now >= enough)
+            break;
+        if (n >= 50 && now > stop) {
             r->capped = n < want;
             break;
         }

@@ -14,6 +14,8 @@ typedef struct bench_plan {
     long warmup;        /* operations before timing */
     long min_samples;   /* at least this many batches, whatever the batch size */
     double row_seconds; /* a row stops taking samples after this long */
+    double min_row_seconds; /* and goes on until at least this long: a few
+                             * milliseconds of samples drift with the clock rate */
 } bench_plan;
 
 typedef struct bench_row {

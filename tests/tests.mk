@@ -12,13 +12,16 @@ $(BUILD)/tests/%: tests/unit/%.c $(LIBCOMMON)
 check-unit: $(UNIT_BIN)
 	@tests/run_unit.sh $(UNIT_BIN)
 
-$(BUILD)/tests/integration_probes: tests/integration/test_probes.c
+INT_SRC := $(wildcard tests/integration/test_*.c)
+INT_BIN := $(INT_SRC:tests/integration/test_%.c=$(BUILD)/tests/integration_%)
+
+$(BUILD)/tests/integration_%: tests/integration/test_%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(BASE) $(CFLAGS) $(LDFLAGS) $< -o $@ $(CMOCKA) $(JANSSON) $(LIBS)
 
-# Run from the repository root: the test calls ./run_all.sh.
-check-integration: probes $(BUILD)/tests/integration_probes
-	@BUILD=$(BUILD) $(BUILD)/tests/integration_probes
+# Run from the repository root: the tests call ./run_all.sh.
+check-integration: probes $(INT_BIN)
+	@BUILD=$(BUILD) tests/run_unit.sh $(INT_BIN)
 
 SAN := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 check-sanitize:

@@ -1,0 +1,146 @@
+/* bench_discriminator end to end on sim, the record fields the report
+ * reads, and bad input. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define QUICK "--iterations 300 --repeat 2 --sweep-iterations 50 --sweep-max 1KiB --row-seconds 0.05"
+
+static const char *build;
+static char tmp[64];
+static char out[1 << 16];
+
+static int sh(const char *fmt, ...)
+{
+    char cmd[2048];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(cmd, sizeof cmd, fmt, ap);
+    va_end(ap);
+    strncat(cmd, " 2>&1", sizeof cmd - strlen(cmd) - 1);
+    FILE *p = popen(cmd, "r");
+    size_t n = fread(out, 1, sizeof out - 1, p);
+    out[n] = 0;
+    int st = pclose(p);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
+}
+
+static int setup(void **s)
+{
+    (void)s;
+    build = getenv("BUILD") ? getenv("BUILD") : "build";
+    snprintf(tmp, sizeof tmp, "/tmp/ha-bench-XXXXXX");
+    return mkdtemp(tmp) ? 0 : -1;
+}
+
+static int teardown(void **s)
+{
+    (void)s;
+    return sh("rm -rf %s", tmp);
+}
+
+static const json_t *row(const json_t *rows, const char *path, const char *cand, int rep)
+{
+    size_t i;
+    json_t *r;
+    json_array_foreach(rows, i, r) {
+        const char *c = json_string_value(json_object_get(r, "candidate"));
+        if (strcmp(json_string_value(json_object_get(r, "path")), path) == 0 &&
+            json_integer_value(json_object_get(r, "repeat")) == rep &&
+            (!cand || (c && strcmp(c, cand) == 0)))
+            return r;
+    }
+    fail_msg("no row %s/%s repeat %d", path, cand ? cand : "-", rep);
+    return NULL;
+}
+
+static void every_path_runs_and_is_recorded(void **s)
+{
+    (void)s;
+    assert_int_equal(sh("%s/bench_discriminator --backend sim --kind plain-readable " QUICK
+                        " --json %s/b.json --sweep-csv %s/s.csv", build, tmp, tmp), 0);
+    assert_non_null(strstr(out, "SIMULATED"));
+    assert_non_null(strstr(out, "## Headline"));
+    assert_non_null(strstr(out, "harness overhead"));
+    char p[128];
+    snprintf(p, sizeof p, "%s/b.json", tmp);
+    json_error_t e;
+    json_t *j = json_load_file(p, 0, &e);
+    assert_non_null(j);
+    assert_true(json_is_true(json_object_get(j, "simulated")));
+    assert_string_equal(json_string_value(json_object_get(j, "tool")), "bench_discriminator");
+    json_t *clock = json_object_get(j, "clock");
+    assert_true(json_number_value(json_object_get(clock, "read_ns")) > 0);
+    json_t *rows = json_object_get(j, "rows");
+    const char *paths[] = {"harness", "fast", "guarded", "guarded_session", "copy_pageable",
+                           "copy_pinned", "copy_async", "fault", "fault_fallback"};
+    for (size_t i = 0; i < sizeof paths / sizeof paths[0]; i++)
+        for (int rep = 1; rep <= 2; rep++) {
+            const json_t *r = row(rows, paths[i], NULL, rep);
+            assert_false(json_is_true(json_object_get(r, "skipped")));
+            double med = json_number_value(json_object_get(r, "median_ns"));
+            assert_true(med > 0);
+            assert_true(json_number_value(json_object_get(r, "min_ns")) <= med);
+            assert_true(json_number_value(json_object_get(r, "p99_ns")) >= med);
+            assert_true(json_number_value(json_object_get(r, "spread_ns")) >= 0);
+            json_t *samples = json_object_get(r, "samples_ns");
+            assert_int_equal(json_array_size(samples), json_integer_value(json_object_get(r, "n")));
+            assert_int_equal(json_integer_value(json_object_get(r, "loop_status")), 0);
+        }
+    /* the guarded read distinguishes on sim, so it has a hardened row */
+    const json_t *h = row(rows, "hardened", "os_guarded_read", 1);
+    assert_int_equal(json_integer_value(json_object_get(h, "fallbacks")), 0);
+    json_t *head = json_object_get(j, "headline");
+    assert_string_equal(json_string_value(json_object_get(head, "fast_kind")), "plain-readable");
+    assert_true(json_number_value(json_object_get(head, "slow_over_fast")) > 1);
+    assert_true(json_array_size(json_object_get(head, "hardened")) >= 1);
+    json_t *sweep = json_object_get(j, "sweep");
+    assert_int_equal(json_array_size(json_object_get(sweep, "points")), 9); /* 4 B .. 1 KiB */
+    json_decref(j);
+    assert_int_equal(sh("grep -c '^[0-9]' %s/s.csv", tmp), 0);
+    assert_int_equal(atoi(out), 9);
+}
+
+static void no_readable_kind_says_why_and_runs_the_rest(void **s)
+{
+    (void)s;
+    /* plain-unreadable is the only kind asked for: the fast rows say why */
+    assert_int_equal(sh("%s/bench_discriminator --backend sim --kind plain-unreadable " QUICK
+                        " --no-sweep", build), 0);
+    assert_non_null(strstr(out, "no readable kind"));
+    assert_non_null(strstr(out, "| fault |"));
+}
+
+static void bad_input_is_refused(void **s)
+{
+    (void)s;
+    const char *bad[] = {"--iterations 0", "--iterations -5", "--iterations abc",
+                         "--iterations 99999999999", "--warmup x", "--repeat 0",
+                         "--sweep-max 3000", "--sweep-max 2MiB", "--path nowhere",
+                         "--row-seconds 0", "--kind nothing"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        int rc = sh("%s/bench_discriminator --backend sim %s", build, bad[i]);
+        if (rc != 2)
+            fail_msg("'%s' gave %d: %s", bad[i], rc, out);
+        assert_non_null(strstr(out, "usage:"));
+    }
+    assert_int_equal(sh("%s/bench_discriminator --backend sim --sweep-csv /nonexistent-ha/s.csv", build), 5);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(every_path_runs_and_is_recorded),
+        cmocka_unit_test(no_readable_kind_says_why_and_runs_the_rest),
+        cmocka_unit_test(bad_input_is_refused),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
