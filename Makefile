@@ -14,7 +14,8 @@ BUILD     ?= build
 # A copy without .git (the GPU machine) reads the version from .tool-version.
 HA_VERSION ?= $(shell git describe --always --dirty --tags 2>/dev/null || cat .tool-version 2>/dev/null || echo unknown)
 WARN      := -Wall -Wextra -Werror
-BASE      := -std=c11 -D_GNU_SOURCE $(WARN) -Icommon -DHA_VERSION='"$(HA_VERSION)"'
+# -fPIC: the common core also goes into the PyTorch allocator library.
+BASE      := -std=c11 -D_GNU_SOURCE -fPIC $(WARN) -Icommon -DHA_VERSION='"$(HA_VERSION)"'
 LIBS      := -ldl -lm
 
 HIP_HDR   := $(wildcard $(ROCM_PATH)/include/hip/hip_runtime_api.h)
@@ -30,15 +31,16 @@ LIBCOMMON  := $(BUILD)/libhacommon.a
 
 PROBES := $(BUILD)/probe_discriminator $(BUILD)/probe_memgetaccess
 BENCH  := $(BUILD)/bench_discriminator
+FIX    := $(BUILD)/pool_check $(BUILD)/libhostaccess_pool.so
 BENCH_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(filter-out bench/bench_discriminator.c,$(wildcard bench/*.c)))
 
 .SECONDARY:
-.PHONY: all probes bench check check-unit check-integration check-sanitize clean backends
+.PHONY: all probes bench fix check check-torch check-unit check-integration check-sanitize clean backends
 all: probes
 
 # probes builds every tool run_all.sh runs, so the quick start is two commands.
-probes: $(PROBES) $(BENCH)
-	@echo "built: $(notdir $(PROBES) $(BENCH)) [hip: $(if $(HIP_HDR),$(HIP_HDR),compiled out)] [cuda: $(if $(CUDA_HDR),$(CUDA_HDR),compiled out)]"
+probes: $(PROBES) $(BENCH) $(FIX)
+	@echo "built: $(notdir $(PROBES) $(BENCH) $(FIX)) [hip: $(if $(HIP_HDR),$(HIP_HDR),compiled out)] [cuda: $(if $(CUDA_HDR),$(CUDA_HDR),compiled out)]"
 
 $(BUILD)/common/backend_hip.o: BACKEND_FLAGS = $(HIP_FLAGS)
 $(BUILD)/common/backend_cuda.o: BACKEND_FLAGS = $(CUDA_FLAGS)
@@ -59,6 +61,13 @@ $(LIBCOMMON): $(COMMON_OBJ)
 
 $(BUILD)/probe_%: $(BUILD)/probes/probe_%.o $(LIBCOMMON)
 	$(CC) $(CFLAGS) $(LDFLAGS) $^ -o $@ $(LIBS)
+
+fix: $(FIX)
+$(BUILD)/fix/%.o: BACKEND_FLAGS = -Ifix
+$(BUILD)/pool_check: $(BUILD)/fix/pool_check.o $(BUILD)/fix/refpool.o $(LIBCOMMON)
+	$(CC) $(CFLAGS) $(LDFLAGS) $^ -o $@ $(LIBS)
+$(BUILD)/libhostaccess_pool.so: $(BUILD)/fix/torch_alloc.o $(BUILD)/fix/refpool.o $(LIBCOMMON)
+	$(CC) -shared $(CFLAGS) $(LDFLAGS) $^ -o $@ $(LIBS)
 
 bench: $(BENCH)
 $(BUILD)/bench/%.o: BACKEND_FLAGS = -Ibench

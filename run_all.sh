@@ -2,7 +2,7 @@
 # One run of everything, per device, into results/<UTC time>-<host>-<backend>-dev<N>/.
 #
 #   ./run_all.sh [--backend auto|hip|cuda|sim] [--device N] [--results DIR]
-#                [--isolate none|fork] [--bench-args "ARGS"] [--help]
+#                [--isolate none|fork] [--bench-args "ARGS"] [--pool-args "ARGS"] [--help]
 #
 # Runs every device of the chosen backend unless --device names one. Each tool
 # writes its JSON record and its human output into the run folder; nothing
@@ -18,9 +18,10 @@ device=
 results=$here/results
 isolate=none
 bench_args=
+pool_args=
 
 usage() {
-    echo "usage: ./run_all.sh [--backend auto|hip|cuda|sim] [--device N] [--results DIR] [--isolate none|fork] [--bench-args \"ARGS\"]" >&2
+    echo "usage: ./run_all.sh [--backend auto|hip|cuda|sim] [--device N] [--results DIR] [--isolate none|fork] [--bench-args \"ARGS\"] [--pool-args \"ARGS\"]" >&2
     exit 2
 }
 
@@ -36,6 +37,8 @@ while [ $# -gt 0 ]; do
         --isolate=*) isolate=${1#*=}; shift ;;
         --bench-args) [ $# -ge 2 ] || usage; bench_args=$2; shift 2 ;;
         --bench-args=*) bench_args=${1#*=}; shift ;;
+        --pool-args) [ $# -ge 2 ] || usage; pool_args=$2; shift 2 ;;
+        --pool-args=*) pool_args=${1#*=}; shift ;;
         -h|--help) sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "run_all.sh: unknown argument '$1'" >&2; usage ;;
     esac
@@ -82,6 +85,7 @@ steps=(
     "probe_discriminator|$probe|--isolate=$isolate"
     "probe_memgetaccess|$build/probe_memgetaccess|"
     "bench_discriminator|$build/bench_discriminator|--sweep-csv=@DIR@/bench_sweep.csv $bench_args"
+    "pool_check|$build/pool_check|$pool_args"
 )
 
 for dev in $devices; do
@@ -117,6 +121,15 @@ for dev in $devices; do
             failed=1
         fi
     done
+    # PyTorch through the pool, where torch and a GPU are.
+    if [ "$chosen" != sim ] && python3 -c 'import torch; assert torch.cuda.is_available()' 2>/dev/null; then
+        if BUILD=$build "$here/fix/torch_check.sh" "$dir"; then
+            echo "  torch: pool tests passed (torch_pool.txt)"
+        else
+            echo "  torch: pool tests FAILED; see $dir/torch_pool.txt"
+            failed=1
+        fi
+    fi
     if [ -f "$dir/bench_sweep.csv" ] && command -v gnuplot >/dev/null; then
         "$here/bench/plot_sweep.sh" "$dir" && echo "  plots: bench_sweep.png, bench_sweep.svg"
     fi

@@ -390,23 +390,37 @@ static const ha_query sim_queries[] = {
 
 /* ---- data movement through the device's view ---- */
 
-static void *device_side(const void *addr, size_t n)
+/* Where addr lives on the device's side, and how many bytes of that
+ * mapping follow it; NULL for ordinary host memory. */
+static void *device_side(const void *addr, size_t *room)
 {
     sim_mapping *m = map_at(addr);
     if (!m)
         return NULL;
     size_t off = (size_t)((const char *)addr - m->va);
-    if (off + n > m->size)
-        return NULL;
+    *room = m->size - off;
     return (char *)phys[m->phys].dev_view + off;
 }
 
-/* A pointer the sim does not know is ordinary host memory. */
+/* A copy may span several mappings (chunks mapped back to back), as a
+ * runtime's copy of one range does: copy mapping by mapping. A pointer the
+ * sim does not know is ordinary host memory. */
 static int sim_copy(void *dst, const void *src, size_t n)
 {
-    void *d = device_side(dst, n);
-    const void *s = device_side(src, n);
-    memcpy(d ? d : dst, s ? s : src, n);
+    char *d = dst;
+    const char *s = src;
+    while (n > 0) {
+        size_t droom = n, sroom = n;
+        void *dd = device_side(d, &droom);
+        const void *ss = device_side(s, &sroom);
+        size_t piece = n;
+        piece = droom < piece ? droom : piece;
+        piece = sroom < piece ? sroom : piece;
+        memcpy(dd ? dd : d, ss ? ss : s, piece);
+        d += piece;
+        s += piece;
+        n -= piece;
+    }
     return SIM_SUCCESS;
 }
 

@@ -27,7 +27,11 @@ SAN := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize
 check-sanitize:
 	$(MAKE) BUILD=build-asan CFLAGS="$(SAN)" LDFLAGS="-fsanitize=address,undefined" check-unit check-integration
 
+# The PyTorch test skips, saying why, where torch or a GPU is missing.
+check-torch: fix
+	HOSTACCESS_POOL_LIB=$(abspath $(BUILD))/libhostaccess_pool.so python3 -m unittest -v tests/torch/test_pool_torch.py
+
 check:
-	$(MAKE) check-unit check-integration
+	$(MAKE) check-unit check-integration check-torch
 	$(MAKE) check-sanitize
 	@echo "check: all test suites passed (plain and ASan+UBSan)"

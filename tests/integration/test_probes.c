@@ -19,7 +19,8 @@
 
 /* Enough samples to exercise every path, few enough to keep CI quick. */
 #define QUICK_BENCH \
-    "--bench-args '--iterations 200 --repeat 1 --sweep-iterations 50 --sweep-max 256 --row-seconds 0.02'"
+    "--bench-args '--iterations 200 --repeat 1 --sweep-iterations 50 --sweep-max 256 --row-seconds 0.02' " \
+    "--pool-args '--throughput-sizes 1MiB --cycles 5'"
 
 static const char *build;
 static char tmp[64];
@@ -246,7 +247,8 @@ static void run_all_lays_out_one_folder_per_device(void **s)
     assert_int_equal(atoi(out), 2);
     assert_int_equal(sh("ls %s/r/*-sim-dev1/env.json %s/r/*-sim-dev1/probe_discriminator.json "
                         "%s/r/*-sim-dev1/probe_memgetaccess.json %s/r/*-sim-dev1/bench_discriminator.json "
-                        "%s/r/*-sim-dev1/bench_sweep.csv", tmp, tmp, tmp, tmp, tmp), 0);
+                        "%s/r/*-sim-dev1/bench_sweep.csv %s/r/*-sim-dev1/pool_check.json",
+                        tmp, tmp, tmp, tmp, tmp, tmp), 0);
     /* a second run makes new folders and touches none of the old */
     assert_int_equal(sh("HA_SIM_DEVICES=2 BUILD=%s ./run_all.sh --backend sim --device 1 --results %s/r %s",
                         build, tmp, QUICK_BENCH), 0);

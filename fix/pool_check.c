@@ -1,0 +1,583 @@
+/* pool_check: proves, on the memory of the reference pool, that the
+ * fast-path read works with the host-access fix (before and after
+ * sleep/wake) and is a contained fault without it; that sleep really frees
+ * device memory; that 100 cycles do not drift; that a wake failing midway
+ * rolls back; that bad calls get defined errors. Then measures sleep and
+ * wake throughput against the pinned-copy ceiling of the same run. */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hostread.h"
+#include "refpool.h"
+#include "tool.h"
+
+#define MAX_CHECKS 96
+#define CYCLES 100
+#define MAX_SIZES 8
+
+typedef enum { CK_PASS, CK_FAIL, CK_UNSUPPORTED } ck_status;
+
+typedef struct check {
+    char name[48];
+    char mode[32];
+    ck_status st;
+    char detail[256];
+} check;
+
+typedef struct mode {
+    const char *name;
+    ha_loc_type backing;
+    bool fix;
+} mode;
+
+static const mode modes[] = {
+    {"device+fix", HA_LOC_DEVICE, true},
+    {"device-nofix", HA_LOC_DEVICE, false},
+    {"hostbacked+fix", HA_LOC_HOST, true},
+    {"hostbacked-nofix", HA_LOC_HOST, false},
+};
+
+typedef struct tput {
+    size_t bytes;
+    const char *mode;
+    bool ok;
+    char note[320];
+    double first_sleep_s, first_wake_s;
+    double sleep_gbs, wake_gbs, d2h_gbs, h2d_gbs; /* steady state medians */
+} tput;
+
+static struct {
+    ha_tool t;
+    check checks[MAX_CHECKS];
+    size_t nchecks;
+    unsigned long long sizes[MAX_SIZES];
+    size_t nsizes;
+    tput tp[MAX_SIZES];
+    long cycles;
+} G;
+
+static void add(const char *name, const char *mode, ck_status st, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+static void add(const char *name, const char *mode, ck_status st, const char *fmt, ...)
+{
+    if (G.nchecks >= MAX_CHECKS)
+        return;
+    check *c = &G.checks[G.nchecks++];
+    snprintf(c->name, sizeof c->name, "%s", name);
+    snprintf(c->mode, sizeof c->mode, "%s", mode);
+    c->st = st;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(c->detail, sizeof c->detail, fmt, ap);
+    va_end(ap);
+}
+
+static size_t free_bytes(void)
+{
+    size_t f = 0, t = 0;
+    if (G.t.be.ops->mem_info(&G.t.be, &f, &t) != HA_ST_OK)
+        return 0;
+    return f;
+}
+
+/* The device writes a scalar; the host reads it the way PyTorch's large-BAR
+ * path does (a plain load, fault-contained here). */
+static void fast_path_read(const char *name, const mode *m, void *base, size_t off, uint32_t value)
+{
+    const ha_backend *be = &G.t.be;
+    char *at = (char *)base + off;
+    int st = be->ops->copy_h2d(be, at, &value, sizeof value);
+    if (st) {
+        add(name, m->name, CK_FAIL, "the device could not write the scalar: %s", ha_status_name(be, st));
+        return;
+    }
+    uint32_t got = 0;
+    ha_hr_info info;
+    ha_hr_status r = ha_guarded_load32(at, &got, &info);
+    if (m->fix) {
+        bool ok = r == HA_HR_OK && got == value;
+        add(name, m->name, ok ? CK_PASS : CK_FAIL, "host read at +%zu: %s, value 0x%08x (want 0x%08x)",
+            off, ha_hr_name(r), got, value);
+    } else {
+        bool ok = r == HA_HR_SIGSEGV || r == HA_HR_SIGBUS;
+        add(name, m->name, ok ? CK_PASS : CK_FAIL,
+            "without the fix the read must fault, contained: %s%s", ha_hr_name(r),
+            ok ? " (the bug, reproduced; the process lives)" : "");
+    }
+}
+
+static bool same_bytes(void *dev, const unsigned char *want, size_t n)
+{
+    unsigned char *got = malloc(n);
+    if (!got)
+        return false;
+    int st = G.t.be.ops->copy_d2h(&G.t.be, got, dev, n);
+    bool same = st == HA_ST_OK && memcmp(got, want, n) == 0;
+    free(got);
+    return same;
+}
+
+static void pattern(unsigned char *p, size_t n, unsigned seed)
+{
+    for (size_t i = 0; i < n; i++)
+        p[i] = (unsigned char)(i * 131 + seed * 7 + (i >> 12));
+}
+
+static void run_mode(const mode *m)
+{
+    const ha_backend *be = &G.t.be;
+    refpool_config cfg = refpool_default_config(be);
+    cfg.backing = m->backing;
+    cfg.host_access = m->fix;
+    char why[300] = "";
+    refpool *p = NULL;
+    int rc = refpool_create(be, &cfg, &p, why, sizeof why);
+    if (rc == REFPOOL_E_UNSUPPORTED) {
+        add("create_pool", m->name, CK_UNSUPPORTED, "%s", why);
+        return;
+    }
+    if (rc) {
+        add("create_pool", m->name, CK_FAIL, "%s: %s", refpool_strerror(rc), why);
+        return;
+    }
+    size_t g = refpool_granularity(p);
+    refpool_destroy(p);
+    /* Two granules per chunk, so the test allocations span several handles. */
+    cfg.chunk_size = 2 * g;
+    rc = refpool_create(be, &cfg, &p, why, sizeof why);
+    if (rc) {
+        add("create_pool", m->name, CK_FAIL, "%s: %s", refpool_strerror(rc), why);
+        return;
+    }
+    add("create_pool", m->name, CK_PASS, "granularity %zu, chunk %zu, host access %s, %s backing", g,
+        cfg.chunk_size, m->fix ? "granted" : "not granted", ha_loc_name(m->backing));
+
+    size_t wsize = 3 * g + 123, ksize = 2 * g;
+    void *w = NULL, *k = NULL;
+    if ((rc = refpool_alloc(p, wsize, "weights", &w)) || (rc = refpool_alloc(p, ksize, "kv_cache", &k))) {
+        add("alloc", m->name, CK_FAIL, "%s: %s", refpool_strerror(rc), refpool_last_error(p));
+        refpool_destroy(p);
+        return;
+    }
+    unsigned char *wpat = malloc(wsize), *kpat = malloc(ksize);
+    pattern(wpat, wsize, 1);
+    pattern(kpat, ksize, 2);
+    be->ops->copy_h2d(be, w, wpat, wsize);
+    be->ops->copy_h2d(be, k, kpat, ksize);
+    /* The scalar sits in the second chunk, past a handle boundary. */
+    fast_path_read("fast_path_read_before_sleep", m, w, cfg.chunk_size + 4, 0x5ca1ab1e);
+    pattern(wpat, wsize, 1);
+    uint32_t scalar = 0x5ca1ab1e;
+    memcpy(wpat + cfg.chunk_size + 4, &scalar, 4);
+
+    size_t mapped = refpool_mapped_bytes(p);
+    size_t before = free_bytes();
+    const char *offload[] = {"weights"};
+    rc = refpool_sleep(p, offload, 1);
+    size_t asleep = free_bytes();
+    if (rc) {
+        add("sleep", m->name, CK_FAIL, "%s: %s", refpool_strerror(rc), refpool_last_error(p));
+    } else if (m->backing != HA_LOC_DEVICE) {
+        add("vram_freed_on_sleep", m->name, CK_UNSUPPORTED,
+            "host-backed memory holds no device memory to free");
+    } else {
+        double delta = (double)asleep - (double)before;
+        add("vram_freed_on_sleep", m->name, delta >= 0.95 * (double)mapped ? CK_PASS : CK_FAIL,
+            "free device memory rose by %.0f bytes for a pool of %zu mapped bytes (%.1f%%; need >= 95%%)",
+            delta, mapped, 100.0 * delta / (double)mapped);
+    }
+    rc = refpool_wake(p, NULL, 0);
+    if (rc) {
+        add("wake", m->name, CK_FAIL, "%s: %s", refpool_strerror(rc), refpool_last_error(p));
+    } else {
+        add("offloaded_tag_kept", m->name, same_bytes(w, wpat, wsize) ? CK_PASS : CK_FAIL,
+            "'weights' (%zu bytes, offloaded) after wake %s", wsize,
+            same_bytes(w, wpat, wsize) ? "matches byte for byte" : "DIFFERS");
+        fast_path_read("fast_path_read_after_wake", m, w, cfg.chunk_size + 8, 0x0ddba11u);
+        memcpy(wpat + cfg.chunk_size + 8, &(uint32_t){0x0ddba11u}, 4);
+    }
+
+    /* Cycles: free memory, awake, must come back to the same level. */
+    size_t ref = free_bytes(), worst = 0;
+    long done = 0;
+    for (; done < G.cycles; done++) {
+        if ((rc = refpool_sleep(p, offload, 1)) || (rc = refpool_wake(p, NULL, 0)))
+            break;
+        size_t now = free_bytes();
+        size_t d = now > ref ? now - ref : ref - now;
+        worst = d > worst ? d : worst;
+    }
+    bool kept = rc == REFPOOL_OK && same_bytes(w, wpat, wsize);
+    add("cycles_no_drift", m->name, rc == REFPOOL_OK && worst <= g && kept ? CK_PASS : CK_FAIL,
+        "%ld of %ld sleep/wake cycles; largest free-memory change %zu bytes (allowed %zu); "
+        "offloaded bytes %s%s%s", done, G.cycles, worst, g, kept ? "intact" : "NOT intact",
+        rc ? "; stopped: " : "", rc ? refpool_last_error(p) : "");
+
+    /* A wake that fails midway leaves the pool asleep, leaks nothing, and a
+     * later wake works. */
+    static const char *const what[] = {"create", "map"};
+    for (int f = 0; f < 2; f++) {
+        char name[48];
+        snprintf(name, sizeof name, "wake_rollback_%s", what[f]);
+        if ((rc = refpool_sleep(p, offload, 1))) {
+            add(name, m->name, CK_FAIL, "sleep: %s", refpool_last_error(p));
+            continue;
+        }
+        size_t lvl = free_bytes();
+        refpool_inject_failure(p, f, 2); /* the third one: inside the second allocation */
+        int wrc = refpool_wake(p, NULL, 0);
+        size_t after = free_bytes(), handles = refpool_live_handles(p);
+        size_t leak = after > lvl ? after - lvl : lvl - after;
+        int rrc = refpool_wake(p, NULL, 0);
+        bool ok = wrc == REFPOOL_E_RUNTIME && handles == 0 && leak <= g && rrc == REFPOOL_OK &&
+                  same_bytes(w, wpat, wsize);
+        add(name, m->name, ok ? CK_PASS : CK_FAIL,
+            "injected %s failure: wake gave '%s'; %zu handles left, free memory moved %zu bytes; "
+            "the next wake gave '%s', offloaded bytes %s",
+            what[f], refpool_strerror(wrc), handles, leak, refpool_strerror(rrc),
+            same_bytes(w, wpat, wsize) ? "intact" : "NOT intact");
+    }
+    free(wpat);
+    free(kpat);
+    refpool_destroy(p);
+}
+
+/* Every bad call gets its defined code, and nothing leaks (ASan watches on
+ * the sim backend in CI). */
+static void run_bad_input(void)
+{
+    const ha_backend *be = &G.t.be;
+    refpool_config cfg = refpool_default_config(be);
+    cfg.host_access = false;
+    char why[300];
+    refpool *p;
+    if (refpool_create(be, &cfg, &p, why, sizeof why)) {
+        add("bad_input", "api", CK_FAIL, "pool: %s", why);
+        return;
+    }
+    void *a = NULL, *x = NULL;
+    typedef struct { const char *name; int got, want; } outcome;
+    outcome r[10];
+    int n = 0;
+    r[n++] = (outcome){"zero_size", refpool_alloc(p, 0, "t", &x), REFPOOL_E_INVALID};
+    r[n++] = (outcome){"impossible_size", refpool_alloc(p, (size_t)-1 / 2, "t", &x), REFPOOL_E_INVALID};
+    r[n++] = (outcome){"empty_tag", refpool_alloc(p, 4096, "", &x), REFPOOL_E_INVALID};
+    r[n++] = (outcome){"wake_without_sleep", refpool_wake(p, NULL, 0), REFPOOL_E_STATE};
+    refpool_alloc(p, 4096, "t", &a);
+    const char *bogus[] = {"no-such-tag"};
+    r[n++] = (outcome){"sleep_unknown_tag", refpool_sleep(p, bogus, 1), REFPOOL_E_UNKNOWN_TAG};
+    r[n++] = (outcome){"sleep", refpool_sleep(p, NULL, 0), REFPOOL_OK};
+    r[n++] = (outcome){"sleep_twice", refpool_sleep(p, NULL, 0), REFPOOL_E_STATE};
+    r[n++] = (outcome){"alloc_while_asleep", refpool_alloc(p, 4096, "t", &x), REFPOOL_E_STATE};
+    r[n++] = (outcome){"wake_unknown_tag", refpool_wake(p, bogus, 1), REFPOOL_E_UNKNOWN_TAG};
+    refpool_wake(p, NULL, 0);
+    refpool_free(p, a);
+    r[n++] = (outcome){"double_free", refpool_free(p, a), REFPOOL_E_NOT_FOUND};
+    for (int i = 0; i < n; i++)
+        add(r[i].name, "api", r[i].got == r[i].want ? CK_PASS : CK_FAIL, "returned %d (%s), expected %d (%s)",
+            r[i].got, refpool_strerror(r[i].got), r[i].want, refpool_strerror(r[i].want));
+    refpool_destroy(p);
+}
+
+/* ---- throughput against the pinned-copy ceiling ---- */
+
+static double gbs(size_t bytes, double s) { return s > 0 ? (double)bytes / s / 1e9 : NAN; }
+
+static int cmp_d(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median3(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, cmp_d);
+    return v[n / 2];
+}
+
+static void run_throughput(tput *tp, size_t bytes)
+{
+    const ha_backend *be = &G.t.be;
+    tp->bytes = bytes;
+    refpool_config cfg = refpool_default_config(be);
+    cfg.host_access = true;
+    char why[300];
+    refpool *p = NULL;
+    tp->mode = "device+fix";
+    if (refpool_create(be, &cfg, &p, why, sizeof why) == REFPOOL_E_UNSUPPORTED) {
+        /* The grant only changes who may read; the copies are the same. */
+        cfg.host_access = false;
+        tp->mode = "device-nofix";
+        snprintf(tp->note, sizeof tp->note, "host grant refused on device memory here: measured without it");
+        if (refpool_create(be, &cfg, &p, why, sizeof why)) {
+            snprintf(tp->note, sizeof tp->note, "%s", why);
+            return;
+        }
+    } else if (!p) {
+        snprintf(tp->note, sizeof tp->note, "%s", why);
+        return;
+    }
+    void *w = NULL, *pinned = NULL;
+    int rc = refpool_alloc(p, bytes, "weights", &w);
+    int st = be->ops->host_alloc_pinned(be, &pinned, bytes);
+    if (rc || st) {
+        snprintf(tp->note, sizeof tp->note, "cannot allocate %zu bytes: %s", bytes,
+                 rc ? refpool_last_error(p) : ha_status_name(be, st));
+        if (pinned)
+            be->ops->host_free_pinned(be, pinned);
+        refpool_destroy(p);
+        return;
+    }
+    enum { REPS = 4 };
+    double sl[REPS], wk[REPS], d2h[REPS], h2d[REPS];
+    const char *offload[] = {"weights"};
+    for (int i = 0; i < REPS; i++) {
+        double t0 = ha_now_s();
+        rc = refpool_sleep(p, offload, 1);
+        double t1 = ha_now_s();
+        if (!rc)
+            rc = refpool_wake(p, NULL, 0);
+        double t2 = ha_now_s();
+        if (rc) {
+            snprintf(tp->note, sizeof tp->note, "cycle %d: %s", i, refpool_last_error(p));
+            break;
+        }
+        sl[i] = t1 - t0;
+        wk[i] = t2 - t1;
+        double c0 = ha_now_s();
+        be->ops->copy_d2h(be, pinned, w, bytes);
+        double c1 = ha_now_s();
+        be->ops->copy_h2d(be, w, pinned, bytes);
+        double c2 = ha_now_s();
+        d2h[i] = c1 - c0;
+        h2d[i] = c2 - c1;
+    }
+    if (!rc) {
+        tp->ok = true;
+        /* The first cycle also allocates the pinned backup; the figures are
+         * the steady state, the first cycle is kept beside them. */
+        tp->first_sleep_s = sl[0];
+        tp->first_wake_s = wk[0];
+        tp->sleep_gbs = gbs(bytes, median3(sl + 1, REPS - 1));
+        tp->wake_gbs = gbs(bytes, median3(wk + 1, REPS - 1));
+        tp->d2h_gbs = gbs(bytes, median3(d2h + 1, REPS - 1));
+        tp->h2d_gbs = gbs(bytes, median3(h2d + 1, REPS - 1));
+    }
+    be->ops->host_free_pinned(be, pinned);
+    refpool_destroy(p);
+}
+
+/* ---- output ---- */
+
+static const char *ck_name(ck_status s)
+{
+    return s == CK_PASS ? "PASS" : s == CK_FAIL ? "FAIL" : "UNSUPPORTED";
+}
+
+static void print_all(void)
+{
+    printf("| check | mode | result | detail |\n|---|---|---|---|\n");
+    for (size_t i = 0; i < G.nchecks; i++)
+        printf("| %s | %s | %s | %s |\n", G.checks[i].name, G.checks[i].mode,
+               ck_name(G.checks[i].st), G.checks[i].detail);
+    printf("\n| pool bytes | mode | sleep GB/s | wake GB/s | ceiling D2H GB/s | ceiling H2D GB/s | sleep/ceiling | wake/ceiling | first sleep s | first wake s |\n");
+    printf("|---|---|---|---|---|---|---|---|---|---|\n");
+    for (size_t i = 0; i < G.nsizes; i++) {
+        const tput *t = &G.tp[i];
+        if (!t->ok) {
+            printf("| %zu | %s | not measured: %s |\n", t->bytes, t->mode ? t->mode : "-", t->note);
+            continue;
+        }
+        printf("| %zu | %s | %.2f | %.2f | %.2f | %.2f | %.1f%% | %.1f%% | %.3f | %.3f |\n", t->bytes,
+               t->mode, t->sleep_gbs, t->wake_gbs, t->d2h_gbs, t->h2d_gbs,
+               100 * t->sleep_gbs / t->d2h_gbs, 100 * t->wake_gbs / t->h2d_gbs, t->first_sleep_s,
+               t->first_wake_s);
+        if (t->note[0])
+            printf("note: %s\n", t->note);
+    }
+}
+
+static void json_all(jw *w, double wall)
+{
+    jw_kdbl(w, "wall_time_s", wall);
+    jw_kint(w, "cycles", G.cycles);
+    size_t pass = 0, failn = 0, uns = 0;
+    jw_key(w, "checks");
+    jw_arr(w);
+    for (size_t i = 0; i < G.nchecks; i++) {
+        const check *c = &G.checks[i];
+        pass += c->st == CK_PASS;
+        failn += c->st == CK_FAIL;
+        uns += c->st == CK_UNSUPPORTED;
+        jw_obj(w);
+        jw_kstr(w, "name", c->name);
+        jw_kstr(w, "mode", c->mode);
+        jw_ktri(w, "passed", c->st == CK_UNSUPPORTED ? -1 : c->st == CK_PASS);
+        jw_kstr(w, "status", ck_name(c->st));
+        jw_kstr(w, "detail", c->detail);
+        jw_obj_end(w);
+    }
+    jw_arr_end(w);
+    jw_key(w, "summary");
+    jw_obj(w);
+    jw_kuint(w, "passed", pass);
+    jw_kuint(w, "failed", failn);
+    jw_kuint(w, "unsupported", uns);
+    jw_obj_end(w);
+    jw_key(w, "throughput");
+    jw_arr(w);
+    for (size_t i = 0; i < G.nsizes; i++) {
+        const tput *t = &G.tp[i];
+        jw_obj(w);
+        jw_kuint(w, "pool_bytes", t->bytes);
+        jw_kstr(w, "mode", t->mode);
+        jw_kbool(w, "measured", t->ok);
+        jw_kstr(w, "note", t->note[0] ? t->note : NULL);
+        if (t->ok) {
+            jw_kdbl(w, "sleep_gbs", t->sleep_gbs);
+            jw_kdbl(w, "wake_gbs", t->wake_gbs);
+            jw_kdbl(w, "ceiling_d2h_gbs", t->d2h_gbs);
+            jw_kdbl(w, "ceiling_h2d_gbs", t->h2d_gbs);
+            jw_kdbl(w, "sleep_fraction_of_ceiling", t->sleep_gbs / t->d2h_gbs);
+            jw_kdbl(w, "wake_fraction_of_ceiling", t->wake_gbs / t->h2d_gbs);
+            jw_kdbl(w, "first_sleep_s", t->first_sleep_s);
+            jw_kdbl(w, "first_wake_s", t->first_wake_s);
+        }
+        jw_obj_end(w);
+    }
+    jw_arr_end(w);
+}
+
+/* "1GiB,4GiB": every item a size; an empty item is an error. */
+static int parse_sizes(const char *s)
+{
+    G.nsizes = 0;
+    for (const char *item = s;; item++) {
+        const char *comma = strchr(item, ',');
+        size_t len = comma ? (size_t)(comma - item) : strlen(item);
+        char tok[64];
+        if (len == 0 || len >= sizeof tok || G.nsizes >= MAX_SIZES)
+            return -1;
+        memcpy(tok, item, len);
+        tok[len] = 0;
+        if (ha_parse_size(tok, 1u << 20, 1ull << 40, &G.sizes[G.nsizes++]))
+            return -1;
+        if (!comma)
+            return 0;
+        item = comma;
+    }
+}
+
+int main(int argc, char **argv)
+{
+    ha_tool_init(&G.t, "pool_check", "[--throughput-sizes LIST] [--cycles N] [--mode NAME]...");
+    enum { O_SIZES = HA_OPT_TOOL_BASE, O_CYCLES, O_MODE };
+    static const struct option longopts[] = {
+        HA_COMMON_LONGOPTS,
+        {"throughput-sizes", required_argument, 0, O_SIZES},
+        {"cycles", required_argument, 0, O_CYCLES},
+        {"mode", required_argument, 0, O_MODE},
+        {0, 0, 0, 0},
+    };
+    G.cycles = CYCLES;
+    bool sizes_given = false;
+    const char *only[4];
+    int nonly = 0;
+    int c;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+        int h = ha_tool_option(&G.t, c, optarg);
+        if (h == HA_EXIT_USAGE)
+            return h;
+        if (h == 1)
+            continue;
+        if (c == O_SIZES) {
+            sizes_given = true;
+            if (strcmp(optarg, "none") == 0)
+                G.nsizes = 0;
+            else if (parse_sizes(optarg))
+                return ha_tool_usage(&G.t, "--throughput-sizes takes up to 8 sizes of 1MiB to 1TiB, "
+                                           "comma-separated (e.g. 1GiB,4GiB), or none");
+        } else if (c == O_CYCLES) {
+            if (ha_parse_long(optarg, 1, 100000, &G.cycles))
+                return ha_tool_usage(&G.t, "--cycles takes 1 to 100000");
+        } else if (c == O_MODE) {
+            bool known = false;
+            for (size_t i = 0; i < sizeof modes / sizeof modes[0]; i++)
+                known |= strcmp(modes[i].name, optarg) == 0;
+            if (!known || nonly >= 4)
+                return ha_tool_usage(&G.t, "--mode takes device+fix, device-nofix, hostbacked+fix, "
+                                           "hostbacked-nofix");
+            only[nonly++] = optarg;
+        } else if (c == 'h') {
+            ha_tool_usage(&G.t, NULL);
+            return HA_EXIT_OK;
+        } else {
+            return ha_tool_usage(&G.t, "unknown option or missing value");
+        }
+    }
+    if (optind < argc)
+        return ha_tool_usage(&G.t, "unexpected argument");
+    double t0 = ha_now_s();
+    int rc = ha_tool_start(&G.t);
+    if (rc < 0)
+        return HA_EXIT_OK;
+    if (rc)
+        return rc;
+    /* Nothing about the simulation's speed is evidence: smaller pools there. */
+    if (!sizes_given)
+        parse_sizes(G.t.be.ops->simulated ? "64MiB,256MiB" : "1GiB,4GiB");
+    if (!G.t.be.ops->vmm) {
+        fprintf(stderr, "pool_check: the %s backend has no VMM calls\n", G.t.be.ops->name);
+        ha_tool_abort(&G.t);
+        return HA_EXIT_NO_RUNTIME;
+    }
+    for (size_t i = 0; i < sizeof modes / sizeof modes[0]; i++) {
+        bool want = nonly == 0;
+        for (int k = 0; k < nonly; k++)
+            want |= strcmp(only[k], modes[i].name) == 0;
+        if (want) {
+            fprintf(stderr, "pool_check: mode %s\n", modes[i].name);
+            run_mode(&modes[i]);
+        }
+    }
+    run_bad_input();
+    for (size_t i = 0; i < G.nsizes; i++) {
+        fprintf(stderr, "pool_check: throughput, %llu bytes\n", G.sizes[i]);
+        run_throughput(&G.tp[i], G.sizes[i]);
+    }
+    double wall = ha_now_s() - t0;
+    if (G.t.be.ops->simulated)
+        printf("# SIMULATED run - not evidence\n");
+    ha_env_print(&G.t.env);
+    printf("\n");
+    print_all();
+    size_t failed = 0, passed = 0, uns = 0;
+    for (size_t i = 0; i < G.nchecks; i++) {
+        failed += G.checks[i].st == CK_FAIL;
+        passed += G.checks[i].st == CK_PASS;
+        uns += G.checks[i].st == CK_UNSUPPORTED;
+    }
+    printf("\npool_check: %zu passed, %zu failed, %zu unsupported on this platform\n", passed,
+           failed, uns);
+    for (size_t i = 0; i < G.nsizes; i++)
+        if (G.tp[i].ok)
+            printf("throughput %zu bytes: sleep %.0f%%, wake %.0f%% of the pinned-copy ceiling "
+                   "(goal >= 90%%): %s\n", G.tp[i].bytes, 100 * G.tp[i].sleep_gbs / G.tp[i].d2h_gbs,
+                   100 * G.tp[i].wake_gbs / G.tp[i].h2d_gbs,
+                   G.tp[i].sleep_gbs >= 0.9 * G.tp[i].d2h_gbs && G.tp[i].wake_gbs >= 0.9 * G.tp[i].h2d_gbs
+                       ? "met" : "MISSED");
+    printf("wall time %.1f s\n", wall);
+    jw w = {0};
+    if (G.t.have_rec) {
+        jw_init(&w, G.t.rec.f, true);
+        jw_obj(&w);
+        ha_tool_json_head(&G.t, &w);
+        json_all(&w, wall);
+    }
+    return ha_tool_finish(&G.t, &w, failed ? HA_EXIT_FAIL : HA_EXIT_OK);
+}

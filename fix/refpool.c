@@ -1,0 +1,446 @@
+#include "refpool.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "vmmkinds.h"
+
+#define MIB (1024u * 1024u)
+#define TAG_MAX 64
+#define INJECTED_STATUS HA_ST_UNAVAILABLE
+
+typedef struct rp_alloc {
+    struct rp_alloc *next;
+    char tag[TAG_MAX];
+    void *va;
+    size_t size;    /* asked for */
+    size_t mapped;  /* rounded to the granularity */
+    int nchunks;
+    ha_vmm_handle *h;
+    bool awake;
+    void *backup;   /* pinned host copy; kept across cycles, as PyTorch caches pinned blocks */
+    bool offloaded; /* the backup holds this sleep's contents */
+} rp_alloc;
+
+struct refpool {
+    const ha_backend *be;
+    refpool_config cfg;
+    size_t gran;
+    size_t total_vram;
+    rp_alloc *head;
+    char err[256];
+    int inject_what, inject_nth; /* -1: no injection */
+};
+
+static int fail(refpool *p, int code, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(p->err, sizeof p->err, fmt, ap);
+    va_end(ap);
+    return code;
+}
+
+const char *refpool_strerror(int err)
+{
+    switch (err) {
+    case REFPOOL_OK: return "ok";
+    case REFPOOL_E_INVALID: return "invalid argument";
+    case REFPOOL_E_UNKNOWN_TAG: return "unknown tag";
+    case REFPOOL_E_NOT_FOUND: return "not an allocation of this pool";
+    case REFPOOL_E_STATE: return "wrong state";
+    case REFPOOL_E_RUNTIME: return "runtime call failed";
+    case REFPOOL_E_NOMEM: return "out of host memory";
+    case REFPOOL_E_UNSUPPORTED: return "unsupported on this platform";
+    }
+    return "unknown error";
+}
+
+const char *refpool_last_error(const refpool *p) { return p->err; }
+
+refpool_config refpool_default_config(const ha_backend *be)
+{
+    refpool_config c = {256 * MIB, true, HA_LOC_DEVICE, strcmp(be->ops->name, "hip") == 0};
+    return c;
+}
+
+static size_t round_up(size_t v, size_t g) { return (v + g - 1) / g * g; }
+
+/* ---- the runtime calls, with the test hook in front ---- */
+
+static bool injected(refpool *p, int what)
+{
+    if (p->inject_nth < 0 || p->inject_what != what)
+        return false;
+    if (p->inject_nth-- == 0) {
+        p->inject_nth = -1;
+        return true;
+    }
+    return false;
+}
+
+static int vmm_create(refpool *p, ha_vmm_handle *h, size_t size)
+{
+    if (injected(p, 0))
+        return INJECTED_STATUS;
+    *h = HA_VMM_NO_HANDLE;
+    int st = p->be->ops->vmm->create(p->be, h, size, ha_vmm_backing_loc(p->be, p->cfg.backing),
+                                     false);
+    if (st == HA_ST_OK && *h == HA_VMM_NO_HANDLE)
+        st = HA_ST_NOT_WRITTEN;
+    return st;
+}
+
+static int vmm_map(refpool *p, void *va, size_t size, ha_vmm_handle h)
+{
+    if (injected(p, 1))
+        return INJECTED_STATUS;
+    return p->be->ops->vmm->map(p->be, va, size, h);
+}
+
+static int grant(refpool *p, void *va, size_t size)
+{
+    ha_loc locs[2] = {ha_vmm_backing_loc(p->be, HA_LOC_DEVICE), {HA_LOC_HOST, 0}};
+    return p->be->ops->vmm->set_access(p->be, va, size, locs, p->cfg.host_access ? 2 : 1);
+}
+
+static const char *st_name(refpool *p, int st)
+{
+    return st == INJECTED_STATUS ? "injected failure" : ha_status_name(p->be, st);
+}
+
+static size_t chunk_len(const refpool *p, const rp_alloc *a, int i)
+{
+    size_t off = (size_t)i * p->cfg.chunk_size;
+    size_t left = a->mapped - off;
+    return left < p->cfg.chunk_size ? left : p->cfg.chunk_size;
+}
+
+/* Unmaps the first `mapped` chunks and releases every handle held. */
+static int unmap_release(refpool *p, rp_alloc *a, int mapped)
+{
+    int first = HA_ST_OK;
+    for (int i = 0; i < a->nchunks; i++) {
+        char *at = (char *)a->va + (size_t)i * p->cfg.chunk_size;
+        if (i < mapped) {
+            int st = p->be->ops->vmm->unmap(p->be, at, chunk_len(p, a, i));
+            if (st && !first)
+                first = st;
+        }
+        if (a->h[i] != HA_VMM_NO_HANDLE) {
+            int st = p->be->ops->vmm->release(p->be, a->h[i]);
+            if (st && !first)
+                first = st;
+            a->h[i] = HA_VMM_NO_HANDLE;
+        }
+    }
+    return first;
+}
+
+/* vLLM's create_and_map: every chunk created and mapped back to back, then
+ * one SetAccess over the whole range. Undoes itself on failure. */
+static int create_and_map(refpool *p, rp_alloc *a)
+{
+    int mapped = 0, st = HA_ST_OK;
+    const char *what = "create";
+    for (int i = 0; i < a->nchunks; i++) {
+        size_t len = chunk_len(p, a, i);
+        if ((st = vmm_create(p, &a->h[i], len)))
+            break;
+        what = "map";
+        if ((st = vmm_map(p, (char *)a->va + (size_t)i * p->cfg.chunk_size, len, a->h[i])))
+            break;
+        mapped++;
+        what = "create";
+    }
+    if (st == HA_ST_OK) {
+        what = p->cfg.host_access ? "set access (device+host)" : "set access (device)";
+        st = grant(p, a->va, a->mapped);
+    }
+    if (st == HA_ST_OK)
+        return REFPOOL_OK;
+    int ust = unmap_release(p, a, mapped);
+    return fail(p, REFPOOL_E_RUNTIME, "%s of a %zu-byte allocation (%s): %s%s%s", what, a->mapped,
+                a->tag, st_name(p, st), ust ? "; undoing it also failed: " : "",
+                ust ? ha_status_name(p->be, ust) : "");
+}
+
+/* ---- pool ---- */
+
+int refpool_create(const ha_backend *be, const refpool_config *cfg, refpool **out, char *why,
+                   size_t whylen)
+{
+    *out = NULL;
+    if (!be->ops->vmm) {
+        snprintf(why, whylen, "the %s backend has no VMM calls", be->ops->name);
+        return REFPOOL_E_UNSUPPORTED;
+    }
+    refpool *p = calloc(1, sizeof *p);
+    if (!p)
+        return REFPOOL_E_NOMEM;
+    p->be = be;
+    p->cfg = *cfg;
+    p->inject_nth = -1;
+    size_t g = 0;
+    int st = be->ops->vmm->granularity(be, ha_vmm_backing_loc(be, cfg->backing), false, &g);
+    if (st || g == 0) {
+        snprintf(why, whylen, "allocation granularity for %s backing: %s",
+                 ha_loc_name(cfg->backing), st ? ha_status_name(be, st) : "none reported");
+        free(p);
+        return st == HA_ST_UNAVAILABLE ? REFPOOL_E_UNSUPPORTED : REFPOOL_E_RUNTIME;
+    }
+    p->gran = g;
+    if (p->cfg.chunk_size == 0)
+        p->cfg.chunk_size = 256 * MIB;
+    p->cfg.chunk_size = round_up(p->cfg.chunk_size, g);
+    size_t free_b = 0;
+    be->ops->mem_info(be, &free_b, &p->total_vram);
+    /* Try the configured grant on one granule: a refusal is a property of
+     * the platform, better known now than at the first allocation. */
+    void *ptr;
+    int rc = refpool_alloc(p, g, "refpool-probe", &ptr);
+    if (rc != REFPOOL_OK) {
+        snprintf(why, whylen, "%s", p->err);
+        free(p);
+        return rc == REFPOOL_E_RUNTIME && cfg->host_access ? REFPOOL_E_UNSUPPORTED : rc;
+    }
+    refpool_free(p, ptr);
+    p->err[0] = 0;
+    *out = p;
+    return REFPOOL_OK;
+}
+
+static rp_alloc *find(refpool *p, void *ptr, rp_alloc ***link)
+{
+    for (rp_alloc **l = &p->head; *l; l = &(*l)->next)
+        if ((*l)->va == ptr) {
+            if (link)
+                *link = l;
+            return *l;
+        }
+    return NULL;
+}
+
+static void drop(refpool *p, rp_alloc *a)
+{
+    if (a->backup)
+        p->be->ops->host_free_pinned(p->be, a->backup);
+    free(a->h);
+    free(a);
+}
+
+int refpool_alloc(refpool *p, size_t size, const char *tag, void **ptr)
+{
+    *ptr = NULL;
+    if (size == 0)
+        return fail(p, REFPOOL_E_INVALID, "size 0");
+    if (size > (size_t)1 << 50 || (p->total_vram && p->cfg.backing == HA_LOC_DEVICE &&
+                                   size > p->total_vram))
+        return fail(p, REFPOOL_E_INVALID, "size %zu is more than the device has (%zu)", size,
+                    p->total_vram);
+    if (!tag || !*tag || strlen(tag) >= TAG_MAX)
+        return fail(p, REFPOOL_E_INVALID, "a tag of 1 to %d characters is needed", TAG_MAX - 1);
+    for (rp_alloc *a = p->head; a; a = a->next)
+        if (!a->awake)
+            return fail(p, REFPOOL_E_STATE, "the pool is asleep: wake it before allocating");
+    rp_alloc *a = calloc(1, sizeof *a);
+    if (!a)
+        return REFPOOL_E_NOMEM;
+    snprintf(a->tag, sizeof a->tag, "%s", tag);
+    a->size = size;
+    a->mapped = round_up(size, p->gran);
+    a->nchunks = (int)((a->mapped + p->cfg.chunk_size - 1) / p->cfg.chunk_size);
+    a->h = malloc((size_t)a->nchunks * sizeof *a->h);
+    if (!a->h) {
+        free(a);
+        return REFPOOL_E_NOMEM;
+    }
+    for (int i = 0; i < a->nchunks; i++)
+        a->h[i] = HA_VMM_NO_HANDLE;
+    void *va = (void *)(uintptr_t)UINTPTR_MAX;
+    int st = p->be->ops->vmm->reserve(p->be, &va, a->mapped, p->gran, NULL);
+    if (st == HA_ST_OK && va == (void *)(uintptr_t)UINTPTR_MAX)
+        st = HA_ST_NOT_WRITTEN;
+    if (st) {
+        size_t mapped = a->mapped;
+        drop(p, a);
+        return fail(p, REFPOOL_E_RUNTIME, "address reserve of %zu bytes: %s", mapped,
+                    ha_status_name(p->be, st));
+    }
+    a->va = va;
+    int rc = create_and_map(p, a);
+    if (rc != REFPOOL_OK) {
+        p->be->ops->vmm->free_va(p->be, a->va, a->mapped);
+        drop(p, a);
+        return rc;
+    }
+    a->awake = true;
+    a->next = p->head;
+    p->head = a;
+    *ptr = va;
+    return REFPOOL_OK;
+}
+
+int refpool_free(refpool *p, void *ptr)
+{
+    rp_alloc **link;
+    rp_alloc *a = find(p, ptr, &link);
+    if (!a)
+        return fail(p, REFPOOL_E_NOT_FOUND, "%p is not an allocation of this pool (double free?)",
+                    ptr);
+    int st = a->awake ? unmap_release(p, a, a->nchunks) : HA_ST_OK;
+    int fst = p->be->ops->vmm->free_va(p->be, a->va, a->mapped);
+    *link = a->next;
+    drop(p, a);
+    if (st || fst)
+        return fail(p, REFPOOL_E_RUNTIME, "free: %s", ha_status_name(p->be, st ? st : fst));
+    return REFPOOL_OK;
+}
+
+void refpool_destroy(refpool *p)
+{
+    if (!p)
+        return;
+    while (p->head)
+        refpool_free(p, p->head->va);
+    free(p);
+}
+
+static bool tagged(const rp_alloc *a, const char *const *tags, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (tags[i] && strcmp(tags[i], a->tag) == 0)
+            return true;
+    return false;
+}
+
+/* Every tag named must be carried by some allocation. */
+static int check_tags(refpool *p, const char *const *tags, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        bool seen = false;
+        for (rp_alloc *a = p->head; a && !seen; a = a->next)
+            seen = tags[i] && strcmp(tags[i], a->tag) == 0;
+        if (!seen)
+            return fail(p, REFPOOL_E_UNKNOWN_TAG, "no allocation is tagged '%s'",
+                        tags[i] ? tags[i] : "(null)");
+    }
+    return REFPOOL_OK;
+}
+
+int refpool_sleep(refpool *p, const char *const *offload_tags, size_t ntags)
+{
+    if (!p->head)
+        return fail(p, REFPOOL_E_STATE, "nothing to put to sleep");
+    for (rp_alloc *a = p->head; a; a = a->next)
+        if (!a->awake)
+            return fail(p, REFPOOL_E_STATE, "already asleep");
+    int rc = check_tags(p, offload_tags, ntags);
+    if (rc)
+        return rc;
+    const ha_backend *be = p->be;
+    /* Offload first: if a copy fails, nothing has been released yet. */
+    for (rp_alloc *a = p->head; a; a = a->next) {
+        a->offloaded = false;
+        if (!tagged(a, offload_tags, ntags))
+            continue;
+        int st = HA_ST_OK;
+        if (!a->backup)
+            st = be->ops->host_alloc_pinned(be, &a->backup, a->size);
+        if (st == HA_ST_OK)
+            st = be->ops->copy_d2h(be, a->backup, a->va, a->size);
+        if (st)
+            return fail(p, REFPOOL_E_RUNTIME, "offload of '%s' (%zu bytes): %s", a->tag, a->size,
+                        ha_status_name(be, st));
+        a->offloaded = true;
+    }
+    int first = HA_ST_OK;
+    for (rp_alloc *a = p->head; a; a = a->next) {
+        int st = unmap_release(p, a, a->nchunks);
+        a->awake = false;
+        if (p->cfg.re_reserve && st == HA_ST_OK) {
+            /* The runtime keeps VRAM while the range stays reserved: give
+             * the range back and take the same addresses again. */
+            void *again = a->va;
+            st = be->ops->vmm->free_va(be, a->va, a->mapped);
+            if (st == HA_ST_OK)
+                st = be->ops->vmm->reserve(be, &again, a->mapped, p->gran, a->va);
+            if (st == HA_ST_OK && again != a->va)
+                st = HA_ST_NOT_WRITTEN;
+        }
+        if (st && !first)
+            first = st;
+    }
+    if (first)
+        return fail(p, REFPOOL_E_RUNTIME, "releasing device memory: %s", ha_status_name(be, first));
+    return REFPOOL_OK;
+}
+
+int refpool_wake(refpool *p, const char *const *tags, size_t ntags)
+{
+    int rc = check_tags(p, tags, ntags);
+    if (rc)
+        return rc;
+    size_t targets = 0;
+    for (rp_alloc *a = p->head; a; a = a->next) {
+        if (ntags && !tagged(a, tags, ntags))
+            continue;
+        if (a->awake && ntags)
+            return fail(p, REFPOOL_E_STATE, "'%s' is awake: wake without sleep", a->tag);
+        targets += !a->awake;
+    }
+    if (targets == 0)
+        return fail(p, REFPOOL_E_STATE, "nothing is asleep: wake without sleep");
+    rp_alloc *done[1024];
+    size_t ndone = 0;
+    for (rp_alloc *a = p->head; a; a = a->next) {
+        if (a->awake || (ntags && !tagged(a, tags, ntags)))
+            continue;
+        rc = ndone < sizeof done / sizeof done[0] ? create_and_map(p, a) : REFPOOL_E_NOMEM;
+        if (rc != REFPOOL_OK) {
+            /* Undo this call's work: the pool stays asleep, backups intact. */
+            for (size_t i = 0; i < ndone; i++)
+                unmap_release(p, done[i], done[i]->nchunks);
+            return rc;
+        }
+        done[ndone++] = a;
+    }
+    for (size_t i = 0; i < ndone; i++) {
+        rp_alloc *a = done[i];
+        a->awake = true;
+        if (!a->offloaded)
+            continue;
+        int st = p->be->ops->copy_h2d(p->be, a->va, a->backup, a->size);
+        if (st)
+            rc = fail(p, REFPOOL_E_RUNTIME, "restore of '%s': %s", a->tag, ha_status_name(p->be, st));
+        a->offloaded = false;
+    }
+    return rc;
+}
+
+size_t refpool_mapped_bytes(const refpool *p)
+{
+    size_t n = 0;
+    for (const rp_alloc *a = p->head; a; a = a->next)
+        n += a->awake ? a->mapped : 0;
+    return n;
+}
+
+size_t refpool_granularity(const refpool *p) { return p->gran; }
+
+size_t refpool_live_handles(const refpool *p)
+{
+    size_t n = 0;
+    for (const rp_alloc *a = p->head; a; a = a->next)
+        for (int i = 0; i < a->nchunks; i++)
+            n += a->h[i] != HA_VMM_NO_HANDLE;
+    return n;
+}
+
+void refpool_inject_failure(refpool *p, int what, int nth)
+{
+    p->inject_what = what;
+    p->inject_nth = nth;
+}

@@ -1,0 +1,113 @@
+"""PyTorch through the reference pool: tensors routed into the pool with
+CUDAPluggableAllocator + MemPool, .item() on them, sleep, wake, values and
+freed memory checked. Runs where torch and a GPU are; skips with the reason
+elsewhere. Written with unittest so that both pytest and
+`python3 -m unittest` run it.
+
+HOSTACCESS_POOL_LIB names the library (default build/libhostaccess_pool.so);
+HOSTACCESS_POOL_BACKING and HOSTACCESS_POOL_HOST_ACCESS configure it (see
+fix/torch_alloc.c).
+"""
+import ctypes
+import os
+import unittest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+LIB = os.environ.get("HOSTACCESS_POOL_LIB", os.path.join(ROOT, "build", "libhostaccess_pool.so"))
+
+try:
+    import torch
+except ImportError:  # CI machines have no torch
+    torch = None
+
+
+def skip_reason():
+    if torch is None:
+        return "torch is not installed"
+    if not torch.cuda.is_available():
+        return "torch sees no GPU"
+    if not os.path.exists(LIB):
+        return "%s is not built (make probes)" % LIB
+    return None
+
+
+@unittest.skipIf(skip_reason() is not None, skip_reason() or "")
+class PoolThroughPyTorch(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.lib = ctypes.CDLL(LIB)
+        cls.lib.hostaccess_last_error.restype = ctypes.c_char_p
+        cls.lib.hostaccess_config.restype = ctypes.c_char_p
+        cls.lib.hostaccess_mapped_bytes.restype = ctypes.c_size_t
+        cls.alloc = torch.cuda.memory.CUDAPluggableAllocator(LIB, "my_malloc", "my_free")
+        cls.pool = torch.cuda.MemPool(cls.alloc.allocator())
+        # A platform may refuse this configuration (CUDA refuses host access
+        # to device memory): then there is nothing to test here, and the
+        # pool says why.
+        try:
+            with torch.cuda.use_mem_pool(cls.pool):
+                torch.empty(1, device="cuda")
+        except torch.OutOfMemoryError:
+            why = cls.lib.hostaccess_last_error().decode()
+            if "unsupported" in why:
+                raise unittest.SkipTest("the pool refuses this configuration here: " + why)
+            raise
+
+    def err(self):
+        return self.lib.hostaccess_last_error().decode()
+
+    def make(self, tag, n, value):
+        self.assertEqual(self.lib.hostaccess_set_tag(tag.encode()), 0)
+        with torch.cuda.use_mem_pool(self.pool):
+            t = torch.full((n,), value, dtype=torch.float32, device="cuda")
+        torch.cuda.synchronize()
+        return t
+
+    def test_item_sleep_wake(self):
+        weights = self.make("weights", 64 << 20, 7.0)     # 256 MiB, offloaded
+        cache = self.make("kv_cache", 16 << 20, 3.0)      # 64 MiB, discarded
+        print("\npool:", self.lib.hostaccess_config().decode())
+        self.assertEqual(weights[12345].item(), 7.0)
+        self.assertEqual(cache[0].item(), 3.0)
+        mapped = self.lib.hostaccess_mapped_bytes()
+        self.assertGreaterEqual(mapped, (64 << 20) * 4 + (16 << 20) * 4)
+
+        # The fast-path read, as PyTorch's large-BAR .item() does it, on pool
+        # memory: it works with the fix (host-backed on CUDA), faults
+        # (contained) without it.
+        value = ctypes.c_uint()
+        rc = self.lib.hostaccess_host_read_u32(ctypes.c_void_p(weights.data_ptr()), ctypes.byref(value))
+        host_access = os.environ.get("HOSTACCESS_POOL_HOST_ACCESS", "1") != "0"
+        backing = os.environ.get("HOSTACCESS_POOL_BACKING", "device")
+        print("host read of pool memory: status %d, value %#x (backing %s, host access %s)"
+              % (rc, value.value, backing, host_access))
+        if host_access and backing == "host":
+            self.assertEqual(rc, 0)
+            self.assertEqual(value.value, 0x40E00000)  # 7.0f
+        if not host_access:
+            self.assertNotEqual(rc, 0)
+
+        torch.cuda.synchronize()
+        free_before, _ = torch.cuda.mem_get_info()
+        self.assertEqual(self.lib.hostaccess_sleep(b"weights"), 0, self.err())
+        free_asleep, _ = torch.cuda.mem_get_info()
+        self.assertEqual(self.lib.hostaccess_mapped_bytes(), 0)
+        if backing == "device":
+            print("free device memory rose by %d bytes for %d mapped" % (free_asleep - free_before, mapped))
+            self.assertGreaterEqual(free_asleep - free_before, 0.95 * mapped)
+
+        self.assertEqual(self.lib.hostaccess_wake(b""), 0, self.err())
+        self.assertEqual(weights[12345].item(), 7.0)       # offloaded: restored
+        self.assertEqual(float(weights.sum().item()), 7.0 * weights.numel())
+        cache.fill_(5.0)                                   # discarded: usable again
+        self.assertEqual(cache[1].item(), 5.0)
+
+    def test_bad_calls_are_errors_not_crashes(self):
+        self.make("other", 1024, 1.0)
+        self.assertNotEqual(self.lib.hostaccess_sleep(b"no-such-tag"), 0)
+        self.assertIn("no-such-tag", self.err())
+        self.assertNotEqual(self.lib.hostaccess_wake(b""), 0)   # wake without sleep
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)
