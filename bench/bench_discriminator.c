@@ -3,6 +3,7 @@
  * top of it (hardened fast path). Which candidates work is decided in this
  * run, on this machine, by the probe's own logic. */
 #include <math.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -72,6 +73,7 @@ typedef struct bench {
     int headline;                  /* kind index of the headline readable kind, -1 none */
     int device_kind;               /* the runtime's own device memory, -1 none */
     int bad_kind;                  /* an unreadable kind, -1 none */
+    int pinned_cpu;                /* the CPU the run was held on, -1 if not pinned */
     const ha_query *good[HA_MAX_QUERIES];
     size_t ngood;
     char no_readable_reason[200];
@@ -106,6 +108,9 @@ static bool known_path(const char *name)
                 return true;
     return false;
 }
+
+static const bench_row *find_row(const bench *b, const char *path, const char *kind,
+                                 const char *cand, int rep);
 
 static bench_row *new_row(bench *b, const char *path, const char *kind, const char *cand,
                           const char *what, int rep)
@@ -152,90 +157,90 @@ static void skip_row(bench_row *r, const char *why)
     snprintf(r->skip_reason, sizeof r->skip_reason, "%s", why);
 }
 
+/* One path, measured --repeat times back to back: the runs compared for
+ * repeatability are neighbours in time, not minutes apart. */
+static void run_path(bench *b, bench_ctx *c, const path_def *p, const char *kind, const char *cand,
+                     bool bar, const char *skip)
+{
+    for (int rep = 1; rep <= b->repeat; rep++) {
+        bench_row *r = new_row(b, p->name, kind, cand, p->what, rep);
+        if (!r)
+            return;
+        r->comparable_to_bar = bar;
+        if (skip)
+            skip_row(r, skip);
+        else
+            measure_row(b, r, p->fn, c, p->session);
+    }
+}
+
 /* The fast-path family and the discriminators on one readable kind. */
-static void run_read_paths(bench *b, bench_ctx *c, int ki, int rep)
+static void run_read_paths(bench *b, bench_ctx *c, int ki)
 {
     const char *kind = b->d.kinds[ki]->name;
     for (const path_def *p = read_paths; p->name; p++) {
         if (!path_selected(b, p->name))
             continue;
         if (!p->per_candidate) {
-            bench_row *r = new_row(b, p->name, kind, NULL, p->what, rep);
-            if (!r)
-                return;
-            r->comparable_to_bar = crosses_bar(b, ki) && strncmp(p->name, "fast", 4) == 0;
-            if ((p->fn == path_deref_cold && !bench_have_flush()) ||
-                (p->fn == path_deref_nt && !bench_have_nt()))
-                skip_row(r, "this CPU has no cache-line flush or no SSE4.1 streaming load");
-            else
-                measure_row(b, r, p->fn, c, p->session);
+            bool cpu_lacks = (p->fn == path_deref_cold && !bench_have_flush()) ||
+                             (p->fn == path_deref_nt && !bench_have_nt());
+            run_path(b, c, p, kind, NULL, crosses_bar(b, ki) && strncmp(p->name, "fast", 4) == 0,
+                     cpu_lacks ? "this CPU has no cache-line flush or no SSE4.1 streaming load" : NULL);
             continue;
         }
         for (size_t qi = 0; qi < b->ngood; qi++) {
             c->q = b->good[qi];
-            bench_row *r = new_row(b, p->name, kind, c->q->name, p->what, rep);
-            if (!r)
-                return;
             memset(&c->ref, 0, sizeof c->ref);
             ha_sentinel_fill(c->ref.out, sizeof c->ref.out);
             c->ref.status = c->q->raw(&b->t.be, c->q, c->a, c->ref.out);
-            measure_row(b, r, p->fn, c, false);
+            run_path(b, c, p, kind, c->q->name, false, NULL);
         }
     }
 }
 
-static void run_copy_paths(bench *b, bench_ctx *c, int ki, int rep)
+static void run_copy_paths(bench *b, bench_ctx *c, int ki)
 {
-    for (const path_def *p = copy_paths; p->name; p++) {
-        if (!path_selected(b, p->name))
-            continue;
-        bench_row *r = new_row(b, p->name, b->d.kinds[ki]->name, NULL, p->what, rep);
-        if (r)
-            measure_row(b, r, p->fn, c, false);
-    }
+    for (const path_def *p = copy_paths; p->name; p++)
+        if (path_selected(b, p->name))
+            run_path(b, c, p, b->d.kinds[ki]->name, NULL, false, NULL);
 }
 
-static void run_once(bench *b, bench_ctx *c, int rep)
+static const path_def harness_path = {"harness", path_empty,
+                                      "empty batch loop: the harness's own cost, and a canary: "
+                                      "if it moves between repeats, the machine changed speed",
+                                      false, false};
+
+static void run_all_paths(bench *b, bench_ctx *c)
 {
-    bench_row *r = new_row(b, "harness", NULL, NULL, "empty batch loop: the harness's own cost", rep);
-    if (r) {
-        measure_row(b, r, path_empty, c, false);
-        if (rep == 1)
-            b->empty_ns = r->st.median;
-    }
+    run_path(b, c, &harness_path, NULL, NULL, false, NULL);
+    const bench_row *h = find_row(b, "harness", NULL, NULL, 1);
+    b->empty_ns = h ? h->st.median : 0;
     bool any = false;
     for (size_t ki = 0; ki < b->d.nk; ki++) {
         if (!b->have_alloc[ki] || b->d.runs[ki].readable != HA_TRUTH_YES)
             continue;
         any = true;
         c->a = &b->allocs[ki];
-        fprintf(stderr, "bench_discriminator: repeat %d, kind %s\n", rep, b->d.kinds[ki]->name);
-        run_read_paths(b, c, (int)ki, rep);
+        fprintf(stderr, "bench_discriminator: kind %s\n", b->d.kinds[ki]->name);
+        run_read_paths(b, c, (int)ki);
         if ((int)ki == b->headline)
-            run_copy_paths(b, c, (int)ki, rep);
+            run_copy_paths(b, c, (int)ki);
     }
-    if (!any) {
+    if (!any)
         for (const path_def *p = read_paths; p->name; p++)
             if (path_selected(b, p->name))
-                skip_row(new_row(b, p->name, NULL, NULL, p->what, rep), b->no_readable_reason);
-    }
+                run_path(b, c, p, NULL, NULL, false, b->no_readable_reason);
     if (b->device_kind >= 0 && b->device_kind != b->headline && b->have_alloc[b->device_kind]) {
         c->a = &b->allocs[b->device_kind];
-        run_copy_paths(b, c, b->device_kind, rep);
+        run_copy_paths(b, c, b->device_kind);
     }
-    for (const path_def *p = fault_paths; p->name; p++) {
-        if (!path_selected(b, p->name))
-            continue;
-        bench_row *fr = new_row(b, p->name, b->bad_kind >= 0 ? b->d.kinds[b->bad_kind]->name : NULL,
-                                NULL, p->what, rep);
-        if (b->bad_kind < 0 || !b->have_alloc[b->bad_kind]) {
-            skip_row(fr, "no unreadable kind on this platform");
-            continue;
-        }
+    bool bad = b->bad_kind >= 0 && b->have_alloc[b->bad_kind];
+    if (bad)
         c->bad = &b->allocs[b->bad_kind];
-        if (fr)
-            measure_row(b, fr, p->fn, c, false);
-    }
+    for (const path_def *p = fault_paths; p->name; p++)
+        if (path_selected(b, p->name))
+            run_path(b, c, p, bad ? b->d.kinds[b->bad_kind]->name : NULL, NULL, false,
+                     bad ? NULL : "no unreadable kind on this platform");
 }
 
 /* ---- setup: which kinds, which candidates, fresh allocations ---- */
@@ -547,8 +552,14 @@ static void print_checks(const bench *b)
                    r->candidate[0] ? "/" : "", r->candidate, dr, r->st.median,
                    find_row(b, r->path, r->kind, r->candidate, 2)->st.median);
     }
-    printf("repeat 1 vs 2: copy paths within 3%%: %d of %d; ns-scale paths within 5%%: %d of %d\n",
-           copy_n - copy_bad, copy_n, ns_n - ns_bad, ns_n);
+    printf("repeat 1 vs 2 (back to back): copy paths within 3%%: %d of %d; ns-scale paths within 5%%: "
+           "%d of %d\n", copy_n - copy_bad, copy_n, ns_n - ns_bad, ns_n);
+    const bench_row *h1 = find_row(b, "harness", NULL, NULL, 1);
+    const bench_row *h2 = find_row(b, "harness", NULL, NULL, 2);
+    if (h1 && h2)
+        printf("canary: the empty loop moved %.1f%% between its repeats (%.3f vs %.3f ns)%s\n",
+               repeat_drift(b, h1), h1->st.median, h2->st.median,
+               repeat_drift(b, h1) > 5 ? ": the machine itself changed speed" : "");
 }
 
 /* ---- the record ---- */
@@ -684,6 +695,8 @@ static void write_json(bench *b, jw *w, double wall)
     jw_kint(w, "repeat", b->repeat);
     jw_kint(w, "sweep_iterations", b->sweep_iterations);
     jw_obj_end(w);
+    jw_key(w, "pinned_cpu");
+    b->pinned_cpu >= 0 ? jw_int(w, b->pinned_cpu) : jw_null(w);
     jw_key(w, "clock");
     jw_obj(w);
     jw_kstr(w, "source", "CLOCK_MONOTONIC");
@@ -840,6 +853,14 @@ int main(int argc, char **argv)
         }
         ha_record_abort(&csv_check);
     }
+    /* One CPU for the whole run: a migration mid-row mixes two cores' caches
+     * and clock rates into one figure. */
+    int cpu = sched_getcpu();
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    if (cpu >= 0)
+        CPU_SET(cpu, &set);
+    b.pinned_cpu = cpu >= 0 && sched_setaffinity(0, sizeof set, &set) == 0 ? cpu : -1;
     fprintf(stderr, "bench_discriminator: finding the working discriminators on this machine\n");
     setup(&b);
     ha_clock_measure(&b.clock);
@@ -856,8 +877,7 @@ int main(int argc, char **argv)
     /* Half a second of work first: the clock rate ramps before repeat 1. */
     for (double until = ha_clock_ns() + 0.5e9; ha_clock_ns() < until;)
         path_empty(&c, 1u << 16);
-    for (int rep = 1; rep <= b.repeat; rep++)
-        run_once(&b, &c, rep);
+    run_all_paths(&b, &c);
     run_sweep(&b, &c);
     double wall = ha_now_s() - t0;
 
