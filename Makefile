@@ -35,12 +35,12 @@ FIX    := $(BUILD)/pool_check $(BUILD)/libhostaccess_pool.so
 BENCH_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(filter-out bench/bench_discriminator.c,$(wildcard bench/*.c)))
 
 .SECONDARY:
-.PHONY: all probes bench fix check check-torch check-unit check-integration check-sanitize clean backends
+.PHONY: all probes bench fix report check check-torch check-fuzz-corpus fuzz check-unit check-integration check-sanitize clean backends
 all: probes
 
 # probes builds every tool run_all.sh runs, so the quick start is two commands.
-probes: $(PROBES) $(BENCH) $(FIX)
-	@echo "built: $(notdir $(PROBES) $(BENCH) $(FIX)) [hip: $(if $(HIP_HDR),$(HIP_HDR),compiled out)] [cuda: $(if $(CUDA_HDR),$(CUDA_HDR),compiled out)]"
+probes: $(PROBES) $(BENCH) $(FIX) $(if $(HAVE_JANSSON),$(REPORT))
+	@echo "built: $(notdir $(PROBES) $(BENCH) $(FIX) $(if $(HAVE_JANSSON),$(REPORT),[report: no libjansson-dev])) [hip: $(if $(HIP_HDR),$(HIP_HDR),compiled out)] [cuda: $(if $(CUDA_HDR),$(CUDA_HDR),compiled out)]"
 
 $(BUILD)/common/backend_hip.o: BACKEND_FLAGS = $(HIP_FLAGS)
 $(BUILD)/common/backend_cuda.o: BACKEND_FLAGS = $(CUDA_FLAGS)
@@ -69,6 +69,16 @@ $(BUILD)/pool_check: $(BUILD)/fix/pool_check.o $(BUILD)/fix/refpool.o $(LIBCOMMO
 $(BUILD)/libhostaccess_pool.so: $(BUILD)/fix/torch_alloc.o $(BUILD)/fix/refpool.o $(LIBCOMMON)
 	$(CC) -shared $(CFLAGS) $(LDFLAGS) $^ -o $@ $(LIBS)
 
+# report/ reads records with jansson: built where libjansson-dev is installed.
+HAVE_JANSSON := $(shell pkg-config --exists jansson 2>/dev/null && echo yes)
+REPORT_LIB_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(filter-out report/report.c report/compare.c report/trend.c report/fuzz_record.c,$(wildcard report/*.c)))
+REPORT := $(BUILD)/bin/report $(BUILD)/bin/compare $(BUILD)/bin/trend
+$(BUILD)/report/%.o: BACKEND_FLAGS = -Ireport $(shell pkg-config --cflags jansson 2>/dev/null)
+$(BUILD)/bin/%: $(BUILD)/report/%.o $(REPORT_LIB_OBJ) $(LIBCOMMON)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(LDFLAGS) $^ -o $@ $(JANSSON) $(LIBS)
+report: $(REPORT)
+
 bench: $(BENCH)
 $(BUILD)/bench/%.o: BACKEND_FLAGS = -Ibench
 $(BENCH): $(BUILD)/bench/bench_discriminator.o $(BENCH_OBJ) $(LIBCOMMON)
@@ -77,4 +87,4 @@ $(BENCH): $(BUILD)/bench/bench_discriminator.o $(BENCH_OBJ) $(LIBCOMMON)
 include tests/tests.mk
 
 clean:
-	rm -rf build build-asan
+	rm -rf build build-asan build-fuzz

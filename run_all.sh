@@ -133,5 +133,16 @@ for dev in $devices; do
     if [ -f "$dir/bench_sweep.csv" ] && command -v gnuplot >/dev/null; then
         "$here/bench/plot_sweep.sh" "$dir" && echo "  plots: bench_sweep.png, bench_sweep.svg"
     fi
+    # Last, the report, where it is built (it needs libjansson).
+    if [ -x "$build/bin/report" ]; then
+        if "$build/bin/report" "$dir" >/dev/null; then
+            echo "  report: $dir/REPORT.md"
+        else
+            echo "  report: FAILED (see the message above)"
+            failed=1
+        fi
+    else
+        echo "  report: not built (make report needs libjansson-dev); run report/report $dir later"
+    fi
 done
 exit $failed

@@ -30,8 +30,10 @@ int bench_measure(bench_fn f, bench_ctx *c, const bench_plan *plan, const ha_clo
     if (est <= 0)
         est = ci->min_step_ns > 0 ? ci->min_step_ns : 1;
     /* The clock is read twice per batch: keep that within 0.5 % of a batch,
-     * leaving the rest of the 1 % budget to the loop itself. */
-    double b = ceil(200.0 * 2 * ci->read_ns / est);
+     * leaving the rest of the 1 % budget to the loop itself; and let each
+     * sample cover at least 200 us of work, so a row is hundreds of steady
+     * samples rather than tens of thousands of jittery ones. */
+    double b = fmax(ceil(200.0 * 2 * ci->read_ns / est), ceil(200e3 / est));
     r->batch = b < 1 ? 1 : b > (double)(1u << 24) ? (1u << 24) : (size_t)b;
     size_t u = bench_unroll(f);
     r->batch = (r->batch + u - 1) / u * u; /* whole unrolled loop iterations */

@@ -170,7 +170,7 @@ int ha_tool_start(ha_tool *t)
 void ha_tool_json_head(ha_tool *t, jw *w)
 {
     jw_kint(w, "schema_version", HA_SCHEMA_VERSION);
-    jw_kstr(w, "tool", t->name);
+    jw_kstr(w, "tool", t->env_only ? "env" : t->name);
     jw_kbool(w, "simulated", t->be.ops->simulated);
     jw_kstr(w, "backend_choice", t->chose[0] ? t->chose : t->be.ops->name);
     jw_key(w, "env");

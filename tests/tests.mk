@@ -3,7 +3,7 @@
 UNIT_SRC  := $(wildcard tests/unit/test_*.c)
 UNIT_BIN  := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 CMOCKA    := $(shell pkg-config --cflags --libs cmocka 2>/dev/null || echo -lcmocka)
-JANSSON   := $(shell pkg-config --cflags --libs jansson 2>/dev/null || echo -ljansson)
+JANSSON   := $(shell pkg-config --libs jansson 2>/dev/null || echo -ljansson)
 
 $(BUILD)/tests/%: tests/unit/%.c $(LIBCOMMON)
 	@mkdir -p $(dir $@)
@@ -20,18 +20,32 @@ $(BUILD)/tests/integration_%: tests/integration/test_%.c
 	$(CC) $(BASE) $(CFLAGS) $(LDFLAGS) $< -o $@ $(CMOCKA) $(JANSSON) $(LIBS)
 
 # Run from the repository root: the tests call ./run_all.sh.
-check-integration: probes $(INT_BIN)
+check-integration: probes report $(INT_BIN)
 	@BUILD=$(BUILD) tests/run_unit.sh $(INT_BIN)
 
 SAN := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 check-sanitize:
-	$(MAKE) BUILD=build-asan CFLAGS="$(SAN)" LDFLAGS="-fsanitize=address,undefined" check-unit check-integration
+	$(MAKE) BUILD=build-asan CFLAGS="$(SAN)" LDFLAGS="-fsanitize=address,undefined" check-unit check-integration check-fuzz-corpus
+
+# The fuzz corpus, replayed through the record reader (ASan in check-sanitize).
+$(BUILD)/tests/fuzz_replay: tests/fuzz/replay.c $(BUILD)/report/fuzz_record.o $(REPORT_LIB_OBJ) $(LIBCOMMON)
+	@mkdir -p $(dir $@)
+	$(CC) $(BASE) $(CFLAGS) $(LDFLAGS) $^ -o $@ $(JANSSON) $(LIBS)
+
+check-fuzz-corpus: $(BUILD)/tests/fuzz_replay
+	$(BUILD)/tests/fuzz_replay tests/fuzz/corpus
+
+# libFuzzer (clang): make fuzz, then build-fuzz/fuzz_record tests/fuzz/corpus
+fuzz:
+	@mkdir -p build-fuzz
+	clang -g -O1 -fsanitize=fuzzer,address,undefined -std=c11 -D_GNU_SOURCE -Icommon -Ireport \
+	    report/fuzz_record.c report/records.c -o build-fuzz/fuzz_record $(JANSSON)
 
 # The PyTorch test skips, saying why, where torch or a GPU is missing.
 check-torch: fix
 	HOSTACCESS_POOL_LIB=$(abspath $(BUILD))/libhostaccess_pool.so python3 -m unittest -v tests/torch/test_pool_torch.py
 
 check:
-	$(MAKE) check-unit check-integration check-torch
+	$(MAKE) check-unit check-integration check-fuzz-corpus check-torch
 	$(MAKE) check-sanitize
 	@echo "check: all test suites passed (plain and ASan+UBSan)"

@@ -1,0 +1,331 @@
+/* The PR-ready Markdown: one section per record, and a line that says so
+ * where a record is missing. */
+#include "markdown.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "records.h"
+
+static void md_env(FILE *f, const json_t *e)
+{
+    const json_t *lb = json_object_get(e, "large_bar");
+    int rt = rec_tri(lb, "runtime"), sy = rec_tri(lb, "sysfs");
+    fprintf(f, "## Environment\n\n| | |\n|---|---|\n");
+    fprintf(f, "| device | %s (%s), device %d, %.1f GiB |\n", rec_str(e, "device_name"),
+            rec_str(e, "arch"), (int)rec_num(e, "device"), rec_num(e, "vram_bytes") / (1 << 30));
+    fprintf(f, "| backend | %s%s |\n", rec_str(e, "backend"),
+            json_is_true(json_object_get(e, "simulated")) ? " (SIMULATED)" : "");
+    fprintf(f, "| versions | header %s · runtime %s · driver %s |\n", rec_str(e, "header_version"),
+            rec_str(e, "runtime_version"), rec_str(e, "driver_version"));
+    if (json_is_string(json_object_get(e, "kernel_driver")))
+        fprintf(f, "| kernel driver | %s |\n", rec_str(e, "kernel_driver"));
+    if (json_is_string(json_object_get(e, "version_warning")))
+        fprintf(f, "| **warning** | %s |\n", rec_str(e, "version_warning"));
+    fprintf(f, "| large BAR | runtime: %s (%s) · sysfs: %s (%s) |\n",
+            rt < 0 ? "not reported" : rt ? "yes" : "no", rec_str(lb, "runtime_note"),
+            sy < 0 ? "unknown" : sy ? "yes" : "no", rec_str(lb, "sysfs_note"));
+    const json_t *attrs = json_object_get(e, "device_attributes");
+    if (json_array_size(attrs)) {
+        fprintf(f, "| device attributes |");
+        size_t i;
+        const json_t *a;
+        json_array_foreach(attrs, i, a) {
+            const json_t *v = json_object_get(a, "value");
+            if (json_is_integer(v))
+                fprintf(f, " %s=%lld", rec_str(a, "name"), (long long)json_integer_value(v));
+            else
+                fprintf(f, " %s=?", rec_str(a, "name"));
+        }
+        fprintf(f, " |\n");
+    }
+    fprintf(f, "| host | %s · %s · %s |\n", rec_str(e, "host"), rec_str(e, "kernel"), rec_str(e, "cpu"));
+    fprintf(f, "| run | %s · tool %s |\n\n", rec_str(e, "time_utc"), rec_str(e, "tool_version"));
+}
+
+/* A cell: the status name without the runtime's long prefix, then the class. */
+static void cell(FILE *f, const json_t *res)
+{
+    const char *st = rec_str(res, "status_name"), *out = rec_str(res, "outcome");
+    static const char *const prefixes[] = {"CUDA_ERROR_", "hipError", "SIM_ERR_", NULL};
+    for (int i = 0; prefixes[i]; i++)
+        if (!strncmp(st, prefixes[i], strlen(prefixes[i])))
+            st += strlen(prefixes[i]);
+    if (!strcmp(out, "ok"))
+        fprintf(f, " %s |", rec_str(res, "class"));
+    else if (!strcmp(out, "error"))
+        fprintf(f, " ✘ %s |", st);
+    else if (!strcmp(out, "not_written"))
+        fprintf(f, " ok, not written |");
+    else
+        fprintf(f, " %s |", out);
+}
+
+static void md_probe(FILE *f, const json_t *p)
+{
+    const json_t *kinds = json_object_get(p, "kinds"), *cands = json_object_get(p, "candidates");
+    fprintf(f, "## Can the host read it? (probe_discriminator)\n\n");
+    fprintf(f, "Ground truth: a host read of a pattern the device wrote, with SIGSEGV/SIGBUS "
+               "contained (isolation: %s). ✔ readable, ✘ not. A cell is the query's answer: "
+               "✘ and the status for an error, else the value's class. **FP** says readable of "
+               "memory that faults (the crash); **FN** says unreadable of memory that reads.\n\n",
+            rec_str(p, "isolation"));
+    fprintf(f, "| candidate |");
+    size_t i, k;
+    const json_t *kd, *c;
+    json_array_foreach(kinds, i, kd) if (json_is_true(json_object_get(kd, "created")))
+        fprintf(f, " %s |", rec_str(kd, "name"));
+    fprintf(f, " Distinguishes? |\n|---|");
+    json_array_foreach(kinds, i, kd) if (json_is_true(json_object_get(kd, "created"))) fprintf(f, "---|");
+    fprintf(f, "---|\n| **host read (truth)** |");
+    json_array_foreach(kinds, i, kd) {
+        if (!json_is_true(json_object_get(kd, "created")))
+            continue;
+        int r = rec_tri(kd, "readable");
+        fprintf(f, " %s |", r < 0 ? "?" : r ? "✔" : "✘");
+    }
+    fprintf(f, " |\n");
+    json_array_foreach(cands, i, c) {
+        fprintf(f, "| `%s` |", rec_str(c, "name"));
+        json_array_foreach(kinds, k, kd) {
+            if (!json_is_true(json_object_get(kd, "created")))
+                continue;
+            const json_t *res = NULL, *r;
+            size_t m;
+            json_array_foreach(json_object_get(c, "results"), m, r)
+                if (!strcmp(rec_str(r, "kind"), rec_str(kd, "name"))) res = r;
+            if (res)
+                cell(f, res);
+            else
+                fprintf(f, " – |");
+        }
+        const char *v = rec_str(c, "verdict");
+        if (!strcmp(v, "distinguishes")) {
+            fprintf(f, " ✔ yes |\n");
+        } else if (!strcmp(v, "fails")) {
+            fprintf(f, " ✘ no:");
+            const json_t *w;
+            size_t m;
+            json_array_foreach(json_object_get(c, "wrong_on"), m, w)
+                fprintf(f, " %s %s", strcmp(rec_str(w, "error"), "false_positive") ? "FN" : "FP",
+                        rec_str(w, "kind"));
+            fprintf(f, " |\n");
+        } else {
+            fprintf(f, " – %s |\n", rec_str(c, "why"));
+        }
+    }
+    fprintf(f, "\nDistinguishing here:");
+    int n = 0;
+    json_array_foreach(cands, i, c) if (json_is_true(json_object_get(c, "distinguishes")))
+        fprintf(f, "%s `%s`", n++ ? "," : "", rec_str(c, "name"));
+    fprintf(f, "%s. Probe wall time %.3f s.\n\n", n ? "" : " none", rec_num(p, "wall_time_s"));
+    json_array_foreach(kinds, i, kd) {
+        if (!json_is_true(json_object_get(kd, "created")))
+            fprintf(f, "- kind `%s` could not be made here: %s\n", rec_str(kd, "name"), rec_str(kd, "detail"));
+        if (*rec_str(kd, "truth_note"))
+            fprintf(f, "- kind `%s`: %s\n", rec_str(kd, "name"), rec_str(kd, "truth_note"));
+    }
+    fprintf(f, "\n");
+}
+
+static void md_mga(FILE *f, const json_t *m)
+{
+    fprintf(f, "## MemGetAccess across an allocation's life (probe_memgetaccess)\n\n");
+    fprintf(f, "| kind | stage | stage call | host read | device | host | host_numa | host_numa_current |\n");
+    fprintf(f, "|---|---|---|---|---|---|---|---|\n");
+    size_t i, s, a;
+    const json_t *sh, *st, *ac;
+    json_array_foreach(json_object_get(m, "shapes"), i, sh) {
+        if (!json_is_true(json_object_get(sh, "created"))) {
+            fprintf(f, "| %s | not created: %s | | | | | | |\n", rec_str(sh, "kind"), rec_str(sh, "detail"));
+            continue;
+        }
+        json_array_foreach(json_object_get(sh, "stages"), s, st) {
+            fprintf(f, "| %s | %s | %s | %s |", rec_str(sh, "kind"), rec_str(st, "stage"),
+                    rec_str(st, "stage_status_name"), rec_str(st, "host_read"));
+            json_array_foreach(json_object_get(st, "access"), a, ac) {
+                const json_t *fl = json_object_get(ac, "flags");
+                if (json_is_integer(fl))
+                    fprintf(f, " %lld |", (long long)json_integer_value(fl));
+                else
+                    fprintf(f, " ✘ %s |", rec_str(ac, "status_name"));
+            }
+            fprintf(f, "\n");
+        }
+    }
+    fprintf(f, "\nflags: 0 none, 1 read, 3 read-write.\n\n");
+}
+
+static const json_t *bench_row(const json_t *b, const char *path, const char *kind, const char *cand)
+{
+    size_t i;
+    const json_t *r;
+    json_array_foreach(json_object_get(b, "rows"), i, r) {
+        if (json_integer_value(json_object_get(r, "repeat")) != 1 ||
+            json_is_true(json_object_get(r, "skipped")) || strcmp(rec_str(r, "path"), path))
+            continue;
+        if (kind && strcmp(rec_str(r, "kind"), kind))
+            continue;
+        if (cand && strcmp(rec_str(r, "candidate"), cand))
+            continue;
+        return r;
+    }
+    return NULL;
+}
+
+static void md_bench(FILE *f, const json_t *b, const char *plots)
+{
+    const json_t *h = json_object_get(b, "headline");
+    fprintf(f, "## What the fast path buys (bench_discriminator)\n\n");
+    if (!json_is_object(h)) {
+        fprintf(f, "No headline: no kind on this platform is host-readable.\n\n");
+        return;
+    }
+    const char *fk = rec_str(h, "fast_kind");
+    const json_t *fast = bench_row(b, "fast", fk, NULL);
+    double fm = rec_num(fast, "median_ns");
+    fprintf(f, "Fast path on `%s`, slow path copying from `%s`. Medians of batched samples "
+               "with the robust spread (1.4826 MAD)%s.\n\n", fk, rec_str(h, "slow_kind"),
+            json_is_true(json_object_get(h, "fast_comparable_to_bar_read"))
+                ? "; the fast path crosses the PCIe BAR"
+                : "; **the fast path reads host DRAM through a warm cache: not comparable to a "
+                  "read across the PCIe BAR** (the line-flushed figure is the closest)");
+    fprintf(f, "| path | median ns | spread ns | against the fast path |\n|---|---|---|---|\n");
+    fprintf(f, "| host dereference, 4 B (fast path) | %.1f | %.1f | 1× |\n", fm, rec_num(fast, "spread_ns"));
+    const json_t *cold = bench_row(b, "fast_cold", fk, NULL);
+    if (cold)
+        fprintf(f, "| host dereference, line flushed first | %.1f | %.1f | %.1f× |\n",
+                rec_num(cold, "median_ns"), rec_num(cold, "spread_ns"), rec_num(cold, "median_ns") / fm);
+    size_t i;
+    const json_t *hd;
+    json_array_foreach(json_object_get(h, "hardened"), i, hd) {
+        const char *q = rec_str(hd, "candidate");
+        const json_t *hr = bench_row(b, "hardened", fk, q), *dr = bench_row(b, "disc", fk, q);
+        fprintf(f, "| `%s` + dereference (hardened) | %.1f | %.1f | +%.1f ns (+%.0f%%) |\n", q,
+                rec_num(hd, "hardened_median_ns"), rec_num(hr, "spread_ns"), rec_num(hd, "overhead_ns"),
+                rec_num(hd, "overhead_pct"));
+        if (dr)
+            fprintf(f, "| `%s` alone | %.1f | %.1f | |\n", q, rec_num(dr, "median_ns"), rec_num(dr, "spread_ns"));
+    }
+    const char *copies[] = {"copy_pageable", "copy_pinned", "copy_async"};
+    for (int c = 0; c < 3; c++) {
+        const json_t *r = bench_row(b, copies[c], rec_str(h, "slow_kind"), NULL);
+        if (!r)
+            continue;
+        fprintf(f, "| %s (slow path) | %.1f | %.1f | fast path **%.1f×** faster", rec_str(r, "what"),
+                rec_num(r, "median_ns"), rec_num(r, "spread_ns"), rec_num(r, "median_ns") / fm);
+        if (cold)
+            fprintf(f, " (%.1f× against the line-flushed read)", rec_num(r, "median_ns") / rec_num(cold, "median_ns"));
+        fprintf(f, " |\n");
+    }
+    const json_t *fr = bench_row(b, "fault_fallback", NULL, NULL);
+    if (fr)
+        fprintf(f, "| contained fault, then the copy (`%s`) | %.1f | %.1f | |\n", rec_str(fr, "kind"),
+                rec_num(fr, "median_ns"), rec_num(fr, "spread_ns"));
+    const json_t *sw = json_object_get(b, "sweep");
+    if (json_is_object(sw)) {
+        const json_t *x = json_object_get(sw, "crossover_bytes");
+        fprintf(f, "\nSize sweep on `%s`: %s.\n", rec_str(sw, "kind"),
+                json_is_integer(x) ? "the copy catches up with the host read at the crossover below"
+                                   : "the host read stays faster than the copy up to the largest size");
+        if (json_is_integer(x))
+            fprintf(f, "Crossover: %lld bytes.\n", (long long)json_integer_value(x));
+    }
+    fprintf(f, "\nClock: one read %.1f ns; bench wall time %.1f s.\n\n",
+            rec_num(json_object_get(b, "clock"), "read_ns"), rec_num(b, "wall_time_s"));
+    if (plots)
+        fprintf(f, "![path latencies](report_paths.png) ([svg](report_paths.svg))%s\n\n",
+                json_is_object(sw) ? "\n![size sweep](report_sweep.png) ([svg](report_sweep.svg))" : "");
+}
+
+static void md_pool(FILE *f, const json_t *p, const char *plots)
+{
+    fprintf(f, "## Sleep-mode pool with the host-access fix (pool_check)\n\n");
+    const json_t *s = json_object_get(p, "summary");
+    fprintf(f, "%lld passed, %lld failed, %lld unsupported on this platform.\n\n",
+            (long long)rec_num(s, "passed"), (long long)rec_num(s, "failed"),
+            (long long)rec_num(s, "unsupported"));
+    fprintf(f, "| check | mode | result | detail |\n|---|---|---|---|\n");
+    size_t i;
+    const json_t *c;
+    json_array_foreach(json_object_get(p, "checks"), i, c) {
+        const char *st = rec_str(c, "status");
+        fprintf(f, "| %s | %s | %s | %s |\n", rec_str(c, "name"), rec_str(c, "mode"),
+                !strcmp(st, "PASS") ? "✔ PASS" : !strcmp(st, "FAIL") ? "✘ **FAIL**" : "– unsupported",
+                rec_str(c, "detail"));
+    }
+    fprintf(f, "\n| pool | mode | sleep GB/s | wake GB/s | ceiling D2H | ceiling H2D | sleep/ceiling | wake/ceiling |\n");
+    fprintf(f, "|---|---|---|---|---|---|---|---|\n");
+    json_array_foreach(json_object_get(p, "throughput"), i, c) {
+        double gib = rec_num(c, "pool_bytes") / (1 << 30);
+        if (!json_is_true(json_object_get(c, "measured"))) {
+            fprintf(f, "| %.2f GiB | not measured: %s | | | | | | |\n", gib, rec_str(c, "note"));
+            continue;
+        }
+        fprintf(f, "| %.2f GiB | %s | %.2f | %.2f | %.2f | %.2f | %.1f%% | %.1f%% |\n", gib,
+                rec_str(c, "mode"), rec_num(c, "sleep_gbs"), rec_num(c, "wake_gbs"),
+                rec_num(c, "ceiling_d2h_gbs"), rec_num(c, "ceiling_h2d_gbs"),
+                100 * rec_num(c, "sleep_fraction_of_ceiling"), 100 * rec_num(c, "wake_fraction_of_ceiling"));
+        if (*rec_str(c, "note"))
+            fprintf(f, "\nNote: %s.\n", rec_str(c, "note"));
+    }
+    if (plots)
+        fprintf(f, "\n![sleep and wake against the ceiling](report_pool.png) ([svg](report_pool.svg))\n");
+    fprintf(f, "\n");
+}
+
+static void md_torch(FILE *f, const char *dir)
+{
+    char p[700];
+    snprintf(p, sizeof p, "%s/torch_pool.txt", dir);
+    FILE *t = fopen(p, "r");
+    if (!t) {
+        fprintf(f, "## PyTorch through the pool\n\nNot run here (no torch or no GPU): no torch_pool.txt.\n\n");
+        return;
+    }
+    fprintf(f, "## PyTorch through the pool\n\n`tests/torch/test_pool_torch.py` per pool configuration "
+               "([torch_pool.txt](torch_pool.txt)):\n\n```\n");
+    char line[1024];
+    while (fgets(line, sizeof line, t))
+        if (!strncmp(line, "## ", 3) || strstr(line, "passed") || strstr(line, "skipped") ||
+            strstr(line, "host read") || strstr(line, "rose by") || strstr(line, "FAILED") ||
+            strstr(line, "pool:"))
+            fputs(line, f);
+    fclose(t);
+    fprintf(f, "```\n\n");
+}
+
+void md_write(FILE *f, const rundir *r, const char *plots)
+{
+    bool sim = rundir_simulated(r);
+    const json_t *e = r->env;
+    fprintf(f, "# %shostaccess report: %s, %s, %s\n\n", sim ? "SIMULATED, not evidence: " : "",
+            rec_str(e, "device_name"), rec_str(e, "backend"), rec_str(e, "time_utc"));
+    if (sim)
+        fprintf(f, "> This run used the simulation backend: a host-only model of a large-BAR "
+                   "platform. It tests the harness; none of it describes a GPU.\n\n");
+    md_env(f, e);
+    static const char *const missing[RUN_NREC] = {
+        NULL, "No probe_discriminator record in this run: the truth table is missing.",
+        "No probe_memgetaccess record in this run: the MemGetAccess matrix is missing.",
+        "No bench_discriminator record in this run: no timings.",
+        "No pool_check record in this run: no pool checks or throughput."};
+    for (int i = RUN_PROBE; i < RUN_NREC; i++) {
+        if (!r->rec[i]) {
+            fprintf(f, "## %s\n\n%s\n\n", run_tools[i], missing[i]);
+            continue;
+        }
+        switch (i) {
+        case RUN_PROBE: md_probe(f, r->rec[i]); break;
+        case RUN_MGA: md_mga(f, r->rec[i]); break;
+        case RUN_BENCH: md_bench(f, r->rec[i], plots); break;
+        case RUN_POOL: md_pool(f, r->rec[i], plots); break;
+        }
+    }
+    md_torch(f, r->path);
+    if (!plots)
+        fprintf(f, "Plots: not made (gnuplot is not installed here).\n\n");
+    fprintf(f, "---\nMade by `report/report` from the records in this folder; exports: "
+               "[junit.xml](junit.xml), [benchmark.json](benchmark.json), "
+               "[benchmark_bigger.json](benchmark_bigger.json), [results.csv](results.csv).\n");
+}

@@ -1,0 +1,40 @@
+/* Reading result records: jansson parses, a declarative field list checks.
+ * A record that is missing, truncated, corrupt or of another schema gives
+ * one line naming the file, the place and what was expected. */
+#ifndef HA_RECORDS_H
+#define HA_RECORDS_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+/* Types a field may take, or-ed. */
+enum { RT_NULL = 1, RT_BOOL = 2, RT_INT = 4, RT_REAL = 8, RT_NUM = RT_INT | RT_REAL, RT_STR = 16,
+       RT_OBJ = 32, RT_ARR = 64 };
+
+typedef struct rec_field {
+    const char *path; /* "kinds[].readable": [] is every element of an array */
+    int types;
+} rec_field;
+
+/* The fields a tool's record must have, ended by a NULL path; NULL for an
+ * unknown tool. */
+const rec_field *rec_schema(const char *tool);
+
+/* Checks a parsed document against the head every record shares and its
+ * tool's fields. Returns 0, or -1 with err as "$.path: expected ..., found ...". */
+int rec_validate(const json_t *root, const char *tool, char *err, size_t errlen);
+
+/* Loads and validates FILE, a record of tool (NULL: any known tool). On
+ * failure returns NULL with "FILE: where: what was expected" in err. */
+json_t *rec_load(const char *path, const char *tool, char *err, size_t errlen);
+
+/* Parses a buffer (the fuzz target's entry); same checks, no file name. */
+json_t *rec_load_buffer(const char *buf, size_t len, char *err, size_t errlen);
+
+/* Convenience getters for validated documents. */
+const char *rec_str(const json_t *o, const char *key);
+double rec_num(const json_t *o, const char *key);
+int rec_tri(const json_t *o, const char *key); /* true 1, false 0, null/absent -1 */
+
+#endif

@@ -1,0 +1,27 @@
+/* A run folder's records, loaded and checked once for every report tool. */
+#ifndef HA_RUNDIR_H
+#define HA_RUNDIR_H
+
+#include <jansson.h>
+#include <stdbool.h>
+
+enum { RUN_ENV, RUN_PROBE, RUN_MGA, RUN_BENCH, RUN_POOL, RUN_NREC };
+
+typedef struct rundir {
+    char path[512];
+    json_t *rec[RUN_NREC]; /* NULL where the run has no such record */
+    const json_t *env;     /* the env block of whichever record has one */
+} rundir;
+
+extern const char *const run_files[RUN_NREC]; /* "env.json", ... */
+extern const char *const run_tools[RUN_NREC]; /* "env", "probe_discriminator", ... */
+
+/* Loads every record present. A present record that does not parse or
+ * check fails the whole load (err names it); a run with no record at all
+ * fails too. */
+int rundir_load(rundir *r, const char *path, char *err, size_t errlen);
+void rundir_free(rundir *r);
+
+bool rundir_simulated(const rundir *r);
+
+#endif

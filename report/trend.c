@@ -1,0 +1,325 @@
+/* trend DIR [--out OUTDIR]: every run folder under DIR on one static HTML
+ * page, grouped by device and backend, ordered by runtime version, with
+ * gnuplot SVG trend plots. Writes OUTDIR (default DIR/trend), which must not
+ * exist. Exit: 0 written; 2 unusable input; 3 gnuplot missing; 5 the output
+ * exists or cannot be written. */
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "records.h"
+#include "rundir.h"
+
+#define MAX_RUNS 4096
+
+typedef struct run {
+    char dir[256];
+    char group[256];
+    char version[64];
+    char time[32];
+    bool sim;
+    double fast, cold, slow, hardened, sleep, wake;
+    int ndist, ncand;
+} run;
+
+static run runs[MAX_RUNS];
+static size_t nruns;
+
+static const json_t *row(const json_t *b, const char *path, const char *kind)
+{
+    size_t i;
+    const json_t *r;
+    json_array_foreach(json_object_get(b, "rows"), i, r)
+        if (json_integer_value(json_object_get(r, "repeat")) == 1 && !json_is_true(json_object_get(r, "skipped")) &&
+            !strcmp(rec_str(r, "path"), path) && !strcmp(rec_str(r, "kind"), kind))
+            return r;
+    return NULL;
+}
+
+static void summarise(run *u, const rundir *r, const char *name)
+{
+    memset(u, 0, sizeof *u);
+    snprintf(u->dir, sizeof u->dir, "%.255s", name);
+    u->sim = rundir_simulated(r);
+    snprintf(u->group, sizeof u->group, "%s / %s%s", rec_str(r->env, "device_name"),
+             rec_str(r->env, "backend"), u->sim ? " (SIMULATED)" : "");
+    snprintf(u->version, sizeof u->version, "%s", rec_str(r->env, "runtime_version"));
+    snprintf(u->time, sizeof u->time, "%s", rec_str(r->env, "time_utc"));
+    u->fast = u->cold = u->slow = u->hardened = u->sleep = u->wake = NAN;
+    u->ndist = u->ncand = -1;
+    const json_t *b = r->rec[RUN_BENCH], *h = b ? json_object_get(b, "headline") : NULL;
+    if (json_is_object(h)) {
+        u->fast = rec_num(h, "fast_median_ns");
+        u->slow = rec_num(h, "slow_median_ns");
+        const json_t *c = row(b, "fast_cold", rec_str(h, "fast_kind"));
+        u->cold = c ? rec_num(c, "median_ns") : NAN;
+        size_t i;
+        const json_t *x;
+        json_array_foreach(json_object_get(h, "hardened"), i, x) {
+            double o = rec_num(x, "hardened_median_ns");
+            if (isnan(u->hardened) || o < u->hardened)
+                u->hardened = o;
+        }
+    }
+    if (r->rec[RUN_PROBE]) {
+        const json_t *c = json_object_get(r->rec[RUN_PROBE], "candidates");
+        size_t i;
+        const json_t *x;
+        u->ncand = (int)json_array_size(c);
+        u->ndist = 0;
+        json_array_foreach(c, i, x) u->ndist += json_is_true(json_object_get(x, "distinguishes"));
+    }
+    if (r->rec[RUN_POOL]) {
+        size_t i;
+        const json_t *x;
+        json_array_foreach(json_object_get(r->rec[RUN_POOL], "throughput"), i, x) {
+            if (json_is_true(json_object_get(x, "measured")) && isnan(u->sleep)) {
+                u->sleep = 100 * rec_num(x, "sleep_fraction_of_ceiling");
+                u->wake = 100 * rec_num(x, "wake_fraction_of_ceiling");
+            }
+        }
+    }
+}
+
+/* Versions compare number by number: 7.14 comes after 7.2. */
+static int vercmp(const char *a, const char *b)
+{
+    while (*a || *b) {
+        if (isdigit((unsigned char)*a) && isdigit((unsigned char)*b)) {
+            char *ea, *eb;
+            unsigned long x = strtoul(a, &ea, 10), y = strtoul(b, &eb, 10);
+            if (x != y)
+                return x < y ? -1 : 1;
+            a = ea;
+            b = eb;
+        } else {
+            if (*a != *b)
+                return (unsigned char)*a - (unsigned char)*b;
+            a++;
+            b++;
+        }
+    }
+    return 0;
+}
+
+static int by_group_version(const void *x, const void *y)
+{
+    const run *a = x, *b = y;
+    int c = strcmp(a->group, b->group);
+    if (c)
+        return c;
+    c = vercmp(a->version, b->version);
+    return c ? c : strcmp(a->time, b->time);
+}
+
+static int load_all(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (!d) {
+        fprintf(stderr, "trend: %s: expected a folder of runs (results/)\n", dir);
+        return 2;
+    }
+    static char names[MAX_RUNS][256];
+    size_t n = 0;
+    struct dirent *e;
+    while ((e = readdir(d)) && n < MAX_RUNS) {
+        if (e->d_name[0] == '.')
+            continue;
+        char p[800];
+        struct stat st;
+        snprintf(p, sizeof p, "%s/%s/env.json", dir, e->d_name);
+        bool has = stat(p, &st) == 0;
+        snprintf(p, sizeof p, "%s/%s/probe_discriminator.json", dir, e->d_name);
+        has = has || stat(p, &st) == 0;
+        if (has)
+            snprintf(names[n++], sizeof names[0], "%s", e->d_name);
+    }
+    closedir(d);
+    for (size_t i = 0; i < n; i++) {
+        char p[800], err[900];
+        snprintf(p, sizeof p, "%.500s/%.255s", dir, names[i]);
+        rundir r;
+        if (rundir_load(&r, p, err, sizeof err) != 0) {
+            fprintf(stderr, "trend: %s\n", err);
+            return 2;
+        }
+        summarise(&runs[nruns++], &r, names[i]);
+        rundir_free(&r);
+    }
+    if (!nruns) {
+        fprintf(stderr, "trend: %s: no run folders with records in it\n", dir);
+        return 2;
+    }
+    qsort(runs, nruns, sizeof runs[0], by_group_version);
+    return 0;
+}
+
+static void num(FILE *f, double v) { isnan(v) ? fputs(" NaN", f) : fprintf(f, " %.6g", v); }
+
+static void html_escape(FILE *f, const char *s)
+{
+    for (; *s; s++)
+        switch (*s) {
+        case '<': fputs("&lt;", f); break;
+        case '>': fputs("&gt;", f); break;
+        case '&': fputs("&amp;", f); break;
+        case '"': fputs("&quot;", f); break;
+        default: fputc(*s, f);
+        }
+}
+
+/* One group's three plots, drawn from its data file. */
+static int plot_group(const char *out, int g, size_t from, size_t to)
+{
+    char p[800];
+    snprintf(p, sizeof p, "%.700s/group%d.dat", out, g);
+    FILE *f = fopen(p, "w");
+    if (!f)
+        return -1;
+    for (size_t i = from; i < to; i++) {
+        fprintf(f, "%zu \"%s\"", i - from, runs[i].version);
+        num(f, runs[i].fast);
+        num(f, runs[i].cold);
+        num(f, runs[i].slow);
+        num(f, runs[i].hardened);
+        num(f, runs[i].ndist < 0 ? NAN : runs[i].ndist);
+        num(f, runs[i].sleep);
+        num(f, runs[i].wake);
+        fputc('\n', f);
+    }
+    fclose(f);
+    char cmd[900];
+    snprintf(cmd, sizeof cmd, "cd '%s' && gnuplot 2>>gnuplot.log", out);
+    FILE *gp = popen(cmd, "w");
+    if (!gp)
+        return -1;
+    fprintf(gp,
+            "set terminal svg size 760,360 noenhanced font ',10'\nset grid\nset key outside right\n"
+            "set xtics rotate by -30 left\nset offsets 0.3, 0.3, 0, 0\nd = 'group%d.dat'\n"
+            "set output 'group%d_latency.svg'\nset logscale y\nset ylabel 'ns (median)'\n"
+            "set title 'read paths by runtime version'\n"
+            "plot d using 1:3:xtic(2) with linespoints title 'fast path', "
+            "d using 1:4 with linespoints title 'line-flushed read', "
+            "d using 1:6 with linespoints title 'best hardened', "
+            "d using 1:5 with linespoints title 'slow path (copy)'\nunset logscale y\n"
+            "set output 'group%d_verdicts.svg'\nset ylabel 'candidates'\nset yrange [0:*]\n"
+            "set title 'candidates that distinguish'\n"
+            "plot d using 1:7:xtic(2) with linespoints title 'distinguishing'\n"
+            "set output 'group%d_pool.svg'\nset ylabel '%% of the pinned-copy ceiling'\n"
+            "set yrange [0:*]\nset title 'pool sleep and wake throughput'\n"
+            "plot d using 1:8:xtic(2) with linespoints title 'sleep', "
+            "d using 1:9 with linespoints title 'wake', 90 dt 2 title 'goal'\n",
+            g, g, g, g);
+    return pclose(gp) == 0 ? 0 : -1;
+}
+
+static int write_html(const char *out, const char *dir)
+{
+    char p[800];
+    snprintf(p, sizeof p, "%.700s/index.html", out);
+    FILE *f = fopen(p, "w");
+    if (!f)
+        return -1;
+    fprintf(f, "<!doctype html>\n<html><head><meta charset=\"utf-8\"><title>hostaccess trend</title>\n"
+               "<style>body{font-family:sans-serif;margin:2em}table{border-collapse:collapse}"
+               "td,th{border:1px solid #ccc;padding:2px 6px;font-size:90%%}img{display:block;margin:1em 0}"
+               ".sim{color:#a00}</style></head>\n<body>\n<h1>hostaccess trend: ");
+    html_escape(f, dir);
+    fprintf(f, "</h1>\n<p>%zu runs. Each group is one device and backend, its runs ordered by "
+               "runtime version. Simulated groups are not evidence.</p>\n", nruns);
+    int g = 0;
+    for (size_t i = 0; i < nruns; g++) {
+        size_t j = i;
+        while (j < nruns && !strcmp(runs[j].group, runs[i].group))
+            j++;
+        fprintf(f, "<h2%s>", runs[i].sim ? " class=\"sim\"" : "");
+        html_escape(f, runs[i].group);
+        fprintf(f, "</h2>\n<table><tr><th>runtime</th><th>run</th><th>time</th><th>fast ns</th>"
+                   "<th>slow ns</th><th>slow/fast</th><th>distinguishing</th><th>sleep %%</th><th>wake %%</th></tr>\n");
+        for (size_t k = i; k < j; k++) {
+            const run *u = &runs[k];
+            fprintf(f, "<tr><td>");
+            html_escape(f, u->version);
+            fprintf(f, "</td><td>");
+            html_escape(f, u->dir);
+            fprintf(f, "</td><td>%s</td>", u->time);
+            double cells[] = {u->fast, u->slow, u->slow / u->fast};
+            for (int c = 0; c < 3; c++)
+                isnan(cells[c]) ? fprintf(f, "<td>–</td>") : fprintf(f, "<td>%.4g</td>", cells[c]);
+            u->ndist < 0 ? fprintf(f, "<td>–</td>") : fprintf(f, "<td>%d of %d</td>", u->ndist, u->ncand);
+            isnan(u->sleep) ? fprintf(f, "<td>–</td><td>–</td>")
+                            : fprintf(f, "<td>%.1f</td><td>%.1f</td>", u->sleep, u->wake);
+            fprintf(f, "</tr>\n");
+        }
+        fprintf(f, "</table>\n");
+        const char *kinds[] = {"latency", "verdicts", "pool"};
+        for (int k = 0; k < 3; k++)
+            fprintf(f, "<img class=\"plot\" src=\"group%d_%s.svg\" alt=\"%s\">\n", g, kinds[k], kinds[k]);
+        i = j;
+    }
+    /* A headless browser (tests/report) reads these attributes to know
+     * every plot rendered. */
+    fprintf(f, "<script>\nwindow.addEventListener('load', function () {\n"
+               "  var imgs = document.querySelectorAll('img.plot'), ok = 0;\n"
+               "  imgs.forEach(function (i) { if (i.complete && i.naturalWidth > 0) ok++; });\n"
+               "  document.body.setAttribute('data-plots-total', imgs.length);\n"
+               "  document.body.setAttribute('data-plots-rendered', ok);\n});\n</script>\n"
+               "</body></html>\n");
+    return fclose(f) == 0 ? g : -1;
+}
+
+int main(int argc, char **argv)
+{
+    const char *dir = NULL, *out = NULL;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--out") && i + 1 < argc)
+            out = argv[++i];
+        else if (argv[i][0] != '-' && !dir)
+            dir = argv[i];
+        else
+            dir = NULL, i = argc;
+    }
+    if (!dir) {
+        fprintf(stderr, "usage: trend RESULTS_DIR [--out OUTDIR]   (default OUTDIR: RESULTS_DIR/trend)\n");
+        return 2;
+    }
+    char outbuf[800];
+    if (!out) {
+        snprintf(outbuf, sizeof outbuf, "%s/trend", dir);
+        out = outbuf;
+    }
+    int rc = load_all(dir);
+    if (rc)
+        return rc;
+    if (system("command -v gnuplot >/dev/null 2>&1") != 0) {
+        fprintf(stderr, "trend: gnuplot is not installed (apt-get install gnuplot-nox)\n");
+        return 3;
+    }
+    if (mkdir(out, 0755) != 0) {
+        fprintf(stderr, "trend: %s: %s\n", out,
+                errno == EEXIST ? "exists; not overwritten: choose another --out" : strerror(errno));
+        return 5;
+    }
+    int g = 0;
+    for (size_t i = 0; i < nruns; g++) {
+        size_t j = i;
+        while (j < nruns && !strcmp(runs[j].group, runs[i].group))
+            j++;
+        if (plot_group(out, g, i, j) != 0) {
+            fprintf(stderr, "trend: gnuplot failed; see %s/gnuplot.log\n", out);
+            return 5;
+        }
+        i = j;
+    }
+    if (write_html(out, dir) < 0) {
+        fprintf(stderr, "trend: cannot write %s/index.html\n", out);
+        return 5;
+    }
+    printf("trend: %zu runs in %d group(s): %s/index.html\n", nruns, g, out);
+    return 0;
+}

@@ -1,0 +1,243 @@
+/* report, compare and trend on a simulated run: the Markdown and exports,
+ * refusals to overwrite, missing parts stated, broken records refused with
+ * one line, regressions found, and the trend page rendered in a real
+ * headless browser. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static const char *build;
+static char tmp[64];
+static char run[512]; /* a pristine run folder: records only */
+static char out[1 << 16];
+
+static int sh(const char *fmt, ...)
+{
+    char cmd[4096];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(cmd, sizeof cmd, fmt, ap);
+    va_end(ap);
+    strncat(cmd, " 2>&1", sizeof cmd - strlen(cmd) - 1);
+    FILE *p = popen(cmd, "r");
+    size_t n = fread(out, 1, sizeof out - 1, p);
+    out[n] = 0;
+    int st = pclose(p);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
+}
+
+/* A copy of the pristine run holding only its records. */
+static void fresh(const char *name)
+{
+    assert_int_equal(sh("rm -rf %s/%s && mkdir %s/%s && cd %s && cp env.json probe_discriminator.json "
+                        "probe_memgetaccess.json bench_discriminator.json pool_check.json %s/%s/",
+                        tmp, name, tmp, name, run, tmp, name), 0);
+}
+
+/* Edits a record with jansson: key path a.b, new JSON value. */
+static void edit(const char *file, void (*fn)(json_t *))
+{
+    json_error_t e;
+    json_t *j = json_load_file(file, 0, &e);
+    assert_non_null(j);
+    fn(j);
+    assert_int_equal(json_dump_file(j, file, JSON_INDENT(1)), 0);
+    json_decref(j);
+}
+
+static int setup(void **s)
+{
+    (void)s;
+    build = getenv("BUILD") ? getenv("BUILD") : "build";
+    snprintf(tmp, sizeof tmp, "/tmp/ha-report-XXXXXX");
+    if (!mkdtemp(tmp))
+        return -1;
+    if (sh("BUILD=%s ./run_all.sh --backend sim --results %s/runs --bench-args '--iterations 300 --repeat 2 "
+           "--sweep-iterations 50 --sweep-max 1KiB --row-seconds 0.02' --pool-args '--throughput-sizes 2MiB "
+           "--cycles 5'", build, tmp) != 0) {
+        fprintf(stderr, "%s", out);
+        return -1;
+    }
+    if (sh("ls -d %s/runs/*-sim-dev0", tmp) != 0)
+        return -1;
+    out[strcspn(out, "\n")] = 0;
+    snprintf(run, sizeof run, "%.500s", out);
+    return 0;
+}
+
+static int teardown(void **s)
+{
+    (void)s;
+    return sh("rm -rf %s", tmp);
+}
+
+static void run_all_made_a_report_and_it_is_not_replaced(void **s)
+{
+    (void)s;
+    assert_int_equal(sh("grep -c 'SIMULATED' %s/REPORT.md", run), 0);
+    assert_int_equal(sh("report/report %s", run), 5);
+    assert_non_null(strstr(out, "exists; not overwritten"));
+}
+
+static void report_has_every_section_and_export(void **s)
+{
+    (void)s;
+    fresh("a");
+    assert_int_equal(sh("report/report %s/a", tmp), 0);
+    assert_int_equal(sh("cat %s/a/REPORT.md", tmp), 0);
+    const char *want[] = {"# SIMULATED, not evidence", "## Environment", "| **host read (truth)** |",
+                          "Distinguishes?", "✔ yes", "## MemGetAccess", "## What the fast path buys",
+                          "(slow path)", "## Sleep-mode pool", "sleep/ceiling", "junit.xml"};
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
+        if (!strstr(out, want[i]))
+            fail_msg("REPORT.md lacks '%s'", want[i]);
+    char p[200];
+    json_error_t e;
+    snprintf(p, sizeof p, "%s/a/benchmark.json", tmp);
+    json_t *j = json_load_file(p, 0, &e);
+    assert_true(json_is_array(j) && json_array_size(j) > 5);
+    json_t *first = json_array_get(j, 0);
+    assert_string_equal(json_string_value(json_object_get(first, "unit")), "ns");
+    assert_true(json_is_number(json_object_get(first, "value")));
+    json_decref(j);
+    snprintf(p, sizeof p, "%s/a/benchmark_bigger.json", tmp);
+    j = json_load_file(p, 0, &e);
+    assert_true(json_is_array(j) && json_array_size(j) == 4);
+    json_decref(j);
+    assert_int_equal(sh("grep -c '<testsuite name=\"pool_check\"' %s/a/junit.xml", tmp), 0);
+    assert_int_equal(sh("grep -c '<testcase' %s/a/junit.xml", tmp), 0);
+    assert_true(atoi(out) > 20);
+    assert_int_equal(sh("head -1 %s/a/results.csv", tmp), 0);
+    assert_string_equal(out, "section,name,kind_or_mode,metric,value,unit\n");
+    if (sh("command -v gnuplot") == 0)
+        assert_int_equal(sh("ls %s/a/report_paths.svg %s/a/report_pool.png", tmp, tmp), 0);
+}
+
+static void a_missing_record_is_stated(void **s)
+{
+    (void)s;
+    fresh("b");
+    assert_int_equal(sh("rm %s/b/bench_discriminator.json && report/report %s/b", tmp, tmp), 0);
+    assert_int_equal(sh("grep -c 'No bench_discriminator record in this run' %s/b/REPORT.md", tmp), 0);
+}
+
+static void broken_records_are_refused_in_one_line(void **s)
+{
+    (void)s;
+    struct { const char *damage; const char *want; } cases[] = {
+        {"truncate -s 200 %s/c/probe_discriminator.json", "probe_discriminator.json: line"},
+        {"sed -i 's/\"schema_version\": 1/\"schema_version\": 7/' %s/c/pool_check.json", "$.schema_version: expected 1"},
+        {"sed -i '0,/\"readable\": [a-z]*/s//\"readable\": \"yes\"/' %s/c/probe_discriminator.json",
+         "$.kinds[0].readable: expected a boolean or null, found a string"},
+        {"sed -i 's/\"tool\": \"bench_discriminator\"/\"tool\": \"bench\"/' %s/c/bench_discriminator.json",
+         "$.tool: expected \"bench_discriminator\""},
+        {"printf 'not json' > %s/c/env.json", "env.json: line 1"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        fresh("c");
+        char cmd[512];
+        snprintf(cmd, sizeof cmd, cases[i].damage, tmp);
+        assert_int_equal(sh("%s", cmd), 0);
+        assert_int_equal(sh("cd %s/c && md5sum * > ../sums", tmp), 0);
+        int rc = sh("report/report %s/c", tmp);
+        if (rc != 2 || !strstr(out, cases[i].want))
+            fail_msg("case %zu: status %d, output '%s'", i, rc, out);
+        assert_ptr_equal(strchr(out, '\n'), strrchr(out, '\n')); /* one line */
+        assert_int_equal(sh("test ! -e %s/c/REPORT.md", tmp), 0);
+        assert_int_equal(sh("cd %s/c && md5sum -c --quiet ../sums", tmp), 0); /* inputs untouched */
+        assert_int_equal(sh("report/compare %s/c %s", tmp, run), 2);
+    }
+    assert_int_equal(sh("report/report /nonexistent-run"), 2);
+    assert_int_equal(sh("report/report"), 2);
+}
+
+static void stop_distinguishing(json_t *j)
+{
+    size_t i;
+    json_t *c;
+    json_array_foreach(json_object_get(j, "candidates"), i, c)
+        if (!strcmp(json_string_value(json_object_get(c, "name")), "os_pipe_write")) {
+            json_object_set_new(c, "distinguishes", json_false());
+            json_object_set_new(c, "verdict", json_string("fails"));
+        }
+}
+
+static void slow_down(json_t *j)
+{
+    size_t i;
+    json_t *r;
+    json_array_foreach(json_object_get(j, "rows"), i, r)
+        if (!strcmp(json_string_value(json_object_get(r, "path")), "copy_pageable"))
+            json_object_set_new(r, "median_ns", json_real(json_number_value(json_object_get(r, "median_ns")) * 10));
+}
+
+static void compare_finds_regressions(void **s)
+{
+    (void)s;
+    assert_int_equal(sh("report/compare %s %s", run, run), 0);
+    assert_non_null(strstr(out, "**0 regression(s)**"));
+    fresh("d");
+    char p[200];
+    snprintf(p, sizeof p, "%s/d/probe_discriminator.json", tmp);
+    edit(p, stop_distinguishing);
+    snprintf(p, sizeof p, "%s/d/bench_discriminator.json", tmp);
+    edit(p, slow_down);
+    assert_int_equal(sh("report/compare %s %s/d --json %s/cmp.json --md %s/cmp.md", run, tmp, tmp, tmp), 1);
+    assert_int_equal(sh("cat %s/cmp.md", tmp), 0);
+    assert_non_null(strstr(out, "candidate `os_pipe_write`: stopped distinguishing"));
+    assert_non_null(strstr(out, "timing `copy_pageable"));
+    snprintf(p, sizeof p, "%s/cmp.json", tmp);
+    json_error_t e;
+    json_t *j = json_load_file(p, 0, &e);
+    assert_true(json_array_size(json_object_get(j, "regressions")) >= 2);
+    json_decref(j);
+    /* the other way round, the same differences are improvements */
+    assert_int_equal(sh("report/compare %s/d %s", tmp, run), 0);
+    assert_non_null(strstr(out, "started distinguishing"));
+    assert_int_equal(sh("report/compare %s %s/d --json %s/cmp.json", run, tmp, tmp), 5);
+}
+
+static void trend_page_renders_every_plot(void **s)
+{
+    (void)s;
+    if (sh("command -v gnuplot") != 0)
+        skip();
+    assert_int_equal(sh("mkdir %s/many && cp -r %s %s/many/r1 && cp -r %s %s/many/r2", tmp, run, tmp, run, tmp), 0);
+    char p[200];
+    snprintf(p, sizeof p, "%s/many/r2/env.json", tmp);
+    assert_int_equal(sh("sed -i 's/\"runtime_version\": \"sim 1\"/\"runtime_version\": \"sim 2\"/' %s", p), 0);
+    assert_int_equal(sh("report/trend %s/many", tmp), 0);
+    assert_int_equal(sh("report/trend %s/many", tmp), 5); /* not overwritten */
+    const char *browser = sh("command -v chromium") == 0 ? "chromium" : NULL;
+    if (!browser) {
+        fprintf(stderr, "trend: no chromium here: the page was written but not loaded\n");
+        skip();
+    }
+    assert_int_equal(sh("chromium --headless --no-sandbox --disable-gpu --disable-background-networking "
+                        "--disable-component-update --disable-sync --no-first-run --user-data-dir=%s/chrome "
+                        "--virtual-time-budget=5000 --dump-dom file://%s/many/trend/index.html 2>/dev/null "
+                        "| grep -o 'data-plots-[a-z]*=\"[0-9]*\"'", tmp, tmp), 0);
+    assert_non_null(strstr(out, "data-plots-total=\"3\""));
+    assert_non_null(strstr(out, "data-plots-rendered=\"3\""));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(run_all_made_a_report_and_it_is_not_replaced),
+        cmocka_unit_test(report_has_every_section_and_export),
+        cmocka_unit_test(a_missing_record_is_stated),
+        cmocka_unit_test(broken_records_are_refused_in_one_line),
+        cmocka_unit_test(compare_finds_regressions),
+        cmocka_unit_test(trend_page_renders_every_plot),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
