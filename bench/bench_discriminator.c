@@ -601,7 +601,7 @@ static void json_row(jw *w, const bench_row *r, bool samples)
         jw_kdbl(w, "overhead_pct", r->overhead_pct);
         if (samples) {
             jw_key(w, "samples_ns");
-            jw_arr(w);
+            jw_arr_flat(w);
             for (size_t i = 0; i < r->nsamples; i++)
                 jw_dbl_prec(w, r->samples[i], 5);
             jw_arr_end(w);

@@ -14,7 +14,7 @@ void jw_init(jw *w, FILE *f, bool pretty)
 
 static void indent(jw *w)
 {
-    if (!w->pretty)
+    if (!w->pretty || w->flat[w->depth])
         return;
     fputc('\n', w->f);
     for (int i = 0; i < w->depth; i++)
@@ -29,13 +29,13 @@ static void before_value(jw *w)
         return;
     }
     if (!w->first[w->depth])
-        fputc(',', w->f);
+        fputs(w->flat[w->depth] && w->pretty ? ", " : ",", w->f);
     w->first[w->depth] = false;
     if (w->depth > 0)
         indent(w);
 }
 
-static void open_level(jw *w, char c)
+static void open_level(jw *w, char c, bool flat)
 {
     before_value(w);
     fputc(c, w->f);
@@ -45,6 +45,7 @@ static void open_level(jw *w, char c)
     }
     w->depth++;
     w->first[w->depth] = true;
+    w->flat[w->depth] = flat || w->flat[w->depth - 1];
 }
 
 static void close_level(jw *w, char c)
@@ -53,16 +54,17 @@ static void close_level(jw *w, char c)
         w->err = 1;
         return;
     }
-    bool empty = w->first[w->depth];
+    bool empty = w->first[w->depth], flat = w->flat[w->depth];
     w->depth--;
-    if (!empty)
+    if (!empty && !flat)
         indent(w);
     fputc(c, w->f);
 }
 
-void jw_obj(jw *w) { open_level(w, '{'); }
+void jw_obj(jw *w) { open_level(w, '{', false); }
 void jw_obj_end(jw *w) { close_level(w, '}'); }
-void jw_arr(jw *w) { open_level(w, '['); }
+void jw_arr(jw *w) { open_level(w, '[', false); }
+void jw_arr_flat(jw *w) { open_level(w, '[', true); }
 void jw_arr_end(jw *w) { close_level(w, ']'); }
 
 static void put_string(jw *w, const char *s)

@@ -14,6 +14,7 @@ typedef struct jw {
     FILE *f;
     int depth;
     bool first[JW_MAX_DEPTH]; /* nothing written yet at this level */
+    bool flat[JW_MAX_DEPTH];  /* this level is written on one line */
     bool after_key;
     bool pretty;
     int err; /* sticky: set on nesting errors or a failed write */
@@ -24,6 +25,9 @@ void jw_obj(jw *w);
 void jw_obj_end(jw *w);
 void jw_arr(jw *w);
 void jw_arr_end(jw *w);
+/* An array written on one line, even in pretty mode: long runs of numbers
+ * (raw samples) stay compact and quick to read back. */
+void jw_arr_flat(jw *w);
 void jw_key(jw *w, const char *k);
 void jw_str(jw *w, const char *s); /* NULL writes null */
 void jw_int(jw *w, int64_t v);

@@ -49,7 +49,7 @@ int ha_record_commit(ha_record *r, char *err, size_t errlen)
         snprintf(err, errlen, "%s: record was not open", r->path);
         return -1;
     }
-    int bad = fflush(r->f) != 0 || ferror(r->f) || fsync(fileno(r->f)) != 0;
+    int bad = fflush(r->f) != 0 || ferror(r->f) || (!r->derived && fsync(fileno(r->f)) != 0);
     int saved = errno;
     if (fclose(r->f) != 0 && !bad) {
         bad = 1;

@@ -5,6 +5,7 @@
 #define HA_RECORD_H
 
 #include <limits.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -12,6 +13,7 @@ typedef struct ha_record {
     char path[PATH_MAX];
     char tmp[PATH_MAX];
     FILE *f;
+    bool derived; /* made from other files (a report): no fsync, it can be made again */
 } ha_record;
 
 /* Creates the temporary file. Fails (with a one-line err) when the final

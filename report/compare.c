@@ -6,9 +6,14 @@
  * Their opposites are improvements; changed statuses and versions are
  * listed as changes.
  *   compare OLD NEW [--md FILE] [--json FILE]
- * Markdown goes to stdout unless --md names a file. Exit: 0 no regression,
- * 1 regression, 2 unusable input, 5 an output exists or cannot be written. */
+ *   compare --series DIR [--md FILE] [--json FILE]
+ * The series form compares each run under DIR with the one before it of
+ * the same device and backend (folder names are UTC times), loading each
+ * run once. Markdown goes to stdout unless --md names a file. Exit: 0 no
+ * regression, 1 regression, 2 unusable input, 5 an output exists or cannot
+ * be written. */
 #include <math.h>
+#include <stdbool.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -233,7 +238,7 @@ static void markdown(FILE *f, const rundir *a, const rundir *b)
     size_t n[NCLASS] = {0};
     for (size_t i = 0; i < nfound; i++)
         n[found[i].cls]++;
-    fprintf(f, "# hostaccess compare\n\n- old: `%s` (%s %s, runtime %s)%s\n- new: `%s` (%s %s, runtime %s)%s\n\n",
+    fprintf(f, "## hostaccess compare\n\n- old: `%s` (%s %s, runtime %s)%s\n- new: `%s` (%s %s, runtime %s)%s\n\n",
             a->path, rec_str(a->env, "device_name"), rec_str(a->env, "backend"),
             rec_str(a->env, "runtime_version"), rundir_simulated(a) ? " SIMULATED" : "", b->path,
             rec_str(b->env, "device_name"), rec_str(b->env, "backend"), rec_str(b->env, "runtime_version"),
@@ -244,73 +249,202 @@ static void markdown(FILE *f, const rundir *a, const rundir *b)
     for (int c = 0; c < NCLASS; c++) {
         if (!n[c])
             continue;
-        fprintf(f, "\n## %c%s\n\n", class_names[c][0] - 32, class_names[c] + 1);
+        fprintf(f, "\n### %c%s\n\n", class_names[c][0] - 32, class_names[c] + 1);
         for (size_t i = 0; i < nfound; i++)
             if (found[i].cls == c)
                 fprintf(f, "- %s `%s`: %s\n", found[i].what, found[i].name, found[i].detail);
     }
 }
 
-static void json_out(FILE *f, const rundir *a, const rundir *b)
+static void json_pair(jw *w, const rundir *a, const rundir *b)
 {
-    jw w;
-    jw_init(&w, f, true);
-    jw_obj(&w);
-    jw_kint(&w, "schema_version", 1);
-    jw_kstr(&w, "tool", "compare");
-    jw_kstr(&w, "old", a->path);
-    jw_kstr(&w, "new", b->path);
+    jw_obj(w);
+    jw_kint(w, "schema_version", 1);
+    jw_kstr(w, "tool", "compare");
+    jw_kstr(w, "old", a->path);
+    jw_kstr(w, "new", b->path);
     for (int c = 0; c < NCLASS; c++) {
-        jw_key(&w, class_names[c]);
-        jw_arr(&w);
+        jw_key(w, class_names[c]);
+        jw_arr(w);
         for (size_t i = 0; i < nfound; i++) {
             if (found[i].cls != c)
                 continue;
-            jw_obj(&w);
-            jw_kstr(&w, "what", found[i].what);
-            jw_kstr(&w, "name", found[i].name);
-            jw_kstr(&w, "detail", found[i].detail);
-            jw_obj_end(&w);
+            jw_obj(w);
+            jw_kstr(w, "what", found[i].what);
+            jw_kstr(w, "name", found[i].name);
+            jw_kstr(w, "detail", found[i].detail);
+            jw_obj_end(w);
         }
-        jw_arr_end(&w);
+        jw_arr_end(w);
     }
-    jw_obj_end(&w);
-    jw_finish(&w);
+    jw_obj_end(w);
 }
 
-static int to_file(const char *path, void (*fn)(FILE *, const rundir *, const rundir *), const rundir *a,
-                   const rundir *b)
+static void analyse(const rundir *a, const rundir *b)
 {
-    ha_record rec;
+    nfound = 0;
+    cmp_env(a->env, b->env);
+    if (a->rec[RUN_PROBE] && b->rec[RUN_PROBE])
+        cmp_probe(a->rec[RUN_PROBE], b->rec[RUN_PROBE]);
+    if (a->rec[RUN_BENCH] && b->rec[RUN_BENCH])
+        cmp_bench(a->rec[RUN_BENCH], b->rec[RUN_BENCH]);
+    if (a->rec[RUN_POOL] && b->rec[RUN_POOL])
+        cmp_pool(a->rec[RUN_POOL], b->rec[RUN_POOL]);
+}
+
+static size_t regressions(void)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < nfound; i++)
+        n += found[i].cls == REGRESSION;
+    return n;
+}
+
+/* Opens an output: a new file (never replacing one), or stdout. */
+static FILE *open_out(ha_record *rec, const char *path, bool *ok)
+{
     char err[800];
-    if (ha_record_open(&rec, path, err, sizeof err) != 0) {
+    *ok = true;
+    if (!path)
+        return NULL;
+    if (ha_record_open(rec, path, err, sizeof err) != 0) {
         fprintf(stderr, "compare: %s\n", err);
-        return 5;
+        *ok = false;
+        return NULL;
     }
-    fn(rec.f, a, b);
-    if (ha_record_commit(&rec, err, sizeof err) != 0) {
+    rec->derived = true;
+    return rec->f;
+}
+
+static int close_out(ha_record *rec, FILE *f)
+{
+    char err[800];
+    if (f && ha_record_commit(rec, err, sizeof err) != 0) {
         fprintf(stderr, "compare: %s\n", err);
         return 5;
     }
     return 0;
 }
 
+static const char *group_of(const rundir *r, char *buf, size_t n)
+{
+    snprintf(buf, n, "%s / %s%s", rec_str(r->env, "device_name"), rec_str(r->env, "backend"),
+             rundir_simulated(r) ? " (SIMULATED)" : "");
+    return buf;
+}
+
+#define MAX_RUNS 4096
+#define MAX_GROUPS 64
+
+static int series(const char *dir, const char *md, const char *js)
+{
+    static char names[MAX_RUNS][256];
+    int n = rundir_list(dir, names, MAX_RUNS);
+    if (n < 0) {
+        fprintf(stderr, "compare: %s: expected a folder of runs (results/)\n", dir);
+        return 2;
+    }
+    ha_record mrec, jrec;
+    bool ok;
+    FILE *mf = open_out(&mrec, md, &ok);
+    if (!ok)
+        return 5;
+    FILE *jf = open_out(&jrec, js, &ok);
+    if (!ok) {
+        if (mf)
+            ha_record_abort(&mrec);
+        return 5;
+    }
+    FILE *out = mf ? mf : stdout;
+    jw w;
+    if (jf) {
+        jw_init(&w, jf, true);
+        jw_obj(&w);
+        jw_kint(&w, "schema_version", 1);
+        jw_kstr(&w, "tool", "compare");
+        jw_kstr(&w, "series", dir);
+        jw_key(&w, "pairs");
+        jw_arr(&w);
+    }
+    static rundir last[MAX_GROUPS];
+    char keys[MAX_GROUPS][300];
+    int ngroups = 0, pairs = 0, rc = 0;
+    size_t total = 0;
+    fprintf(out, "# hostaccess compare: every run against the one before it, in %s\n", dir);
+    for (int i = 0; i < n && !rc; i++) {
+        char p[800], err[900], key[300];
+        snprintf(p, sizeof p, "%.500s/%.255s", dir, names[i]);
+        rundir cur;
+        if (rundir_load(&cur, p, err, sizeof err) != 0) {
+            fprintf(stderr, "compare: %s\n", err);
+            rc = 2;
+            break;
+        }
+        group_of(&cur, key, sizeof key);
+        int g = 0;
+        while (g < ngroups && strcmp(keys[g], key))
+            g++;
+        if (g == ngroups) {
+            if (ngroups == MAX_GROUPS) {
+                rundir_free(&cur);
+                continue;
+            }
+            snprintf(keys[ngroups++], sizeof keys[0], "%s", key);
+        } else {
+            analyse(&last[g], &cur);
+            total += regressions();
+            pairs++;
+            fprintf(out, "\n");
+            markdown(out, &last[g], &cur);
+            if (jf)
+                json_pair(&w, &last[g], &cur);
+            rundir_free(&last[g]);
+        }
+        last[g] = cur;
+    }
+    for (int g = 0; g < ngroups; g++)
+        rundir_free(&last[g]);
+    fprintf(out, "\n%d pair(s) compared, %zu regression(s) in all.\n", pairs, total);
+    if (jf) {
+        jw_arr_end(&w);
+        jw_kint(&w, "regressions", (int64_t)total);
+        jw_obj_end(&w);
+        jw_finish(&w);
+    }
+    if (rc) {
+        if (mf)
+            ha_record_abort(&mrec);
+        if (jf)
+            ha_record_abort(&jrec);
+        return rc;
+    }
+    rc = close_out(&mrec, mf);
+    if (!rc)
+        rc = close_out(&jrec, jf);
+    return rc ? rc : total ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
-    const char *dirs[2] = {NULL, NULL}, *md = NULL, *js = NULL;
+    const char *dirs[2] = {NULL, NULL}, *md = NULL, *js = NULL, *ser = NULL;
     int nd = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--md") && i + 1 < argc)
             md = argv[++i];
         else if (!strcmp(argv[i], "--json") && i + 1 < argc)
             js = argv[++i];
+        else if (!strcmp(argv[i], "--series") && i + 1 < argc)
+            ser = argv[++i];
         else if (argv[i][0] != '-' && nd < 2)
             dirs[nd++] = argv[i];
         else
             nd = 3;
     }
-    if (nd != 2) {
-        fprintf(stderr, "usage: compare OLD_RUN_DIR NEW_RUN_DIR [--md FILE] [--json FILE]\n");
+    if (ser && nd == 0)
+        return series(ser, md, js);
+    if (nd != 2 || ser) {
+        fprintf(stderr, "usage: compare OLD_RUN_DIR NEW_RUN_DIR [--md FILE] [--json FILE]\n"
+                        "       compare --series RESULTS_DIR [--md FILE] [--json FILE]\n");
         return 2;
     }
     rundir a, b;
@@ -324,25 +458,33 @@ int main(int argc, char **argv)
         rundir_free(&a);
         return 2;
     }
-    cmp_env(a.env, b.env);
-    if (a.rec[RUN_PROBE] && b.rec[RUN_PROBE])
-        cmp_probe(a.rec[RUN_PROBE], b.rec[RUN_PROBE]);
-    if (a.rec[RUN_BENCH] && b.rec[RUN_BENCH])
-        cmp_bench(a.rec[RUN_BENCH], b.rec[RUN_BENCH]);
-    if (a.rec[RUN_POOL] && b.rec[RUN_POOL])
-        cmp_pool(a.rec[RUN_POOL], b.rec[RUN_POOL]);
-    int rc = 0;
-    if (md)
-        rc = to_file(md, markdown, &a, &b);
-    else
-        markdown(stdout, &a, &b);
-    if (!rc && js)
-        rc = to_file(js, json_out, &a, &b);
-    size_t regressions = 0;
-    for (size_t i = 0; i < nfound; i++)
-        regressions += found[i].cls == REGRESSION;
+    analyse(&a, &b);
+    ha_record mrec, jrec;
+    bool ok;
+    FILE *mf = open_out(&mrec, md, &ok);
+    int rc = ok ? 0 : 5;
+    FILE *jf = rc ? NULL : open_out(&jrec, js, &ok);
+    if (!rc && !ok) {
+        rc = 5;
+        if (mf)
+            ha_record_abort(&mrec);
+        mf = NULL;
+    }
+    if (!rc) {
+        markdown(mf ? mf : stdout, &a, &b);
+        if (jf) {
+            jw w;
+            jw_init(&w, jf, true);
+            json_pair(&w, &a, &b);
+            jw_finish(&w);
+        }
+        rc = close_out(&mrec, mf);
+        if (!rc)
+            rc = close_out(&jrec, jf);
+    }
+    size_t reg = regressions();
     rundir_free(&a);
     rundir_free(&b);
     free(found);
-    return rc ? rc : regressions ? 1 : 0;
+    return rc ? rc : reg ? 1 : 0;
 }

@@ -156,12 +156,13 @@ static void md_mga(FILE *f, const json_t *m)
     fprintf(f, "\nflags: 0 none, 1 read, 3 read-write.\n\n");
 }
 
-static const json_t *bench_row(const json_t *b, const char *path, const char *kind, const char *cand)
+static const json_t *bench_row_rep(const json_t *b, const char *path, const char *kind,
+                                   const char *cand, int rep)
 {
     size_t i;
     const json_t *r;
     json_array_foreach(json_object_get(b, "rows"), i, r) {
-        if (json_integer_value(json_object_get(r, "repeat")) != 1 ||
+        if (json_integer_value(json_object_get(r, "repeat")) != rep ||
             json_is_true(json_object_get(r, "skipped")) || strcmp(rec_str(r, "path"), path))
             continue;
         if (kind && strcmp(rec_str(r, "kind"), kind))
@@ -171,6 +172,24 @@ static const json_t *bench_row(const json_t *b, const char *path, const char *ki
         return r;
     }
     return NULL;
+}
+
+static const json_t *bench_row(const json_t *b, const char *path, const char *kind, const char *cand)
+{
+    return bench_row_rep(b, path, kind, cand, 1);
+}
+
+/* "median ns | repeat 2 | spread ns" cells for a row. */
+static void figures(FILE *f, const json_t *b, const json_t *r)
+{
+    const json_t *r2 = bench_row_rep(b, rec_str(r, "path"), rec_str(r, "kind"),
+                                     *rec_str(r, "candidate") ? rec_str(r, "candidate") : NULL, 2);
+    fprintf(f, " %.1f |", rec_num(r, "median_ns"));
+    if (r2)
+        fprintf(f, " %.1f |", rec_num(r2, "median_ns"));
+    else
+        fprintf(f, " – |");
+    fprintf(f, " %.1f |", rec_num(r, "spread_ns"));
 }
 
 static void md_bench(FILE *f, const json_t *b, const char *plots)
@@ -190,38 +209,55 @@ static void md_bench(FILE *f, const json_t *b, const char *plots)
                 ? "; the fast path crosses the PCIe BAR"
                 : "; **the fast path reads host DRAM through a warm cache: not comparable to a "
                   "read across the PCIe BAR** (the line-flushed figure is the closest)");
-    fprintf(f, "| path | median ns | spread ns | against the fast path |\n|---|---|---|---|\n");
-    fprintf(f, "| host dereference, 4 B (fast path) | %.1f | %.1f | 1× |\n", fm, rec_num(fast, "spread_ns"));
+    fprintf(f, "| path | median ns | repeat 2 | spread ns | against the fast path |\n|---|---|---|---|---|\n");
+    fprintf(f, "| host dereference, 4 B (fast path) |");
+    figures(f, b, fast);
+    fprintf(f, " 1× |\n");
     const json_t *cold = bench_row(b, "fast_cold", fk, NULL);
-    if (cold)
-        fprintf(f, "| host dereference, line flushed first | %.1f | %.1f | %.1f× |\n",
-                rec_num(cold, "median_ns"), rec_num(cold, "spread_ns"), rec_num(cold, "median_ns") / fm);
+    if (cold) {
+        fprintf(f, "| host dereference, line flushed first |");
+        figures(f, b, cold);
+        fprintf(f, " %.1f× |\n", rec_num(cold, "median_ns") / fm);
+    }
     size_t i;
     const json_t *hd;
     json_array_foreach(json_object_get(h, "hardened"), i, hd) {
         const char *q = rec_str(hd, "candidate");
         const json_t *hr = bench_row(b, "hardened", fk, q), *dr = bench_row(b, "disc", fk, q);
-        fprintf(f, "| `%s` + dereference (hardened) | %.1f | %.1f | +%.1f ns (+%.0f%%) |\n", q,
-                rec_num(hd, "hardened_median_ns"), rec_num(hr, "spread_ns"), rec_num(hd, "overhead_ns"),
-                rec_num(hd, "overhead_pct"));
-        if (dr)
-            fprintf(f, "| `%s` alone | %.1f | %.1f | |\n", q, rec_num(dr, "median_ns"), rec_num(dr, "spread_ns"));
+        if (hr) {
+            fprintf(f, "| `%s` + dereference (hardened) |", q);
+            figures(f, b, hr);
+            fprintf(f, " +%.1f ns (+%.0f%%) |\n", rec_num(hd, "overhead_ns"), rec_num(hd, "overhead_pct"));
+        }
+        if (dr) {
+            fprintf(f, "| `%s` alone |", q);
+            figures(f, b, dr);
+            fprintf(f, " |\n");
+        }
     }
     const char *copies[] = {"copy_pageable", "copy_pinned", "copy_async"};
     for (int c = 0; c < 3; c++) {
         const json_t *r = bench_row(b, copies[c], rec_str(h, "slow_kind"), NULL);
         if (!r)
             continue;
-        fprintf(f, "| %s (slow path) | %.1f | %.1f | fast path **%.1f×** faster", rec_str(r, "what"),
-                rec_num(r, "median_ns"), rec_num(r, "spread_ns"), rec_num(r, "median_ns") / fm);
+        fprintf(f, "| %s (slow path) |", rec_str(r, "what"));
+        figures(f, b, r);
+        fprintf(f, " fast path **%.1f×** faster", rec_num(r, "median_ns") / fm);
         if (cold)
             fprintf(f, " (%.1f× against the line-flushed read)", rec_num(r, "median_ns") / rec_num(cold, "median_ns"));
         fprintf(f, " |\n");
     }
     const json_t *fr = bench_row(b, "fault_fallback", NULL, NULL);
-    if (fr)
-        fprintf(f, "| contained fault, then the copy (`%s`) | %.1f | %.1f | |\n", rec_str(fr, "kind"),
-                rec_num(fr, "median_ns"), rec_num(fr, "spread_ns"));
+    if (fr) {
+        fprintf(f, "| contained fault, then the copy (`%s`) |", rec_str(fr, "kind"));
+        figures(f, b, fr);
+        fprintf(f, " |\n");
+    }
+    const json_t *h1 = bench_row_rep(b, "harness", "", NULL, 1), *h2 = bench_row_rep(b, "harness", "", NULL, 2);
+    if (h1 && h2)
+        fprintf(f, "\nThe two repeats ran back to back; the empty loop, which does no memory work, moved "
+                   "%.1f%% between them: differences of that order are the machine's, not the paths'.\n",
+                100 * fabs(rec_num(h2, "median_ns") - rec_num(h1, "median_ns")) / rec_num(h1, "median_ns"));
     const json_t *sw = json_object_get(b, "sweep");
     if (json_is_object(sw)) {
         const json_t *x = json_object_get(sw, "crossover_bytes");
@@ -266,9 +302,10 @@ static void md_pool(FILE *f, const json_t *p, const char *plots)
                 rec_str(c, "mode"), rec_num(c, "sleep_gbs"), rec_num(c, "wake_gbs"),
                 rec_num(c, "ceiling_d2h_gbs"), rec_num(c, "ceiling_h2d_gbs"),
                 100 * rec_num(c, "sleep_fraction_of_ceiling"), 100 * rec_num(c, "wake_fraction_of_ceiling"));
-        if (*rec_str(c, "note"))
-            fprintf(f, "\nNote: %s.\n", rec_str(c, "note"));
     }
+    json_array_foreach(json_object_get(p, "throughput"), i, c)
+        if (*rec_str(c, "note") && json_is_true(json_object_get(c, "measured")))
+            fprintf(f, "\nNote (%.2f GiB): %s.\n", rec_num(c, "pool_bytes") / (1 << 30), rec_str(c, "note"));
     if (plots)
         fprintf(f, "\n![sleep and wake against the ceiling](report_pool.png) ([svg](report_pool.svg))\n");
     fprintf(f, "\n");
@@ -324,7 +361,7 @@ void md_write(FILE *f, const rundir *r, const char *plots)
     }
     md_torch(f, r->path);
     if (!plots)
-        fprintf(f, "Plots: not made (gnuplot is not installed here).\n\n");
+        fprintf(f, "Plots: not made (gnuplot is not installed here, or --no-plots).\n\n");
     fprintf(f, "---\nMade by `report/report` from the records in this folder; exports: "
                "[junit.xml](junit.xml), [benchmark.json](benchmark.json), "
                "[benchmark_bigger.json](benchmark_bigger.json), [results.csv](results.csv).\n");

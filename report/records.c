@@ -1,6 +1,7 @@
 #include "records.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -300,6 +301,76 @@ json_t *rec_load(const char *path, const char *tool, char *err, size_t errlen)
     }
     json_t *j = json_loadf(f, JSON_REJECT_DUPLICATES, &je);
     fclose(f);
+    return finish(j, &je, path, tool, err, errlen);
+}
+
+/* Drops the contents of "samples_ns": [ ... ] arrays, where they hold only
+ * number characters, compacting buf; returns the new length. Strings
+ * elsewhere are stepped over, so a key inside a string is never taken for
+ * one. */
+static size_t drop_samples(char *buf, size_t len)
+{
+    static const char key[] = "\"samples_ns\"";
+    const size_t klen = sizeof key - 1;
+    static bool numeric[256];
+    if (!numeric['0'])
+        for (const char *c = "0123456789.eE+-, \n\tnul"; *c; c++)
+            numeric[(unsigned char)*c] = true;
+    size_t w = 0;
+    for (size_t i = 0; i < len;) {
+        if (buf[i] != '"') {
+            buf[w++] = buf[i++];
+            continue;
+        }
+        if (len - i > klen && !memcmp(buf + i, key, klen)) {
+            size_t j = i + klen;
+            while (j < len && (buf[j] == ' ' || buf[j] == ':' || buf[j] == '\n'))
+                j++;
+            size_t k = j + 1;
+            while (j < len && buf[j] == '[' && k < len && numeric[(unsigned char)buf[k]])
+                k++;
+            if (j < len && buf[j] == '[' && k < len && buf[k] == ']') {
+                memmove(buf + w, buf + i, j + 1 - i);
+                w += j + 1 - i;
+                i = k;
+                continue;
+            }
+        }
+        /* a string: copied whole, escapes included */
+        buf[w++] = buf[i++];
+        while (i < len && buf[i] != '"') {
+            if (buf[i] == '\\' && i + 1 < len)
+                buf[w++] = buf[i++];
+            buf[w++] = buf[i++];
+        }
+        if (i < len)
+            buf[w++] = buf[i++];
+    }
+    return w;
+}
+
+json_t *rec_load_summary(const char *path, const char *tool, char *err, size_t errlen)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        snprintf(err, errlen, "%s: cannot be read: expected a record file", path);
+        return NULL;
+    }
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    rewind(f);
+    char *buf = n >= 0 ? malloc((size_t)n + 1) : NULL;
+    size_t got = buf ? fread(buf, 1, (size_t)n, f) : 0;
+    fclose(f);
+    if (!buf || got != (size_t)n) {
+        free(buf);
+        snprintf(err, errlen, "%s: cannot be read: expected a record file", path);
+        return NULL;
+    }
+    got = drop_samples(buf, got);
+    json_error_t je;
+    json_t *j = json_loadb(buf, got, JSON_REJECT_DUPLICATES, &je);
+    free(buf);
     return finish(j, &je, path, tool, err, errlen);
 }
 

@@ -3,6 +3,7 @@
  * report file exists, it says so and stops.
  * Exit: 0 written; 2 unusable input (one line names the file and place);
  * 5 an output exists or cannot be written. */
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -23,6 +24,7 @@ static int write_file(const char *dir, const char *name, void (*fn)(FILE *, cons
         fprintf(stderr, "report: %s\n", err);
         return 5;
     }
+    rec.derived = true;
     fn(rec.f, r, arg);
     if (ha_record_commit(&rec, err, sizeof err) != 0) {
         fprintf(stderr, "report: %s\n", err);
@@ -40,11 +42,12 @@ static void w_csv(FILE *f, const rundir *r, int a) { (void)a; export_csv(f, r); 
 
 int main(int argc, char **argv)
 {
-    if (argc != 2 || argv[1][0] == '-') {
-        fprintf(stderr, "usage: report RUN_DIR   (writes RUN_DIR/REPORT.md, plots and exports)\n");
+    bool no_plots = argc == 3 && !strcmp(argv[1], "--no-plots");
+    if (argc != 2 + no_plots || argv[argc - 1][0] == '-') {
+        fprintf(stderr, "usage: report [--no-plots] RUN_DIR   (writes RUN_DIR/REPORT.md, plots and exports)\n");
         return 2;
     }
-    const char *dir = argv[1];
+    const char *dir = argv[argc - 1];
     rundir r;
     char err[800];
     if (rundir_load(&r, dir, err, sizeof err) != 0) {
@@ -68,7 +71,7 @@ int main(int argc, char **argv)
             }
         }
     }
-    int pr = plots_make(&r, dir, err, sizeof err);
+    int pr = no_plots ? 2 : plots_make(&r, dir, err, sizeof err);
     if (pr < 0) {
         fprintf(stderr, "report: %s\n", err);
         rundir_free(&r);
@@ -81,7 +84,8 @@ int main(int argc, char **argv)
     if (!rc) rc = write_file(dir, "results.csv", w_csv, &r, 0);
     if (!rc) rc = write_file(dir, "REPORT.md", w_md, &r, 0);
     if (!rc)
-        printf("report: wrote %s/REPORT.md%s\n", dir, pr == 0 ? " with plots" : " (no plots: gnuplot not installed)");
+        printf("report: wrote %s/REPORT.md%s\n", dir,
+               pr == 0 ? " with plots" : pr == 2 ? " (no plots: --no-plots)" : " (no plots: gnuplot not installed)");
     rundir_free(&r);
     return rc;
 }

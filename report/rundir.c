@@ -1,6 +1,8 @@
 #include "rundir.h"
 
+#include <dirent.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -27,7 +29,7 @@ int rundir_load(rundir *r, const char *path, char *err, size_t errlen)
         snprintf(f, sizeof f, "%s/%s", path, run_files[i]);
         if (stat(f, &st) != 0)
             continue;
-        r->rec[i] = rec_load(f, run_tools[i], err, errlen);
+        r->rec[i] = rec_load_summary(f, run_tools[i], err, errlen);
         if (!r->rec[i]) {
             rundir_free(r);
             return -1;
@@ -58,4 +60,29 @@ bool rundir_simulated(const rundir *r)
         if (r->rec[i] && json_is_true(json_object_get(r->rec[i], "simulated")))
             return true;
     return false;
+}
+
+static int by_name(const void *a, const void *b) { return strcmp(a, b); }
+
+int rundir_list(const char *dir, char (*names)[256], int max)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return -1;
+    int n = 0;
+    struct dirent *e;
+    while ((e = readdir(d)) && n < max) {
+        if (e->d_name[0] == '.')
+            continue;
+        char p[800];
+        struct stat st;
+        snprintf(p, sizeof p, "%.500s/%.255s/env.json", dir, e->d_name);
+        bool has = stat(p, &st) == 0;
+        snprintf(p, sizeof p, "%.500s/%.255s/probe_discriminator.json", dir, e->d_name);
+        if (has || stat(p, &st) == 0)
+            snprintf(names[n++], 256, "%.255s", e->d_name);
+    }
+    closedir(d);
+    qsort(names, (size_t)n, 256, by_name);
+    return n;
 }

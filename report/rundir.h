@@ -24,4 +24,9 @@ void rundir_free(rundir *r);
 
 bool rundir_simulated(const rundir *r);
 
+/* The run folders under dir (those holding env.json or a probe record), in
+ * name order, which run_all.sh makes time order. Returns the count, or -1
+ * when dir cannot be read. names holds max entries of 256 bytes. */
+int rundir_list(const char *dir, char (*names)[256], int max);
+
 #endif

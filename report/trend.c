@@ -4,7 +4,6 @@
  * exist. Exit: 0 written; 2 unusable input; 3 gnuplot missing; 5 the output
  * exists or cannot be written. */
 #include <ctype.h>
-#include <dirent.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -119,28 +118,13 @@ static int by_group_version(const void *x, const void *y)
 
 static int load_all(const char *dir)
 {
-    DIR *d = opendir(dir);
-    if (!d) {
+    static char names[MAX_RUNS][256];
+    int n = rundir_list(dir, names, MAX_RUNS);
+    if (n < 0) {
         fprintf(stderr, "trend: %s: expected a folder of runs (results/)\n", dir);
         return 2;
     }
-    static char names[MAX_RUNS][256];
-    size_t n = 0;
-    struct dirent *e;
-    while ((e = readdir(d)) && n < MAX_RUNS) {
-        if (e->d_name[0] == '.')
-            continue;
-        char p[800];
-        struct stat st;
-        snprintf(p, sizeof p, "%s/%s/env.json", dir, e->d_name);
-        bool has = stat(p, &st) == 0;
-        snprintf(p, sizeof p, "%s/%s/probe_discriminator.json", dir, e->d_name);
-        has = has || stat(p, &st) == 0;
-        if (has)
-            snprintf(names[n++], sizeof names[0], "%s", e->d_name);
-    }
-    closedir(d);
-    for (size_t i = 0; i < n; i++) {
+    for (int i = 0; i < n; i++) {
         char p[800], err[900];
         snprintf(p, sizeof p, "%.500s/%.255s", dir, names[i]);
         rundir r;

@@ -140,6 +140,9 @@ static void broken_records_are_refused_in_one_line(void **s)
         {"sed -i 's/\"tool\": \"bench_discriminator\"/\"tool\": \"bench\"/' %s/c/bench_discriminator.json",
          "$.tool: expected \"bench_discriminator\""},
         {"printf 'not json' > %s/c/env.json", "env.json: line 1"},
+        /* damage inside the raw samples the summary reader skips: still refused */
+        {"sed -i '0,/\"samples_ns\": \\[/s//\"samples_ns\": [oops, /' %s/c/bench_discriminator.json",
+         "bench_discriminator.json: line"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         fresh("c");
@@ -203,6 +206,16 @@ static void compare_finds_regressions(void **s)
     assert_int_equal(sh("report/compare %s/d %s", tmp, run), 0);
     assert_non_null(strstr(out, "started distinguishing"));
     assert_int_equal(sh("report/compare %s %s/d --json %s/cmp.json", run, tmp, tmp), 5);
+    /* a series: each run against the one before it, one regression pair */
+    assert_int_equal(sh("mkdir %s/series && cp -r %s %s/series/2026-01-01 && cp -r %s/d %s/series/2026-02-01 "
+                        "&& cp -r %s %s/series/2026-03-01", tmp, run, tmp, tmp, tmp, run, tmp), 0);
+    assert_int_equal(sh("report/compare --series %s/series --json %s/series.json", tmp, tmp), 1);
+    assert_non_null(strstr(out, "2 pair(s) compared"));
+    snprintf(p, sizeof p, "%s/series.json", tmp);
+    j = json_load_file(p, 0, &e);
+    assert_int_equal(json_array_size(json_object_get(j, "pairs")), 2);
+    json_decref(j);
+    assert_int_equal(sh("report/compare --series /nonexistent-ha"), 2);
 }
 
 static void trend_page_renders_every_plot(void **s)

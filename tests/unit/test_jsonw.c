@@ -109,12 +109,47 @@ static void unbalanced_output_is_an_error(void **s)
     assert_null(j);
 }
 
+static void write_flat(jw *w)
+{
+    jw_obj(w);
+    jw_key(w, "samples");
+    jw_arr_flat(w);
+    for (int i = 1; i <= 3; i++)
+        jw_int(w, i);
+    jw_arr_end(w);
+    jw_kint(w, "after", 4);
+    jw_obj_end(w);
+}
+
+/* A flat array stays on one line in pretty output and reads back the same. */
+static void flat_arrays_stay_on_one_line(void **s)
+{
+    (void)s;
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    jw w;
+    jw_init(&w, f, true);
+    write_flat(&w);
+    assert_int_equal(jw_finish(&w), 0);
+    fclose(f);
+    assert_non_null(strstr(buf, "\"samples\": [1, 2, 3],\n"));
+    json_error_t je;
+    json_t *j = json_loads(buf, 0, &je);
+    assert_non_null(j);
+    assert_int_equal(json_array_size(json_object_get(j, "samples")), 3);
+    assert_int_equal(json_integer_value(json_object_get(j, "after")), 4);
+    json_decref(j);
+    free(buf);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(escapes_survive),
         cmocka_unit_test(numbers_are_numbers),
         cmocka_unit_test(unbalanced_output_is_an_error),
+        cmocka_unit_test(flat_arrays_stay_on_one_line),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Benchmark figure (not a timed test): report on each run, compare each run
+# with the one before, and trend over a 100-run results folder, on one core.
+# The folder is generated from one real run (default: the first committed
+# H200 run), each copy given its own runtime version.
+#   report/bench_report.sh [RUN_DIR] [N]
+set -u
+here=$(cd "$(dirname "$0")/.." && pwd)
+src=${1:-$(ls -d "$here"/results/*-cuda-dev0 2>/dev/null | sort | head -1)}
+n=${2:-100}
+[ -d "$src" ] || { echo "bench_report: no run folder to copy ($src)" >&2; exit 2; }
+bin=${BUILD:-$here/build}/bin
+[ -x "$bin/report" ] || { echo "bench_report: run 'make report' first" >&2; exit 2; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+for i in $(seq 1 "$n"); do
+    d=$tmp/runs/run$(printf %03d "$i")
+    mkdir -p "$d"
+    for f in env probe_discriminator probe_memgetaccess bench_discriminator pool_check; do
+        [ -f "$src/$f.json" ] && sed "s/\"runtime_version\": \"[^\"]*\"/\"runtime_version\": \"13.$i\"/" \
+            "$src/$f.json" >"$d/$f.json"
+    done
+done
+cd "$tmp" || exit 2
+size=$(du -sh runs | cut -f1)
+t() { local s e; s=$(date +%s.%N); "$@"; e=$(date +%s.%N); awk -v a="$s" -v b="$e" 'BEGIN { printf "%.2f", b - a }'; }
+one_core="taskset -c 0"
+command -v taskset >/dev/null || one_core=
+r=$(t $one_core bash -c "for d in runs/*; do '$bin/report' --no-plots \$d >/dev/null || exit 1; done")
+c=$(t $one_core bash -c "'$bin/compare' --series runs >/dev/null; [ \$? -le 1 ]")
+g=$(t $one_core bash -c "'$bin/trend' runs --out trend-out >/dev/null")
+cp -r runs/run001 one
+rm -f one/REPORT.md one/junit.xml one/benchmark*.json one/results.csv
+p=$(t $one_core bash -c "'$bin/report' one >/dev/null")
+total=$(awk -v a="$r" -v b="$c" 'BEGIN { printf "%.2f", a + b }')
+echo "bench_report: $n runs ($size) from $(basename "$src"), one core${one_core:+ (taskset -c 0)}"
+echo "  report x$n (--no-plots):   $r s"
+echo "  compare --series ($((n - 1)) pairs):  $c s"
+echo "  trend over all:            $g s"
+echo "  total report + compare:     $total s (target <= 5 s: $(awk -v t="$total" 'BEGIN { print (t <= 5 ? "met" : "MISSED") }'))"
+echo "  (plots are gnuplot's: one report with its three plots takes $p s)"
