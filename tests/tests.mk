@@ -15,9 +15,9 @@ check-unit: $(UNIT_BIN)
 INT_SRC := $(wildcard tests/integration/test_*.c)
 INT_BIN := $(INT_SRC:tests/integration/test_%.c=$(BUILD)/tests/integration_%)
 
-$(BUILD)/tests/integration_%: tests/integration/test_%.c
+$(BUILD)/tests/integration_%: tests/integration/test_%.c tests/integration/itest.c tests/integration/itest.h
 	@mkdir -p $(dir $@)
-	$(CC) $(BASE) $(CFLAGS) $(LDFLAGS) $< -o $@ $(CMOCKA) $(JANSSON) $(LIBS)
+	$(CC) $(BASE) $(CFLAGS) $(LDFLAGS) $< tests/integration/itest.c -o $@ $(CMOCKA) $(JANSSON) $(LIBS)
 
 # Run from the repository root: the tests call ./run_all.sh.
 check-integration: probes report $(INT_BIN)

@@ -5,6 +5,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+
+#include "itest.h"
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,35 +18,18 @@
 
 static const char *build;
 static char tmp[64];
-static char out[1 << 16];
-
-static int sh(const char *fmt, ...)
-{
-    char cmd[2048];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(cmd, sizeof cmd, fmt, ap);
-    va_end(ap);
-    strncat(cmd, " 2>&1", sizeof cmd - strlen(cmd) - 1);
-    FILE *p = popen(cmd, "r");
-    size_t n = fread(out, 1, sizeof out - 1, p);
-    out[n] = 0;
-    int st = pclose(p);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
-}
 
 static int setup(void **s)
 {
     (void)s;
-    build = getenv("BUILD") ? getenv("BUILD") : "build";
-    snprintf(tmp, sizeof tmp, "/tmp/ha-bench-XXXXXX");
-    return mkdtemp(tmp) ? 0 : -1;
+    build = it_build();
+    return it_tmpdir(tmp, sizeof tmp, "bench");
 }
 
 static int teardown(void **s)
 {
     (void)s;
-    return sh("rm -rf %s", tmp);
+    return it_sh("rm -rf %s", tmp);
 }
 
 static const json_t *row(const json_t *rows, const char *path, const char *cand, int rep)
@@ -65,11 +50,11 @@ static const json_t *row(const json_t *rows, const char *path, const char *cand,
 static void every_path_runs_and_is_recorded(void **s)
 {
     (void)s;
-    assert_int_equal(sh("%s/bench_discriminator --backend sim --kind plain-readable " QUICK
+    assert_int_equal(it_sh("%s/bench_discriminator --backend sim --kind plain-readable " QUICK
                         " --json %s/b.json --sweep-csv %s/s.csv", build, tmp, tmp), 0);
-    assert_non_null(strstr(out, "SIMULATED"));
-    assert_non_null(strstr(out, "## Headline"));
-    assert_non_null(strstr(out, "harness overhead"));
+    assert_non_null(strstr(it_out, "SIMULATED"));
+    assert_non_null(strstr(it_out, "## Headline"));
+    assert_non_null(strstr(it_out, "harness overhead"));
     char p[128];
     snprintf(p, sizeof p, "%s/b.json", tmp);
     json_error_t e;
@@ -105,18 +90,18 @@ static void every_path_runs_and_is_recorded(void **s)
     json_t *sweep = json_object_get(j, "sweep");
     assert_int_equal(json_array_size(json_object_get(sweep, "points")), 9); /* 4 B .. 1 KiB */
     json_decref(j);
-    assert_int_equal(sh("grep -c '^[0-9]' %s/s.csv", tmp), 0);
-    assert_int_equal(atoi(out), 9);
+    assert_int_equal(it_sh("grep -c '^[0-9]' %s/s.csv", tmp), 0);
+    assert_int_equal(atoi(it_out), 9);
 }
 
 static void no_readable_kind_says_why_and_runs_the_rest(void **s)
 {
     (void)s;
     /* plain-unreadable is the only kind asked for: the fast rows say why */
-    assert_int_equal(sh("%s/bench_discriminator --backend sim --kind plain-unreadable " QUICK
+    assert_int_equal(it_sh("%s/bench_discriminator --backend sim --kind plain-unreadable " QUICK
                         " --no-sweep", build), 0);
-    assert_non_null(strstr(out, "no readable kind"));
-    assert_non_null(strstr(out, "| fault |"));
+    assert_non_null(strstr(it_out, "no readable kind"));
+    assert_non_null(strstr(it_out, "| fault |"));
 }
 
 static void bad_input_is_refused(void **s)
@@ -127,12 +112,12 @@ static void bad_input_is_refused(void **s)
                          "--sweep-max 3000", "--sweep-max 2MiB", "--path nowhere",
                          "--row-seconds 0", "--kind nothing"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        int rc = sh("%s/bench_discriminator --backend sim %s", build, bad[i]);
+        int rc = it_sh("%s/bench_discriminator --backend sim %s", build, bad[i]);
         if (rc != 2)
-            fail_msg("'%s' gave %d: %s", bad[i], rc, out);
-        assert_non_null(strstr(out, "usage:"));
+            fail_msg("'%s' gave %d: %s", bad[i], rc, it_out);
+        assert_non_null(strstr(it_out, "usage:"));
     }
-    assert_int_equal(sh("%s/bench_discriminator --backend sim --sweep-csv /nonexistent-ha/s.csv", build), 5);
+    assert_int_equal(it_sh("%s/bench_discriminator --backend sim --sweep-csv /nonexistent-ha/s.csv", build), 5);
 }
 
 int main(void)

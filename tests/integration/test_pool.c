@@ -6,6 +6,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+
+#include "itest.h"
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,35 +17,18 @@
 
 static const char *build;
 static char tmp[64];
-static char out[1 << 16];
-
-static int sh(const char *fmt, ...)
-{
-    char cmd[2048];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(cmd, sizeof cmd, fmt, ap);
-    va_end(ap);
-    strncat(cmd, " 2>&1", sizeof cmd - strlen(cmd) - 1);
-    FILE *p = popen(cmd, "r");
-    size_t n = fread(out, 1, sizeof out - 1, p);
-    out[n] = 0;
-    int st = pclose(p);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
-}
 
 static int setup(void **s)
 {
     (void)s;
-    build = getenv("BUILD") ? getenv("BUILD") : "build";
-    snprintf(tmp, sizeof tmp, "/tmp/ha-pool-XXXXXX");
-    return mkdtemp(tmp) ? 0 : -1;
+    build = it_build();
+    return it_tmpdir(tmp, sizeof tmp, "pool");
 }
 
 static int teardown(void **s)
 {
     (void)s;
-    return sh("rm -rf %s", tmp);
+    return it_sh("rm -rf %s", tmp);
 }
 
 static const json_t *check(const json_t *checks, const char *name, const char *mode)
@@ -62,9 +47,9 @@ static const json_t *check(const json_t *checks, const char *name, const char *m
 static void every_check_passes_on_the_model(void **s)
 {
     (void)s;
-    assert_int_equal(sh("%s/pool_check --backend sim --throughput-sizes 2MiB --cycles 100 --json %s/p.json",
+    assert_int_equal(it_sh("%s/pool_check --backend sim --throughput-sizes 2MiB --cycles 100 --json %s/p.json",
                         build, tmp), 0);
-    assert_non_null(strstr(out, "SIMULATED"));
+    assert_non_null(strstr(it_out, "SIMULATED"));
     char p[128];
     snprintf(p, sizeof p, "%s/p.json", tmp);
     json_error_t e;
@@ -103,9 +88,9 @@ static void bad_input_is_refused(void **s)
     const char *bad[] = {"--cycles 0", "--cycles x", "--throughput-sizes 12",
                          "--throughput-sizes 1GiB,,", "--mode bogus"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        int rc = sh("%s/pool_check --backend sim %s", build, bad[i]);
+        int rc = it_sh("%s/pool_check --backend sim %s", build, bad[i]);
         if (rc != 2)
-            fail_msg("'%s' gave %d: %s", bad[i], rc, out);
+            fail_msg("'%s' gave %d: %s", bad[i], rc, it_out);
     }
 }
 

@@ -1,12 +1,14 @@
 /* The built tools, end to end: the sim backend gives the verdicts its model
  * implies; the hip and cuda backends without a GPU or driver exit with the
  * documented status and a one-line reason; bad input is refused with a
- * usage line; records are never overwritten; run_all.sh lays out a run. */
+ * usage line; records are never overwritten; run_all.sh lays it_out a run. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+
+#include "itest.h"
 #include <dlfcn.h>
 #include <jansson.h>
 #include <stdbool.h>
@@ -24,24 +26,6 @@
 
 static const char *build;
 static char tmp[64];
-static char out[65536];
-
-/* Runs a shell command; returns its exit status, output (both streams) in out. */
-static int sh(const char *fmt, ...)
-{
-    char cmd[2048];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(cmd, sizeof cmd, fmt, ap);
-    va_end(ap);
-    char full[2200];
-    snprintf(full, sizeof full, "%s 2>&1", cmd);
-    FILE *p = popen(full, "r");
-    size_t n = fread(out, 1, sizeof out - 1, p);
-    out[n] = 0;
-    int st = pclose(p);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
-}
 
 static json_t *load(const char *path)
 {
@@ -67,22 +51,21 @@ static json_t *find_by(json_t *arr, const char *key, const char *val)
 static int setup(void **s)
 {
     (void)s;
-    build = getenv("BUILD") ? getenv("BUILD") : "build";
-    snprintf(tmp, sizeof tmp, "/tmp/ha-int-XXXXXX");
-    return mkdtemp(tmp) ? 0 : -1;
+    build = it_build();
+    return it_tmpdir(tmp, sizeof tmp, "int");
 }
 
 static int teardown(void **s)
 {
     (void)s;
-    return sh("rm -rf %s", tmp);
+    return it_sh("rm -rf %s", tmp);
 }
 
 static void sim_verdicts_follow_the_model(void **s)
 {
     (void)s;
-    assert_int_equal(sh("%s/probe_discriminator --backend sim --json %s/pd.json", build, tmp), 0);
-    assert_non_null(strstr(out, "SIMULATED"));
+    assert_int_equal(it_sh("%s/probe_discriminator --backend sim --json %s/pd.json", build, tmp), 0);
+    assert_non_null(strstr(it_out, "SIMULATED"));
     char path[128];
     snprintf(path, sizeof path, "%s/pd.json", tmp);
     json_t *j = load(path);
@@ -121,7 +104,7 @@ static void sim_verdicts_follow_the_model(void **s)
 static void fork_isolation_agrees_on_sim(void **s)
 {
     (void)s;
-    assert_int_equal(sh("%s/probe_discriminator --backend sim --isolate=fork --json %s/f.json",
+    assert_int_equal(it_sh("%s/probe_discriminator --backend sim --isolate=fork --json %s/f.json",
                         build, tmp), 0);
     char p[128];
     snprintf(p, sizeof p, "%s/f.json", tmp);
@@ -138,7 +121,7 @@ static void fork_isolation_agrees_on_sim(void **s)
 static void memgetaccess_stages_on_sim(void **s)
 {
     (void)s;
-    assert_int_equal(sh("%s/probe_memgetaccess --backend sim --json %s/m.json", build, tmp), 0);
+    assert_int_equal(it_sh("%s/probe_memgetaccess --backend sim --json %s/m.json", build, tmp), 0);
     char p[128];
     snprintf(p, sizeof p, "%s/m.json", tmp);
     json_t *j = load(p);
@@ -166,19 +149,19 @@ static void hip_without_gpu_exits_with_reason(void **s)
 {
     (void)s;
     bool compiled_out =
-        sh("%s/probe_discriminator --list-backends | grep -q '^hip .*compiled out'", build) == 0;
-    int rc = sh("%s/probe_discriminator --backend hip --json %s/hip.json", build, tmp);
+        it_sh("%s/probe_discriminator --list-backends | grep -q '^hip .*compiled it_out'", build) == 0;
+    int rc = it_sh("%s/probe_discriminator --backend hip --json %s/hip.json", build, tmp);
     if (compiled_out) {
-        assert_int_equal(sh("%s/probe_discriminator --backend hip", build), 3);
+        assert_int_equal(it_sh("%s/probe_discriminator --backend hip", build), 3);
     } else if (!loadable("libamdhip64.so")) {
         assert_int_equal(rc, 3);
-        assert_non_null(strstr(out, "libamdhip64.so not found"));
+        assert_non_null(strstr(it_out, "libamdhip64.so not found"));
     } else {
         assert_int_equal(rc, 4);
-        assert_non_null(strstr(out, "hip: no"));
+        assert_non_null(strstr(it_out, "hip: no"));
     }
     /* one line, nothing written */
-    assert_ptr_equal(strchr(out, '\n'), strrchr(out, '\n'));
+    assert_ptr_equal(strchr(it_out, '\n'), strrchr(it_out, '\n'));
     char p[128];
     snprintf(p, sizeof p, "%s/hip.json", tmp);
     assert_int_equal(access(p, F_OK), -1);
@@ -189,8 +172,8 @@ static void cuda_without_driver_exits_with_reason(void **s)
     (void)s;
     if (loadable("libcuda.so.1"))
         skip();
-    assert_int_equal(sh("%s/probe_memgetaccess --backend cuda", build), 3);
-    assert_non_null(strstr(out, "libcuda.so.1 not found"));
+    assert_int_equal(it_sh("%s/probe_memgetaccess --backend cuda", build), 3);
+    assert_non_null(strstr(it_out, "libcuda.so.1 not found"));
 }
 
 static void auto_falls_back_and_says_why(void **s)
@@ -198,10 +181,10 @@ static void auto_falls_back_and_says_why(void **s)
     (void)s;
     if (loadable("libcuda.so.1"))
         skip();
-    assert_int_equal(sh("%s/probe_discriminator --backend auto --list >/dev/null", build), 0);
-    assert_int_equal(sh("%s/probe_discriminator 2>&1 >/dev/null | head -1", build), 0);
-    assert_non_null(strstr(out, "backend auto: chose"));
-    assert_non_null(strstr(out, "because"));
+    assert_int_equal(it_sh("%s/probe_discriminator --backend auto --list >/dev/null", build), 0);
+    assert_int_equal(it_sh("%s/probe_discriminator 2>&1 >/dev/null | head -1", build), 0);
+    assert_non_null(strstr(it_out, "backend auto: chose"));
+    assert_non_null(strstr(it_out, "because"));
 }
 
 static void bad_input_is_a_usage_error(void **s)
@@ -210,52 +193,52 @@ static void bad_input_is_a_usage_error(void **s)
     const char *bad[] = {"--backend rocm", "--device abc", "--device -1", "--device 5",
                          "--frobnicate", "--isolate=thread", "--kind no-such-kind", "stray"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        int rc = sh("%s/probe_discriminator --backend sim %s", build, bad[i]);
+        int rc = it_sh("%s/probe_discriminator --backend sim %s", build, bad[i]);
         if (rc != 2)
-            fail_msg("'%s' gave %d: %s", bad[i], rc, out);
-        assert_non_null(strstr(out, "usage:"));
+            fail_msg("'%s' gave %d: %s", bad[i], rc, it_out);
+        assert_non_null(strstr(it_out, "usage:"));
     }
-    assert_int_equal(sh("%s/probe_memgetaccess --backend sim --device 9", build), 2);
+    assert_int_equal(it_sh("%s/probe_memgetaccess --backend sim --device 9", build), 2);
 }
 
 static void unwritable_or_existing_record_is_refused(void **s)
 {
     (void)s;
-    assert_int_equal(sh("%s/probe_discriminator --backend sim --json /nonexistent-ha/x.json", build), 5);
-    assert_non_null(strstr(out, "/nonexistent-ha/x.json"));
-    assert_null(strstr(out, "| candidate")); /* refused before any work */
+    assert_int_equal(it_sh("%s/probe_discriminator --backend sim --json /nonexistent-ha/x.json", build), 5);
+    assert_non_null(strstr(it_out, "/nonexistent-ha/x.json"));
+    assert_null(strstr(it_out, "| candidate")); /* refused before any work */
     char p[128];
     snprintf(p, sizeof p, "%s/old.json", tmp);
     FILE *f = fopen(p, "w");
     fputs("earlier", f);
     fclose(f);
-    assert_int_equal(sh("%s/probe_memgetaccess --backend sim --json %s", build, p), 5);
-    assert_non_null(strstr(out, "already exists"));
-    assert_int_equal(sh("cat %s", p), 0);
-    assert_string_equal(out, "earlier");
+    assert_int_equal(it_sh("%s/probe_memgetaccess --backend sim --json %s", build, p), 5);
+    assert_non_null(strstr(it_out, "already exists"));
+    assert_int_equal(it_sh("cat %s", p), 0);
+    assert_string_equal(it_out, "earlier");
 }
 
 static void run_all_lays_out_one_folder_per_device(void **s)
 {
     (void)s;
     /* the script lives in the repo; tests run from its root */
-    int rc = sh("HA_SIM_DEVICES=2 BUILD=%s ./run_all.sh --backend sim --results %s/r %s", build, tmp,
+    int rc = it_sh("HA_SIM_DEVICES=2 BUILD=%s ./run_all.sh --backend sim --results %s/r %s", build, tmp,
                 QUICK_BENCH);
     assert_int_equal(rc, 0);
-    assert_non_null(strstr(out, "SIMULATED"));
-    assert_int_equal(sh("ls %s/r | wc -l", tmp), 0);
-    assert_int_equal(atoi(out), 2);
-    assert_int_equal(sh("ls %s/r/*-sim-dev1/env.json %s/r/*-sim-dev1/probe_discriminator.json "
+    assert_non_null(strstr(it_out, "SIMULATED"));
+    assert_int_equal(it_sh("ls %s/r | wc -l", tmp), 0);
+    assert_int_equal(atoi(it_out), 2);
+    assert_int_equal(it_sh("ls %s/r/*-sim-dev1/env.json %s/r/*-sim-dev1/probe_discriminator.json "
                         "%s/r/*-sim-dev1/probe_memgetaccess.json %s/r/*-sim-dev1/bench_discriminator.json "
                         "%s/r/*-sim-dev1/bench_sweep.csv %s/r/*-sim-dev1/pool_check.json",
                         tmp, tmp, tmp, tmp, tmp, tmp), 0);
     /* a second run makes new folders and touches none of the old */
-    assert_int_equal(sh("HA_SIM_DEVICES=2 BUILD=%s ./run_all.sh --backend sim --device 1 --results %s/r %s",
+    assert_int_equal(it_sh("HA_SIM_DEVICES=2 BUILD=%s ./run_all.sh --backend sim --device 1 --results %s/r %s",
                         build, tmp, QUICK_BENCH), 0);
-    assert_int_equal(sh("ls %s/r | wc -l", tmp), 0);
-    assert_int_equal(atoi(out), 3);
-    assert_int_equal(sh("BUILD=%s ./run_all.sh --backend sim --device 4 --results %s/r", build, tmp), 2);
-    assert_int_equal(sh("BUILD=%s ./run_all.sh --bogus", build), 2);
+    assert_int_equal(it_sh("ls %s/r | wc -l", tmp), 0);
+    assert_int_equal(atoi(it_out), 3);
+    assert_int_equal(it_sh("BUILD=%s ./run_all.sh --backend sim --device 4 --results %s/r", build, tmp), 2);
+    assert_int_equal(it_sh("BUILD=%s ./run_all.sh --bogus", build), 2);
 }
 
 int main(void)

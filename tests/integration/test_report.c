@@ -7,6 +7,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+
+#include "itest.h"
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,27 +19,11 @@
 static const char *build;
 static char tmp[64];
 static char run[512]; /* a pristine run folder: records only */
-static char out[1 << 16];
-
-static int sh(const char *fmt, ...)
-{
-    char cmd[4096];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(cmd, sizeof cmd, fmt, ap);
-    va_end(ap);
-    strncat(cmd, " 2>&1", sizeof cmd - strlen(cmd) - 1);
-    FILE *p = popen(cmd, "r");
-    size_t n = fread(out, 1, sizeof out - 1, p);
-    out[n] = 0;
-    int st = pclose(p);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
-}
 
 /* A copy of the pristine run holding only its records. */
 static void fresh(const char *name)
 {
-    assert_int_equal(sh("rm -rf %s/%s && mkdir %s/%s && cd %s && cp env.json probe_discriminator.json "
+    assert_int_equal(it_sh("rm -rf %s/%s && mkdir %s/%s && cd %s && cp env.json probe_discriminator.json "
                         "probe_memgetaccess.json bench_discriminator.json pool_check.json %s/%s/",
                         tmp, name, tmp, name, run, tmp, name), 0);
 }
@@ -56,48 +42,47 @@ static void edit(const char *file, void (*fn)(json_t *))
 static int setup(void **s)
 {
     (void)s;
-    build = getenv("BUILD") ? getenv("BUILD") : "build";
-    snprintf(tmp, sizeof tmp, "/tmp/ha-report-XXXXXX");
-    if (!mkdtemp(tmp))
+    build = it_build();
+    if (it_tmpdir(tmp, sizeof tmp, "report"))
         return -1;
-    if (sh("BUILD=%s ./run_all.sh --backend sim --results %s/runs --bench-args '--iterations 300 --repeat 2 "
+    if (it_sh("BUILD=%s ./run_all.sh --backend sim --results %s/runs --bench-args '--iterations 300 --repeat 2 "
            "--sweep-iterations 50 --sweep-max 1KiB --row-seconds 0.02' --pool-args '--throughput-sizes 2MiB "
            "--cycles 5'", build, tmp) != 0) {
-        fprintf(stderr, "%s", out);
+        fprintf(stderr, "%s", it_out);
         return -1;
     }
-    if (sh("ls -d %s/runs/*-sim-dev0", tmp) != 0)
+    if (it_sh("ls -d %s/runs/*-sim-dev0", tmp) != 0)
         return -1;
-    out[strcspn(out, "\n")] = 0;
-    snprintf(run, sizeof run, "%.500s", out);
+    it_out[strcspn(it_out, "\n")] = 0;
+    snprintf(run, sizeof run, "%.500s", it_out);
     return 0;
 }
 
 static int teardown(void **s)
 {
     (void)s;
-    return sh("rm -rf %s", tmp);
+    return it_sh("rm -rf %s", tmp);
 }
 
 static void run_all_made_a_report_and_it_is_not_replaced(void **s)
 {
     (void)s;
-    assert_int_equal(sh("grep -c 'SIMULATED' %s/REPORT.md", run), 0);
-    assert_int_equal(sh("report/report %s", run), 5);
-    assert_non_null(strstr(out, "exists; not overwritten"));
+    assert_int_equal(it_sh("grep -c 'SIMULATED' %s/REPORT.md", run), 0);
+    assert_int_equal(it_sh("report/report %s", run), 5);
+    assert_non_null(strstr(it_out, "exists; not overwritten"));
 }
 
 static void report_has_every_section_and_export(void **s)
 {
     (void)s;
     fresh("a");
-    assert_int_equal(sh("report/report %s/a", tmp), 0);
-    assert_int_equal(sh("cat %s/a/REPORT.md", tmp), 0);
+    assert_int_equal(it_sh("report/report %s/a", tmp), 0);
+    assert_int_equal(it_sh("cat %s/a/REPORT.md", tmp), 0);
     const char *want[] = {"# SIMULATED, not evidence", "## Environment", "| **host read (truth)** |",
                           "Distinguishes?", "✔ yes", "## MemGetAccess", "## What the fast path buys",
                           "(slow path)", "## Sleep-mode pool", "sleep/ceiling", "junit.xml"};
     for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
-        if (!strstr(out, want[i]))
+        if (!strstr(it_out, want[i]))
             fail_msg("REPORT.md lacks '%s'", want[i]);
     char p[200];
     json_error_t e;
@@ -112,21 +97,21 @@ static void report_has_every_section_and_export(void **s)
     j = json_load_file(p, 0, &e);
     assert_true(json_is_array(j) && json_array_size(j) == 4);
     json_decref(j);
-    assert_int_equal(sh("grep -c '<testsuite name=\"pool_check\"' %s/a/junit.xml", tmp), 0);
-    assert_int_equal(sh("grep -c '<testcase' %s/a/junit.xml", tmp), 0);
-    assert_true(atoi(out) > 20);
-    assert_int_equal(sh("head -1 %s/a/results.csv", tmp), 0);
-    assert_string_equal(out, "section,name,kind_or_mode,metric,value,unit\n");
-    if (sh("command -v gnuplot") == 0)
-        assert_int_equal(sh("ls %s/a/report_paths.svg %s/a/report_pool.png", tmp, tmp), 0);
+    assert_int_equal(it_sh("grep -c '<testsuite name=\"pool_check\"' %s/a/junit.xml", tmp), 0);
+    assert_int_equal(it_sh("grep -c '<testcase' %s/a/junit.xml", tmp), 0);
+    assert_true(atoi(it_out) > 20);
+    assert_int_equal(it_sh("head -1 %s/a/results.csv", tmp), 0);
+    assert_string_equal(it_out, "section,name,kind_or_mode,metric,value,unit\n");
+    if (it_sh("command -v gnuplot") == 0)
+        assert_int_equal(it_sh("ls %s/a/report_paths.svg %s/a/report_pool.png", tmp, tmp), 0);
 }
 
 static void a_missing_record_is_stated(void **s)
 {
     (void)s;
     fresh("b");
-    assert_int_equal(sh("rm %s/b/bench_discriminator.json && report/report %s/b", tmp, tmp), 0);
-    assert_int_equal(sh("grep -c 'No bench_discriminator record in this run' %s/b/REPORT.md", tmp), 0);
+    assert_int_equal(it_sh("rm %s/b/bench_discriminator.json && report/report %s/b", tmp, tmp), 0);
+    assert_int_equal(it_sh("grep -c 'No bench_discriminator record in this run' %s/b/REPORT.md", tmp), 0);
 }
 
 static void broken_records_are_refused_in_one_line(void **s)
@@ -148,18 +133,18 @@ static void broken_records_are_refused_in_one_line(void **s)
         fresh("c");
         char cmd[512];
         snprintf(cmd, sizeof cmd, cases[i].damage, tmp);
-        assert_int_equal(sh("%s", cmd), 0);
-        assert_int_equal(sh("cd %s/c && md5sum * > ../sums", tmp), 0);
-        int rc = sh("report/report %s/c", tmp);
-        if (rc != 2 || !strstr(out, cases[i].want))
-            fail_msg("case %zu: status %d, output '%s'", i, rc, out);
-        assert_ptr_equal(strchr(out, '\n'), strrchr(out, '\n')); /* one line */
-        assert_int_equal(sh("test ! -e %s/c/REPORT.md", tmp), 0);
-        assert_int_equal(sh("cd %s/c && md5sum -c --quiet ../sums", tmp), 0); /* inputs untouched */
-        assert_int_equal(sh("report/compare %s/c %s", tmp, run), 2);
+        assert_int_equal(it_sh("%s", cmd), 0);
+        assert_int_equal(it_sh("cd %s/c && md5sum * > ../sums", tmp), 0);
+        int rc = it_sh("report/report %s/c", tmp);
+        if (rc != 2 || !strstr(it_out, cases[i].want))
+            fail_msg("case %zu: status %d, output '%s'", i, rc, it_out);
+        assert_ptr_equal(strchr(it_out, '\n'), strrchr(it_out, '\n')); /* one line */
+        assert_int_equal(it_sh("test ! -e %s/c/REPORT.md", tmp), 0);
+        assert_int_equal(it_sh("cd %s/c && md5sum -c --quiet ../sums", tmp), 0); /* inputs untouched */
+        assert_int_equal(it_sh("report/compare %s/c %s", tmp, run), 2);
     }
-    assert_int_equal(sh("report/report /nonexistent-run"), 2);
-    assert_int_equal(sh("report/report"), 2);
+    assert_int_equal(it_sh("report/report /nonexistent-run"), 2);
+    assert_int_equal(it_sh("report/report"), 2);
 }
 
 static void stop_distinguishing(json_t *j)
@@ -185,61 +170,61 @@ static void slow_down(json_t *j)
 static void compare_finds_regressions(void **s)
 {
     (void)s;
-    assert_int_equal(sh("report/compare %s %s", run, run), 0);
-    assert_non_null(strstr(out, "**0 regression(s)**"));
+    assert_int_equal(it_sh("report/compare %s %s", run, run), 0);
+    assert_non_null(strstr(it_out, "**0 regression(s)**"));
     fresh("d");
     char p[200];
     snprintf(p, sizeof p, "%s/d/probe_discriminator.json", tmp);
     edit(p, stop_distinguishing);
     snprintf(p, sizeof p, "%s/d/bench_discriminator.json", tmp);
     edit(p, slow_down);
-    assert_int_equal(sh("report/compare %s %s/d --json %s/cmp.json --md %s/cmp.md", run, tmp, tmp, tmp), 1);
-    assert_int_equal(sh("cat %s/cmp.md", tmp), 0);
-    assert_non_null(strstr(out, "candidate `os_pipe_write`: stopped distinguishing"));
-    assert_non_null(strstr(out, "timing `copy_pageable"));
+    assert_int_equal(it_sh("report/compare %s %s/d --json %s/cmp.json --md %s/cmp.md", run, tmp, tmp, tmp), 1);
+    assert_int_equal(it_sh("cat %s/cmp.md", tmp), 0);
+    assert_non_null(strstr(it_out, "candidate `os_pipe_write`: stopped distinguishing"));
+    assert_non_null(strstr(it_out, "timing `copy_pageable"));
     snprintf(p, sizeof p, "%s/cmp.json", tmp);
     json_error_t e;
     json_t *j = json_load_file(p, 0, &e);
     assert_true(json_array_size(json_object_get(j, "regressions")) >= 2);
     json_decref(j);
     /* the other way round, the same differences are improvements */
-    assert_int_equal(sh("report/compare %s/d %s", tmp, run), 0);
-    assert_non_null(strstr(out, "started distinguishing"));
-    assert_int_equal(sh("report/compare %s %s/d --json %s/cmp.json", run, tmp, tmp), 5);
+    assert_int_equal(it_sh("report/compare %s/d %s", tmp, run), 0);
+    assert_non_null(strstr(it_out, "started distinguishing"));
+    assert_int_equal(it_sh("report/compare %s %s/d --json %s/cmp.json", run, tmp, tmp), 5);
     /* a series: each run against the one before it, one regression pair */
-    assert_int_equal(sh("mkdir %s/series && cp -r %s %s/series/2026-01-01 && cp -r %s/d %s/series/2026-02-01 "
+    assert_int_equal(it_sh("mkdir %s/series && cp -r %s %s/series/2026-01-01 && cp -r %s/d %s/series/2026-02-01 "
                         "&& cp -r %s %s/series/2026-03-01", tmp, run, tmp, tmp, tmp, run, tmp), 0);
-    assert_int_equal(sh("report/compare --series %s/series --json %s/series.json", tmp, tmp), 1);
-    assert_non_null(strstr(out, "2 pair(s) compared"));
+    assert_int_equal(it_sh("report/compare --series %s/series --json %s/series.json", tmp, tmp), 1);
+    assert_non_null(strstr(it_out, "2 pair(s) compared"));
     snprintf(p, sizeof p, "%s/series.json", tmp);
     j = json_load_file(p, 0, &e);
     assert_int_equal(json_array_size(json_object_get(j, "pairs")), 2);
     json_decref(j);
-    assert_int_equal(sh("report/compare --series /nonexistent-ha"), 2);
+    assert_int_equal(it_sh("report/compare --series /nonexistent-ha"), 2);
 }
 
 static void trend_page_renders_every_plot(void **s)
 {
     (void)s;
-    if (sh("command -v gnuplot") != 0)
+    if (it_sh("command -v gnuplot") != 0)
         skip();
-    assert_int_equal(sh("mkdir %s/many && cp -r %s %s/many/r1 && cp -r %s %s/many/r2", tmp, run, tmp, run, tmp), 0);
+    assert_int_equal(it_sh("mkdir %s/many && cp -r %s %s/many/r1 && cp -r %s %s/many/r2", tmp, run, tmp, run, tmp), 0);
     char p[200];
     snprintf(p, sizeof p, "%s/many/r2/env.json", tmp);
-    assert_int_equal(sh("sed -i 's/\"runtime_version\": \"sim 1\"/\"runtime_version\": \"sim 2\"/' %s", p), 0);
-    assert_int_equal(sh("report/trend %s/many", tmp), 0);
-    assert_int_equal(sh("report/trend %s/many", tmp), 5); /* not overwritten */
-    const char *browser = sh("command -v chromium") == 0 ? "chromium" : NULL;
+    assert_int_equal(it_sh("sed -i 's/\"runtime_version\": \"sim 1\"/\"runtime_version\": \"sim 2\"/' %s", p), 0);
+    assert_int_equal(it_sh("report/trend %s/many", tmp), 0);
+    assert_int_equal(it_sh("report/trend %s/many", tmp), 5); /* not overwritten */
+    const char *browser = it_sh("command -v chromium") == 0 ? "chromium" : NULL;
     if (!browser) {
         fprintf(stderr, "trend: no chromium here: the page was written but not loaded\n");
         skip();
     }
-    assert_int_equal(sh("chromium --headless --no-sandbox --disable-gpu --disable-background-networking "
+    assert_int_equal(it_sh("chromium --headless --no-sandbox --disable-gpu --disable-background-networking "
                         "--disable-component-update --disable-sync --no-first-run --user-data-dir=%s/chrome "
                         "--virtual-time-budget=5000 --dump-dom file://%s/many/trend/index.html 2>/dev/null "
                         "| grep -o 'data-plots-[a-z]*=\"[0-9]*\"'", tmp, tmp), 0);
-    assert_non_null(strstr(out, "data-plots-total=\"3\""));
-    assert_non_null(strstr(out, "data-plots-rendered=\"3\""));
+    assert_non_null(strstr(it_out, "data-plots-total=\"3\""));
+    assert_non_null(strstr(it_out, "data-plots-rendered=\"3\""));
 }
 
 int main(void)
