@@ -45,7 +45,7 @@ probes: $(PROBES) $(BENCH) $(FIX) $(if $(HAVE_JANSSON),$(REPORT))
 $(BUILD)/common/backend_hip.o: BACKEND_FLAGS = $(HIP_FLAGS)
 $(BUILD)/common/backend_cuda.o: BACKEND_FLAGS = $(CUDA_FLAGS)
 
-$(BUILD)/%.o: %.c $(wildcard common/*.h) Makefile tests/tests.mk
+$(BUILD)/%.o: %.c $(wildcard common/*.h bench/*.h fix/*.h report/*.h) Makefile tests/tests.mk
 	@mkdir -p $(dir $@)
 	$(CC) $(BASE) $(BACKEND_FLAGS) $(CFLAGS) -c $< -o $@
 

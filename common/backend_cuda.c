@@ -51,6 +51,8 @@ static cu_state S;
 
 static const char *cu_status_name(const ha_backend *be, int st)
 {
+    if (st < 0)
+        return ha_status_name(NULL, st); /* the tool's own: symbol missing, ... */
     (void)be;
     const char *n = NULL;
     if (p_cuGetErrorName && p_cuGetErrorName((CUresult)st, &n) == CUDA_SUCCESS && n)
@@ -490,7 +492,10 @@ static void cu_env(const ha_backend *be, ha_env *e)
     int maj = -1, min = -1;
     CALL(cuDeviceGetAttribute, &maj, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, S.dev);
     CALL(cuDeviceGetAttribute, &min, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, S.dev);
-    snprintf(e->arch, sizeof e->arch, "sm_%d%d", maj, min);
+    if (maj >= 0 && min >= 0)
+        snprintf(e->arch, sizeof e->arch, "sm_%d%d", maj, min);
+    else
+        snprintf(e->arch, sizeof e->arch, "unknown");
     size_t total = 0;
     if (CALL(cuDeviceTotalMem, &total, S.dev) == HA_ST_OK)
         e->vram_bytes = total;

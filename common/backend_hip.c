@@ -78,6 +78,8 @@ static hip_state S;
 
 static const char *hip_status_name(const ha_backend *be, int st)
 {
+    if (st < 0)
+        return ha_status_name(NULL, st); /* the tool's own: symbol missing, ... */
     (void)be;
     const char *n = p_hipGetErrorName ? p_hipGetErrorName((hipError_t)st) : NULL;
     if (n && *n)

@@ -58,10 +58,12 @@ typedef struct sim_map {
 static sim_phys phys[SIM_MAX_OBJ];
 static sim_mapping maps[SIM_MAX_OBJ];
 static size_t used_bytes;
-static int fail_countdown = -1; /* HA_SIM_FAIL_AFTER: fail the Nth create/map */
+static int fail_countdown = -1; /* ha_sim_fail_after: fail the Nth create/map */
 
 static const char *sim_status_name(const ha_backend *be, int st)
 {
+    if (st < 0)
+        return ha_status_name(NULL, st);
     (void)be;
     switch (st) {
     case SIM_SUCCESS: return "SIM_SUCCESS";
@@ -498,10 +500,6 @@ static int sim_open(ha_backend *be, int device, char *why, size_t n)
         return HA_EXIT_USAGE;
     }
     be->device = device;
-    const char *f = getenv("HA_SIM_FAIL_AFTER");
-    long v;
-    if (f && ha_parse_long(f, 0, 1000000, &v) == 0)
-        fail_countdown = (int)v;
     return HA_EXIT_OK;
 }
 

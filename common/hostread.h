@@ -3,7 +3,12 @@
  * In process, SIGSEGV and SIGBUS are caught for the duration of one access
  * (sigsetjmp/siglongjmp) and the previous handlers are put back. In fork
  * mode the access runs unguarded in a child, so even a fault no handler can
- * contain costs only the child. */
+ * contain costs only the child.
+ *
+ * Signal handlers belong to the process: a fault another thread takes while
+ * a guard is installed is handed back to the previous handler, but guards
+ * on several threads at once are not supported. The tools are single
+ * threaded; in a multi-threaded host (PyTorch) guard from one thread. */
 #ifndef HA_HOSTREAD_H
 #define HA_HOSTREAD_H
 

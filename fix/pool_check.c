@@ -255,8 +255,9 @@ static void run_bad_input(void)
     cfg.host_access = false;
     char why[300];
     refpool *p;
-    if (refpool_create(be, &cfg, &p, why, sizeof why)) {
-        add("bad_input", "api", CK_FAIL, "pool: %s", why);
+    int rc = refpool_create(be, &cfg, &p, why, sizeof why);
+    if (rc) {
+        add("bad_input", "api", rc == REFPOOL_E_UNSUPPORTED ? CK_UNSUPPORTED : CK_FAIL, "pool: %s", why);
         return;
     }
     void *a = NULL, *x = NULL;

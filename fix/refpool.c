@@ -189,7 +189,8 @@ int refpool_create(const ha_backend *be, const refpool_config *cfg, refpool **ou
         snprintf(why, whylen, "allocation granularity for %s backing: %s",
                  ha_loc_name(cfg->backing), st ? ha_status_name(be, st) : "none reported");
         free(p);
-        return st == HA_ST_UNAVAILABLE ? REFPOOL_E_UNSUPPORTED : REFPOOL_E_RUNTIME;
+        return st == HA_ST_UNAVAILABLE || st == HA_ST_SYMBOL_MISSING ? REFPOOL_E_UNSUPPORTED
+                                                                    : REFPOOL_E_RUNTIME;
     }
     p->gran = g;
     if (p->cfg.chunk_size == 0)

@@ -1,0 +1,21 @@
+/* A stand-in libamdhip64.so for CI: what the hip backend needs to open and
+ * one allocation kind backed by host memory; every other entry point is
+ * missing. FAKE_NO_DEVICE=1 makes it report no device (hipErrorNoDevice,
+ * 100). Built without HIP headers: the ABI's types only. */
+#include <stdlib.h>
+#include <string.h>
+
+static int no_device(void)
+{
+    const char *e = getenv("FAKE_NO_DEVICE");
+    return e && *e == '1';
+}
+
+int hipInit(unsigned flags) { (void)flags; return no_device() ? 100 : 0; }
+int hipGetDeviceCount(int *n) { *n = no_device() ? 0 : 1; return no_device() ? 100 : 0; }
+int hipSetDevice(int d) { (void)d; return 0; }
+int hipRuntimeGetVersion(int *v) { *v = 70200000; return 0; } /* 7.2: retain is guarded */
+int hipMemcpy(void *dst, const void *src, size_t n, int kind) { (void)kind; memcpy(dst, src, n); return 0; }
+int hipMemGetInfo(size_t *f, size_t *t) { *f = 1u << 30; *t = 2u << 30; return 0; }
+int hipMalloc(void **p, size_t n) { *p = calloc(1, n); return *p ? 0 : 2; }
+int hipFree(void *p) { free(p); return 0; }

@@ -1,0 +1,131 @@
+/* The hip and cuda backends past "no device", in CI: stand-in runtimes
+ * (tests/fakes) export the entry points needed to open and one allocation
+ * kind backed by host memory, and nothing else. Every missing entry point
+ * must be named as missing, and the run must go on. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "itest.h"
+
+#include <jansson.h>
+#include <stdio.h>
+#include <string.h>
+
+static const char *build;
+static char tmp[64];
+
+static int setup(void **s)
+{
+    (void)s;
+    build = it_build();
+    return it_tmpdir(tmp, sizeof tmp, "fakes");
+}
+
+static int teardown(void **s)
+{
+    (void)s;
+    return it_sh("rm -rf %s", tmp);
+}
+
+static const json_t *named(const json_t *arr, const char *key, const char *val)
+{
+    size_t i;
+    json_t *o;
+    json_array_foreach(arr, i, o) if (!strcmp(json_string_value(json_object_get(o, key)), val)) return o;
+    fail_msg("no %s=%s", key, val);
+    return NULL;
+}
+
+/* Runs the probe on a fake runtime; checks what every backend must do. */
+static void probe_on(const char *backend, const char *fake, const char *plain, const char *other,
+                     const char *attr_query)
+{
+    char path[128];
+    snprintf(path, sizeof path, "%s/%s.json", tmp, backend);
+    assert_int_equal(it_sh("LD_LIBRARY_PATH=%s/fakes/%s %s/probe_discriminator --backend %s --json %s", build,
+                           fake, build, backend, path), 0);
+    assert_non_null(strstr(it_out, "no symbol"));
+    json_error_t e;
+    json_t *j = json_load_file(path, 0, &e);
+    assert_non_null(j);
+    assert_false(json_is_true(json_object_get(j, "simulated")));
+    const json_t *kinds = json_object_get(j, "kinds");
+    const json_t *k = named(kinds, "name", plain);
+    assert_true(json_is_true(json_object_get(k, "created")));
+    assert_true(json_is_true(json_object_get(k, "readable"))); /* the fake's memory is host memory */
+    k = named(kinds, "name", other);
+    assert_false(json_is_true(json_object_get(k, "created")));
+    assert_string_equal(json_string_value(json_object_get(k, "create_status_name")), "symbol_missing");
+    k = named(kinds, "name", "vmm-device");
+    assert_non_null(strstr(json_string_value(json_object_get(k, "detail")), "symbol_missing"));
+    const json_t *c = named(json_object_get(j, "candidates"), "name", attr_query);
+    assert_string_equal(json_string_value(json_object_get(c, "verdict")), "undetermined");
+    const json_t *r = json_array_get(json_object_get(c, "results"), 0);
+    assert_string_equal(json_string_value(json_object_get(r, "outcome")), "symbol_missing");
+    c = named(json_object_get(j, "candidates"), "name", "os_guarded_read");
+    r = json_array_get(json_object_get(c, "results"), 0);
+    assert_string_equal(json_string_value(json_object_get(r, "outcome")), "ok");
+    json_decref(j);
+}
+
+static void cuda_backend_names_what_the_driver_lacks(void **s)
+{
+    (void)s;
+    probe_on("cuda", "cuda", "cuMemAlloc", "cuMemHostAlloc", "cuPointerGetAttribute(HOST_POINTER)");
+    /* the memgetaccess probe, the bench and the pool go on too */
+    assert_int_equal(it_sh("LD_LIBRARY_PATH=%s/fakes/cuda %s/probe_memgetaccess --backend cuda", build, build), 0);
+    assert_non_null(strstr(it_out, "symbol_missing"));
+    assert_int_equal(it_sh("LD_LIBRARY_PATH=%s/fakes/cuda %s/bench_discriminator --backend cuda --iterations 200 "
+                           "--repeat 1 --no-sweep --row-seconds 0.02", build, build), 0);
+    assert_non_null(strstr(it_out, "| copy_pageable | cuMemAlloc |"));
+    assert_int_equal(it_sh("LD_LIBRARY_PATH=%s/fakes/cuda %s/pool_check --backend cuda --throughput-sizes none",
+                           build, build), 0);
+    assert_non_null(strstr(it_out, "UNSUPPORTED"));
+}
+
+static void hip_backend_names_what_the_runtime_lacks(void **s)
+{
+    (void)s;
+    probe_on("hip", "hip", "hipMalloc", "hipHostMalloc", "hipPointerGetAttribute(HOST_POINTER)");
+    /* a 7.2 runtime: retain on non-VMM memory is skipped (it can crash before 7.14) */
+    char path[128];
+    snprintf(path, sizeof path, "%s/hip.json", tmp);
+    json_error_t e;
+    json_t *j = json_load_file(path, 0, &e);
+    const json_t *c = named(json_object_get(j, "candidates"), "name", "hipMemRetainAllocationHandle");
+    assert_string_equal(json_string_value(json_object_get(json_array_get(json_object_get(c, "results"), 0),
+                                                          "outcome")), "skipped");
+    const json_t *env = json_object_get(j, "env");
+    assert_string_equal(json_string_value(json_object_get(env, "runtime_version")), "7.2.0");
+    assert_non_null(strstr(json_string_value(json_object_get(env, "version_warning")), "differs"));
+    json_decref(j);
+}
+
+static void a_runtime_without_devices_is_status_4(void **s)
+{
+    (void)s;
+    assert_int_equal(it_sh("FAKE_NO_DEVICE=1 LD_LIBRARY_PATH=%s/fakes/cuda %s/probe_discriminator --backend cuda",
+                           build, build), 4);
+    assert_non_null(strstr(it_out, "CUDA_ERROR_NO_DEVICE"));
+    assert_int_equal(it_sh("FAKE_NO_DEVICE=1 LD_LIBRARY_PATH=%s/fakes/hip %s/probe_discriminator --backend hip",
+                           build, build), 4);
+    assert_non_null(strstr(it_out, "hip: no"));
+    /* auto falls through both to sim, and says why */
+    assert_int_equal(it_sh("FAKE_NO_DEVICE=1 LD_LIBRARY_PATH=%s/fakes/hip:%s/fakes/cuda %s/probe_discriminator "
+                           "--list 2>&1 | head -1", build, build, build), 0);
+    assert_non_null(strstr(it_out, "chose sim because hip: no"));
+    assert_non_null(strstr(it_out, "CUDA_ERROR_NO_DEVICE"));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(cuda_backend_names_what_the_driver_lacks),
+        cmocka_unit_test(hip_backend_names_what_the_runtime_lacks),
+        cmocka_unit_test(a_runtime_without_devices_is_status_4),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
