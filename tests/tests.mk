@@ -5,9 +5,9 @@ UNIT_BIN  := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 CMOCKA    := $(shell pkg-config --cflags --libs cmocka 2>/dev/null || echo -lcmocka)
 JANSSON   := $(shell pkg-config --libs jansson 2>/dev/null || echo -ljansson)
 
-$(BUILD)/tests/%: tests/unit/%.c $(LIBCOMMON)
+$(BUILD)/tests/%: tests/unit/%.c $(LIBCOMMON) $(BUILD)/fix/refpool.o
 	@mkdir -p $(dir $@)
-	$(CC) $(BASE) $(CFLAGS) $(LDFLAGS) $< $(LIBCOMMON) -o $@ $(CMOCKA) $(JANSSON) $(LIBS)
+	$(CC) $(BASE) -Ifix $(CFLAGS) $(LDFLAGS) $< $(BUILD)/fix/refpool.o $(LIBCOMMON) -o $@ $(CMOCKA) $(JANSSON) $(LIBS)
 
 check-unit: $(UNIT_BIN)
 	@tests/run_unit.sh $(UNIT_BIN)
