@@ -438,23 +438,14 @@ static int sim_d2h(const ha_backend *be, void *dst, const void *src, size_t n)
     return sim_copy(dst, src, n);
 }
 
+/* "Pinned" memory is an anonymous mapping; its size goes in front of the
+ * block, since the free call is not given it. */
 static int sim_pinned(const ha_backend *be, void **p, size_t n)
 {
     (void)be;
-    void *m = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    size_t *m = mmap(NULL, n + 64, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (m == MAP_FAILED)
         return SIM_ERR_OUT_OF_MEMORY;
-    *p = m;
-    return SIM_SUCCESS;
-}
-
-/* The size is not passed back: keep it in front of the block. */
-static int sim_pinned_sized(const ha_backend *be, void **p, size_t n)
-{
-    size_t *m;
-    int st = sim_pinned(be, (void **)&m, n + 64);
-    if (st)
-        return st;
     m[0] = n + 64;
     *p = (char *)m + 64;
     return SIM_SUCCESS;
@@ -539,7 +530,7 @@ const ha_backend_ops ha_backend_sim = {
     .copy_h2d = sim_h2d,
     .copy_d2h = sim_d2h,
     .copy_d2h_async = sim_d2h,
-    .host_alloc_pinned = sim_pinned_sized,
+    .host_alloc_pinned = sim_pinned,
     .host_free_pinned = sim_pinned_free,
     .mem_info = sim_mem_info,
     .vmm = &sim_vmm,

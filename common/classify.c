@@ -117,8 +117,7 @@ const char *ha_outcome_name(ha_outcome o)
     return "?";
 }
 
-/* Drops the runtime's long common prefixes so the table stays readable. */
-static const char *short_status(const char *s)
+const char *ha_short_status(const char *s)
 {
     static const char *const prefixes[] = {"CUDA_ERROR_", "hipError", "SIM_ERR_", NULL};
     for (int i = 0; prefixes[i]; i++) {
@@ -133,7 +132,7 @@ void ha_result_cell(const ha_result *r, char *cell, size_t n)
 {
     switch (r->outcome) {
     case HA_OUT_OK: snprintf(cell, n, "%s", r->cls); break;
-    case HA_OUT_ERROR: snprintf(cell, n, "x %s", short_status(r->status_name)); break;
+    case HA_OUT_ERROR: snprintf(cell, n, "x %s", ha_short_status(r->status_name)); break;
     case HA_OUT_NOT_WRITTEN: snprintf(cell, n, "ok,unwritten"); break;
     case HA_OUT_SYMBOL_MISSING: snprintf(cell, n, "no symbol"); break;
     case HA_OUT_UNAVAILABLE: snprintf(cell, n, "unavailable"); break;

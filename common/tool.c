@@ -4,9 +4,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "backend.h"
+#include "stats.h"
 
 void ha_tool_init(ha_tool *t, const char *name, const char *usage_extra)
 {
@@ -209,9 +209,4 @@ void ha_tool_abort(ha_tool *t)
     t->be_open = false;
 }
 
-double ha_now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
+double ha_now_s(void) { return ha_clock_ns() * 1e-9; }

@@ -12,6 +12,7 @@
 
 #include "hostread.h"
 #include "refpool.h"
+#include "stats.h"
 #include "tool.h"
 
 #define MAX_CHECKS 96
@@ -288,16 +289,10 @@ static void run_bad_input(void)
 
 static double gbs(size_t bytes, double s) { return s > 0 ? (double)bytes / s / 1e9 : NAN; }
 
-static int cmp_d(const void *a, const void *b)
+static double median(const double *v, int n)
 {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median3(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, cmp_d);
-    return v[n / 2];
+    ha_stats st;
+    return ha_stats_compute(v, (size_t)n, &st) == 0 ? st.median : NAN;
 }
 
 static void run_throughput(tput *tp, size_t bytes)
@@ -363,10 +358,10 @@ static void run_throughput(tput *tp, size_t bytes)
          * the steady state, the first cycle is kept beside them. */
         tp->first_sleep_s = sl[0];
         tp->first_wake_s = wk[0];
-        tp->sleep_gbs = gbs(bytes, median3(sl + 1, REPS - 1));
-        tp->wake_gbs = gbs(bytes, median3(wk + 1, REPS - 1));
-        tp->d2h_gbs = gbs(bytes, median3(d2h + 1, REPS - 1));
-        tp->h2d_gbs = gbs(bytes, median3(h2d + 1, REPS - 1));
+        tp->sleep_gbs = gbs(bytes, median(sl + 1, REPS - 1));
+        tp->wake_gbs = gbs(bytes, median(wk + 1, REPS - 1));
+        tp->d2h_gbs = gbs(bytes, median(d2h + 1, REPS - 1));
+        tp->h2d_gbs = gbs(bytes, median(h2d + 1, REPS - 1));
     }
     be->ops->host_free_pinned(be, pinned);
     refpool_destroy(p);

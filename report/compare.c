@@ -130,39 +130,19 @@ static void cmp_probe(const json_t *a, const json_t *b)
             note(CHANGE, "candidate", rec_str(ca, "name"), "new (%s)", rec_str(ca, "verdict"));
 }
 
-static const json_t *row_like(const json_t *rows, const json_t *r)
+/* The same row (path, kind, candidate) of another record. */
+static const json_t *row_like(const json_t *bench, const json_t *r, int repeat)
 {
-    size_t i;
-    const json_t *o;
-    json_array_foreach(rows, i, o) {
-        if (json_integer_value(json_object_get(o, "repeat")) != json_integer_value(json_object_get(r, "repeat")) ||
-            json_is_true(json_object_get(o, "skipped")))
-            continue;
-        if (!strcmp(rec_str(o, "path"), rec_str(r, "path")) && !strcmp(rec_str(o, "kind"), rec_str(r, "kind")) &&
-            !strcmp(rec_str(o, "candidate"), rec_str(r, "candidate")))
-            return o;
-    }
-    return NULL;
+    return rec_bench_row(bench, rec_str(r, "path"), rec_str(r, "kind"), rec_str(r, "candidate"), repeat);
 }
 
 /* A run's measured spread for a row: the robust spread of its samples plus
- * how far its own repeats landed apart (the run-to-run part the samples of
+ * how far its own second repeat landed (the run-to-run part the samples of
  * one repeat cannot show). */
-static double run_noise(const json_t *rows, const json_t *r)
+static double run_noise(const json_t *bench, const json_t *r)
 {
-    double n = rec_num(r, "spread_ns");
-    size_t i;
-    const json_t *o;
-    json_array_foreach(rows, i, o) {
-        if (json_integer_value(json_object_get(o, "repeat")) == 1 || json_is_true(json_object_get(o, "skipped")))
-            continue;
-        if (!strcmp(rec_str(o, "path"), rec_str(r, "path")) && !strcmp(rec_str(o, "kind"), rec_str(r, "kind")) &&
-            !strcmp(rec_str(o, "candidate"), rec_str(r, "candidate"))) {
-            double d = fabs(rec_num(o, "median_ns") - rec_num(r, "median_ns"));
-            n += d > 0 ? d : 0;
-        }
-    }
-    return n;
+    const json_t *r2 = row_like(bench, r, 2);
+    return rec_num(r, "spread_ns") + (r2 ? fabs(rec_num(r2, "median_ns") - rec_num(r, "median_ns")) : 0);
 }
 
 /* A timing moved when the medians differ by more than both runs' measured
@@ -175,11 +155,11 @@ static void cmp_bench(const json_t *a, const json_t *b)
         if (json_integer_value(json_object_get(ra, "repeat")) != 1 || json_is_true(json_object_get(ra, "skipped")) ||
             !strcmp(rec_str(ra, "path"), "harness"))
             continue;
-        const json_t *rb = row_like(json_object_get(b, "rows"), ra);
+        const json_t *rb = row_like(b, ra, 1);
         if (!rb)
             continue;
         double ma = rec_num(ra, "median_ns"), mb = rec_num(rb, "median_ns");
-        double na = run_noise(json_object_get(a, "rows"), ra), nb = run_noise(json_object_get(b, "rows"), rb);
+        double na = run_noise(a, ra), nb = run_noise(b, rb);
         double noise = na + nb;
         if (!(fabs(mb - ma) > noise))
             continue;
@@ -326,13 +306,6 @@ static int close_out(ha_record *rec, FILE *f)
     return 0;
 }
 
-static const char *group_of(const rundir *r, char *buf, size_t n)
-{
-    snprintf(buf, n, "%s / %s%s", rec_str(r->env, "device_name"), rec_str(r->env, "backend"),
-             rundir_simulated(r) ? " (SIMULATED)" : "");
-    return buf;
-}
-
 #define MAX_RUNS 4096
 #define MAX_GROUPS 64
 
@@ -380,7 +353,7 @@ static int series(const char *dir, const char *md, const char *js)
             rc = 2;
             break;
         }
-        group_of(&cur, key, sizeof key);
+        rundir_group(&cur, key, sizeof key);
         int g = 0;
         while (g < ngroups && strcmp(keys[g], key))
             g++;

@@ -5,6 +5,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "classify.h"
 #include "records.h"
 
 static void md_env(FILE *f, const json_t *e)
@@ -46,11 +47,7 @@ static void md_env(FILE *f, const json_t *e)
 /* A cell: the status name without the runtime's long prefix, then the class. */
 static void cell(FILE *f, const json_t *res)
 {
-    const char *st = rec_str(res, "status_name"), *out = rec_str(res, "outcome");
-    static const char *const prefixes[] = {"CUDA_ERROR_", "hipError", "SIM_ERR_", NULL};
-    for (int i = 0; prefixes[i]; i++)
-        if (!strncmp(st, prefixes[i], strlen(prefixes[i])))
-            st += strlen(prefixes[i]);
+    const char *st = ha_short_status(rec_str(res, "status_name")), *out = rec_str(res, "outcome");
     if (!strcmp(out, "ok"))
         fprintf(f, " %s |", rec_str(res, "class"));
     else if (!strcmp(out, "error"))
@@ -156,33 +153,15 @@ static void md_mga(FILE *f, const json_t *m)
     fprintf(f, "\nflags: 0 none, 1 read, 3 read-write.\n\n");
 }
 
-static const json_t *bench_row_rep(const json_t *b, const char *path, const char *kind,
-                                   const char *cand, int rep)
-{
-    size_t i;
-    const json_t *r;
-    json_array_foreach(json_object_get(b, "rows"), i, r) {
-        if (json_integer_value(json_object_get(r, "repeat")) != rep ||
-            json_is_true(json_object_get(r, "skipped")) || strcmp(rec_str(r, "path"), path))
-            continue;
-        if (kind && strcmp(rec_str(r, "kind"), kind))
-            continue;
-        if (cand && strcmp(rec_str(r, "candidate"), cand))
-            continue;
-        return r;
-    }
-    return NULL;
-}
-
 static const json_t *bench_row(const json_t *b, const char *path, const char *kind, const char *cand)
 {
-    return bench_row_rep(b, path, kind, cand, 1);
+    return rec_bench_row(b, path, kind, cand, 1);
 }
 
 /* "median ns | repeat 2 | spread ns" cells for a row. */
 static void figures(FILE *f, const json_t *b, const json_t *r)
 {
-    const json_t *r2 = bench_row_rep(b, rec_str(r, "path"), rec_str(r, "kind"),
+    const json_t *r2 = rec_bench_row(b, rec_str(r, "path"), rec_str(r, "kind"),
                                      *rec_str(r, "candidate") ? rec_str(r, "candidate") : NULL, 2);
     fprintf(f, " %.1f |", rec_num(r, "median_ns"));
     if (r2)
@@ -253,7 +232,7 @@ static void md_bench(FILE *f, const json_t *b, const char *plots)
         figures(f, b, fr);
         fprintf(f, " |\n");
     }
-    const json_t *h1 = bench_row_rep(b, "harness", "", NULL, 1), *h2 = bench_row_rep(b, "harness", "", NULL, 2);
+    const json_t *h1 = rec_bench_row(b, "harness", "", NULL, 1), *h2 = rec_bench_row(b, "harness", "", NULL, 2);
     if (h1 && h2)
         fprintf(f, "\nThe two repeats ran back to back; the empty loop, which does no memory work, moved "
                    "%.1f%% between them: differences of that order are the machine's, not the paths'.\n",

@@ -398,3 +398,21 @@ int rec_tri(const json_t *o, const char *key)
     const json_t *v = json_object_get(o, key);
     return json_is_true(v) ? 1 : json_is_false(v) ? 0 : -1;
 }
+
+const json_t *rec_bench_row(const json_t *bench, const char *path, const char *kind,
+                            const char *candidate, int repeat)
+{
+    size_t i;
+    const json_t *r;
+    json_array_foreach(json_object_get(bench, "rows"), i, r) {
+        if (json_integer_value(json_object_get(r, "repeat")) != repeat ||
+            json_is_true(json_object_get(r, "skipped")) || strcmp(rec_str(r, "path"), path))
+            continue;
+        if (kind && strcmp(rec_str(r, "kind"), kind))
+            continue;
+        if (candidate && strcmp(rec_str(r, "candidate"), candidate))
+            continue;
+        return r;
+    }
+    return NULL;
+}

@@ -38,6 +38,11 @@ json_t *rec_load_summary(const char *path, const char *tool, char *err, size_t e
 /* Parses a buffer (the fuzz target's entry); same checks, no file name. */
 json_t *rec_load_buffer(const char *buf, size_t len, char *err, size_t errlen);
 
+/* A bench record's row: path, repeat, not skipped; kind and candidate
+ * matched exactly ("" matches a null field) unless NULL, which matches any. */
+const json_t *rec_bench_row(const json_t *bench, const char *path, const char *kind,
+                            const char *candidate, int repeat);
+
 /* Convenience getters for validated documents. */
 const char *rec_str(const json_t *o, const char *key);
 double rec_num(const json_t *o, const char *key);

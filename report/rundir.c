@@ -86,3 +86,9 @@ int rundir_list(const char *dir, char (*names)[256], int max)
     qsort(names, (size_t)n, 256, by_name);
     return n;
 }
+
+void rundir_group(const rundir *r, char *buf, size_t n)
+{
+    snprintf(buf, n, "%s / %s%s", rec_str(r->env, "device_name"), rec_str(r->env, "backend"),
+             rundir_simulated(r) ? " (SIMULATED)" : "");
+}

@@ -24,6 +24,10 @@ void rundir_free(rundir *r);
 
 bool rundir_simulated(const rundir *r);
 
+/* The group a run belongs to in trends and series: "device / backend",
+ * marked when simulated. */
+void rundir_group(const rundir *r, char *buf, size_t n);
+
 /* The run folders under dir (those holding env.json or a probe record), in
  * name order, which run_all.sh makes time order. Returns the count, or -1
  * when dir cannot be read. names holds max entries of 256 bytes. */

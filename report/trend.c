@@ -29,24 +29,12 @@ typedef struct run {
 static run runs[MAX_RUNS];
 static size_t nruns;
 
-static const json_t *row(const json_t *b, const char *path, const char *kind)
-{
-    size_t i;
-    const json_t *r;
-    json_array_foreach(json_object_get(b, "rows"), i, r)
-        if (json_integer_value(json_object_get(r, "repeat")) == 1 && !json_is_true(json_object_get(r, "skipped")) &&
-            !strcmp(rec_str(r, "path"), path) && !strcmp(rec_str(r, "kind"), kind))
-            return r;
-    return NULL;
-}
-
 static void summarise(run *u, const rundir *r, const char *name)
 {
     memset(u, 0, sizeof *u);
     snprintf(u->dir, sizeof u->dir, "%.255s", name);
     u->sim = rundir_simulated(r);
-    snprintf(u->group, sizeof u->group, "%s / %s%s", rec_str(r->env, "device_name"),
-             rec_str(r->env, "backend"), u->sim ? " (SIMULATED)" : "");
+    rundir_group(r, u->group, sizeof u->group);
     snprintf(u->version, sizeof u->version, "%s", rec_str(r->env, "runtime_version"));
     snprintf(u->time, sizeof u->time, "%s", rec_str(r->env, "time_utc"));
     u->fast = u->cold = u->slow = u->hardened = u->sleep = u->wake = NAN;
@@ -55,7 +43,7 @@ static void summarise(run *u, const rundir *r, const char *name)
     if (json_is_object(h)) {
         u->fast = rec_num(h, "fast_median_ns");
         u->slow = rec_num(h, "slow_median_ns");
-        const json_t *c = row(b, "fast_cold", rec_str(h, "fast_kind"));
+        const json_t *c = rec_bench_row(b, "fast_cold", rec_str(h, "fast_kind"), NULL, 1);
         u->cold = c ? rec_num(c, "median_ns") : NAN;
         size_t i;
         const json_t *x;
