@@ -34,8 +34,13 @@ BENCH  := $(BUILD)/bench_discriminator
 FIX    := $(BUILD)/pool_check $(BUILD)/libhostaccess_pool.so
 BENCH_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(filter-out bench/bench_discriminator.c,$(wildcard bench/*.c)))
 
+# report/ reads records with jansson: built where libjansson-dev is installed.
+HAVE_JANSSON := $(shell pkg-config --exists jansson 2>/dev/null && echo yes)
+REPORT_LIB_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(filter-out report/report.c report/compare.c report/trend.c report/fuzz_record.c,$(wildcard report/*.c)))
+REPORT := $(BUILD)/bin/report $(BUILD)/bin/compare $(BUILD)/bin/trend
+
 .SECONDARY:
-.PHONY: all probes bench fix report check check-torch check-fuzz-corpus fuzz check-unit check-integration check-sanitize clean backends
+.PHONY: all probes bench fix report check check-torch check-fuzz-corpus fuzz check-unit check-integration check-sanitize check-gpu check-nohdr clean backends
 all: probes
 
 # probes builds every tool run_all.sh runs, so the quick start is two commands.
@@ -69,10 +74,6 @@ $(BUILD)/pool_check: $(BUILD)/fix/pool_check.o $(BUILD)/fix/refpool.o $(LIBCOMMO
 $(BUILD)/libhostaccess_pool.so: $(BUILD)/fix/torch_alloc.o $(BUILD)/fix/refpool.o $(LIBCOMMON)
 	$(CC) -shared $(CFLAGS) $(LDFLAGS) $^ -o $@ $(LIBS)
 
-# report/ reads records with jansson: built where libjansson-dev is installed.
-HAVE_JANSSON := $(shell pkg-config --exists jansson 2>/dev/null && echo yes)
-REPORT_LIB_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(filter-out report/report.c report/compare.c report/trend.c report/fuzz_record.c,$(wildcard report/*.c)))
-REPORT := $(BUILD)/bin/report $(BUILD)/bin/compare $(BUILD)/bin/trend
 $(BUILD)/report/%.o: BACKEND_FLAGS = -Ireport $(shell pkg-config --cflags jansson 2>/dev/null)
 $(BUILD)/bin/%: $(BUILD)/report/%.o $(REPORT_LIB_OBJ) $(LIBCOMMON)
 	@mkdir -p $(dir $@)

@@ -39,13 +39,14 @@ while [ $# -gt 0 ]; do
         --bench-args=*) bench_args=${1#*=}; shift ;;
         --pool-args) [ $# -ge 2 ] || usage; pool_args=$2; shift 2 ;;
         --pool-args=*) pool_args=${1#*=}; shift ;;
-        -h|--help) sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
         *) echo "run_all.sh: unknown argument '$1'" >&2; usage ;;
     esac
 done
 case "$backend" in auto|hip|cuda|sim) ;; *) echo "run_all.sh: unknown backend '$backend'" >&2; usage ;; esac
 case "$isolate" in none|fork) ;; *) echo "run_all.sh: --isolate takes none or fork" >&2; usage ;; esac
-if [ -n "$device" ] && ! [[ "$device" =~ ^[0-9]+$ ]]; then
+# At most 9 digits: bash arithmetic on a longer index would overflow.
+if [ -n "$device" ] && ! [[ "$device" =~ ^[0-9]{1,9}$ ]]; then
     echo "run_all.sh: bad device index '$device'" >&2; usage
 fi
 
@@ -142,7 +143,7 @@ for dev in $devices; do
             failed=1
         fi
     else
-        echo "  report: not built (make report needs libjansson-dev); run report/report $dir later"
+        echo "  report: not built: install libjansson-dev, run 'make report', then $here/report/report $dir"
     fi
 done
 exit $failed

@@ -84,8 +84,11 @@ void ha_backend_list(FILE *out)
             ha_backend_close(&be);
             snprintf(why, sizeof why, "available, %d device(s)", n);
         }
-        fprintf(out, "%-5s %-9s %s; %s\n", ops->name, ops->compiled ? "compiled" : "absent",
-                ops->build_note, why);
+        /* A compiled-out backend's reason is its build note: say it once. */
+        if (ops->compiled)
+            fprintf(out, "%-5s %-9s %s; %s\n", ops->name, "compiled", ops->build_note, why);
+        else
+            fprintf(out, "%-5s %-9s %s\n", ops->name, "absent", ops->build_note);
     }
 }
 

@@ -23,19 +23,34 @@ for i in $(seq 1 "$n"); do
 done
 cd "$tmp" || exit 2
 size=$(du -sh runs | cut -f1)
-t() { local s e; s=$(date +%s.%N); "$@"; e=$(date +%s.%N); awk -v a="$s" -v b="$e" 'BEGIN { printf "%.2f", b - a }'; }
 one_core="taskset -c 0"
 command -v taskset >/dev/null || one_core=
-r=$(t $one_core bash -c "for d in runs/*; do '$bin/report' --no-plots \$d >/dev/null || exit 1; done")
-c=$(t $one_core bash -c "'$bin/compare' --series runs >/dev/null; [ \$? -le 1 ]")
-g=$(t $one_core bash -c "'$bin/trend' runs --out trend-out >/dev/null")
+# t CMD... LABEL: prints the seconds CMD took. A failing CMD's LABEL goes to
+# a file (t runs in a subshell), so a run that did no work is never "met".
+: >fails
+t() {
+    local s e
+    s=$(date +%s.%N)
+    "$@" || echo "${*: -1}" >>fails
+    e=$(date +%s.%N)
+    awk -v a="$s" -v b="$e" 'BEGIN { printf "%.2f", b - a }'
+}
+r=$(t $one_core bash -c "for d in runs/*; do '$bin/report' --no-plots \$d >/dev/null || exit 1; done" report)
+c=$(t $one_core bash -c "'$bin/compare' --series runs >/dev/null; [ \$? -le 1 ]" compare)
+g=$(t $one_core bash -c "'$bin/trend' runs --out trend-out >/dev/null" trend)
 cp -r runs/run001 one
 rm -f one/REPORT.md one/junit.xml one/benchmark*.json one/results.csv
-p=$(t $one_core bash -c "'$bin/report' one >/dev/null")
+p=$(t $one_core bash -c "'$bin/report' one >/dev/null" report-with-plots)
 total=$(awk -v a="$r" -v b="$c" 'BEGIN { printf "%.2f", a + b }')
 echo "bench_report: $n runs ($size) from $(basename "$src"), one core${one_core:+ (taskset -c 0)}"
 echo "  report x$n (--no-plots):   $r s"
 echo "  compare --series ($((n - 1)) pairs):  $c s"
 echo "  trend over all:            $g s"
-echo "  total report + compare:     $total s (target <= 5 s: $(awk -v t="$total" 'BEGIN { print (t <= 5 ? "met" : "MISSED") }'))"
+verdict=$(awk -v t="$total" 'BEGIN { print (t <= 5 ? "met" : "MISSED") }')
+[ -s fails ] && verdict="not measured: a tool failed"
+echo "  total report + compare:     $total s (target <= 5 s: $verdict)"
 echo "  (plots are gnuplot's: one report with its three plots takes $p s)"
+if [ -s fails ]; then
+    echo "bench_report: FAILED: $(tr '\n' ' ' <fails)exited non-zero: these times are not figures" >&2
+    exit 1
+fi

@@ -1,7 +1,8 @@
 /* trend DIR [--out OUTDIR]: every run folder under DIR on one static HTML
  * page, grouped by device and backend, ordered by runtime version, with
- * gnuplot SVG trend plots. Writes OUTDIR (default DIR/trend), which must not
- * exist. Exit: 0 written; 2 unusable input; 3 gnuplot missing; 5 the output
+ * gnuplot SVG trend plots. Writes OUTDIR, which must not exist; by default
+ * build/trend-<UTC time> under the current folder, never inside DIR (results/
+ * is tracked: derived pages do not belong there). Exit: 0 written; 2 unusable input; 3 gnuplot missing; 5 the output
  * exists or cannot be written. */
 #include <ctype.h>
 #include <errno.h>
@@ -10,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
 #include "records.h"
 #include "rundir.h"
@@ -257,12 +259,16 @@ int main(int argc, char **argv)
             dir = NULL, i = argc;
     }
     if (!dir) {
-        fprintf(stderr, "usage: trend RESULTS_DIR [--out OUTDIR]   (default OUTDIR: RESULTS_DIR/trend)\n");
+        fprintf(stderr, "usage: trend RESULTS_DIR [--out OUTDIR]   (default OUTDIR: build/trend-<UTC time>)\n");
         return 2;
     }
     char outbuf[800];
     if (!out) {
-        snprintf(outbuf, sizeof outbuf, "%s/trend", dir);
+        char stamp[32];
+        time_t now = time(NULL);
+        strftime(stamp, sizeof stamp, "%Y-%m-%dT%H%M%SZ", gmtime(&now));
+        mkdir("build", 0755);
+        snprintf(outbuf, sizeof outbuf, "build/trend-%s", stamp);
         out = outbuf;
     }
     int rc = load_all(dir);

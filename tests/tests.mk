@@ -44,15 +44,32 @@ $(BUILD)/tests/fuzz_replay: tests/fuzz/replay.c $(BUILD)/report/fuzz_record.o $(
 check-fuzz-corpus: $(BUILD)/tests/fuzz_replay
 	$(BUILD)/tests/fuzz_replay tests/fuzz/corpus
 
-# libFuzzer (clang): make fuzz, then build-fuzz/fuzz_record tests/fuzz/corpus
+# libFuzzer (clang), time-limited: make fuzz [FUZZ_SECONDS=60]. New inputs go
+# to build-fuzz/corpus; the tracked corpus is only read (copy a finding into
+# tests/fuzz/corpus by hand when it should be replayed by make check).
+FUZZ_SECONDS ?= 60
 fuzz:
-	@mkdir -p build-fuzz
+	@mkdir -p build-fuzz/corpus
 	clang -g -O1 -fsanitize=fuzzer,address,undefined -std=c11 -D_GNU_SOURCE -Icommon -Ireport \
 	    report/fuzz_record.c report/records.c -o build-fuzz/fuzz_record $(JANSSON)
+	build-fuzz/fuzz_record -max_total_time=$(FUZZ_SECONDS) build-fuzz/corpus tests/fuzz/corpus
 
 # The PyTorch test skips, saying why, where torch or a GPU is missing.
 check-torch: fix
 	HOSTACCESS_POOL_LIB=$(abspath $(BUILD))/libhostaccess_pool.so python3 -m unittest -v tests/torch/test_pool_torch.py
+
+# On a GPU machine: everything check does, then PyTorch through the pool in
+# every pool configuration, where "no torch" or "no GPU" is a failure, not a skip.
+check-gpu: fix
+	$(MAKE) check
+	@d=$$(mktemp -d) && HOSTACCESS_REQUIRE_GPU=1 BUILD=$(abspath $(BUILD)) fix/torch_check.sh $$d; \
+	    rc=$$?; cat $$d/torch_pool.txt; rm -rf $$d; \
+	    [ $$rc -eq 0 ] && echo "check-gpu: passed" || { echo "check-gpu: FAILED"; exit 1; }
+
+# The unit and integration tests once more with no GPU headers at all, as on
+# a machine without a CUDA toolkit or HIP: every test must decide from that.
+check-nohdr:
+	$(MAKE) BUILD=build-nohdr CUDA_PATH=/nonexistent ROCM_PATH=/nonexistent check-unit check-integration
 
 check:
 	$(MAKE) check-unit check-integration check-fuzz-corpus check-torch

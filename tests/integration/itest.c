@@ -1,5 +1,7 @@
 #include "itest.h"
 
+#include <dirent.h>
+#include <dlfcn.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,4 +37,43 @@ const char *it_build(void)
 {
     const char *b = getenv("BUILD");
     return b ? b : "build";
+}
+
+int it_backend_compiled(const char *name)
+{
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "%s/probe_discriminator --list-backends", it_build());
+    FILE *p = popen(cmd, "r");
+    if (!p)
+        return 0;
+    char line[1024];
+    int compiled = 0;
+    while (fgets(line, sizeof line, p)) {
+        char be[16], state[16];
+        if (sscanf(line, "%15s %15s", be, state) == 2 && !strcmp(be, name) && !strcmp(state, "compiled"))
+            compiled = 1;
+    }
+    pclose(p);
+    return compiled;
+}
+
+int it_loadable(const char *lib)
+{
+    void *h = dlopen(lib, RTLD_NOW | RTLD_LOCAL);
+    if (h)
+        dlclose(h);
+    return h != NULL;
+}
+
+int it_count_entries(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return -1;
+    int n = 0;
+    for (struct dirent *e; (e = readdir(d));)
+        if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+            n++;
+    closedir(d);
+    return n;
 }

@@ -4,6 +4,7 @@
 #define HA_ITEST_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 /* Output (both streams) of the last it_sh() call. */
 extern char it_out[1 << 16];
@@ -17,5 +18,26 @@ int it_tmpdir(char *dir, size_t n, const char *name);
 
 /* The build folder under test: $BUILD, or build. */
 const char *it_build(void);
+
+/* Whether the tools were built with backend NAME ("hip", "cuda"), as the
+ * build itself says through --list-backends: a test decides from what this
+ * machine has, never from a guess. */
+int it_backend_compiled(const char *name);
+
+/* Whether a shared library opens with dlopen here. */
+int it_loadable(const char *lib);
+
+/* Number of entries (not . or ..) in a folder; -1 if it cannot be read. */
+int it_count_entries(const char *dir);
+
+/* Says why a test does not apply here, then skips it (cmocka's skip()). */
+#define it_skip(...)                                                                               \
+    do {                                                                                           \
+        printf("[  SKIP    ] because ");                                                           \
+        printf(__VA_ARGS__);                                                                       \
+        printf("\n");                                                                              \
+        fflush(stdout);                                                                            \
+        skip();                                                                                    \
+    } while (0)
 
 #endif

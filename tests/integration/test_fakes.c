@@ -74,6 +74,8 @@ static void probe_on(const char *backend, const char *fake, const char *plain, c
 static void cuda_backend_names_what_the_driver_lacks(void **s)
 {
     (void)s;
+    if (!it_backend_compiled("cuda"))
+        it_skip("the cuda backend is compiled out here (no cuda.h under CUDA_PATH)");
     probe_on("cuda", "cuda", "cuMemAlloc", "cuMemHostAlloc", "cuPointerGetAttribute(HOST_POINTER)");
     /* the memgetaccess probe, the bench and the pool go on too */
     assert_int_equal(it_sh("LD_LIBRARY_PATH=%s/fakes/cuda %s/probe_memgetaccess --backend cuda", build, build), 0);
@@ -89,6 +91,8 @@ static void cuda_backend_names_what_the_driver_lacks(void **s)
 static void hip_backend_names_what_the_runtime_lacks(void **s)
 {
     (void)s;
+    if (!it_backend_compiled("hip"))
+        it_skip("the hip backend is compiled out here (no HIP headers under ROCM_PATH)");
     probe_on("hip", "hip", "hipMalloc", "hipHostMalloc", "hipPointerGetAttribute(HOST_POINTER)");
     /* a 7.2 runtime: retain on non-VMM memory is skipped (it can crash before 7.14) */
     char path[128];
@@ -107,17 +111,27 @@ static void hip_backend_names_what_the_runtime_lacks(void **s)
 static void a_runtime_without_devices_is_status_4(void **s)
 {
     (void)s;
-    assert_int_equal(it_sh("FAKE_NO_DEVICE=1 LD_LIBRARY_PATH=%s/fakes/cuda %s/probe_discriminator --backend cuda",
-                           build, build), 4);
-    assert_non_null(strstr(it_out, "CUDA_ERROR_NO_DEVICE"));
-    assert_int_equal(it_sh("FAKE_NO_DEVICE=1 LD_LIBRARY_PATH=%s/fakes/hip %s/probe_discriminator --backend hip",
-                           build, build), 4);
-    assert_non_null(strstr(it_out, "hip: no"));
+    int cuda = it_backend_compiled("cuda"), hip = it_backend_compiled("hip");
+    if (!cuda && !hip)
+        it_skip("both the hip and the cuda backend are compiled out here");
+    if (cuda) {
+        assert_int_equal(it_sh("FAKE_NO_DEVICE=1 LD_LIBRARY_PATH=%s/fakes/cuda %s/probe_discriminator "
+                               "--backend cuda", build, build), 4);
+        assert_non_null(strstr(it_out, "CUDA_ERROR_NO_DEVICE"));
+    }
+    if (hip) {
+        assert_int_equal(it_sh("FAKE_NO_DEVICE=1 LD_LIBRARY_PATH=%s/fakes/hip %s/probe_discriminator "
+                               "--backend hip", build, build), 4);
+        assert_non_null(strstr(it_out, "hip: no"));
+    }
     /* auto falls through both to sim, and says why */
     assert_int_equal(it_sh("FAKE_NO_DEVICE=1 LD_LIBRARY_PATH=%s/fakes/hip:%s/fakes/cuda %s/probe_discriminator "
-                           "--list 2>&1 | head -1", build, build, build), 0);
-    assert_non_null(strstr(it_out, "chose sim because hip: no"));
-    assert_non_null(strstr(it_out, "CUDA_ERROR_NO_DEVICE"));
+                           "--list", build, build, build), 0);
+    assert_non_null(strstr(it_out, "chose sim because hip"));
+    if (hip)
+        assert_non_null(strstr(it_out, "because hip: no"));
+    if (cuda)
+        assert_non_null(strstr(it_out, "CUDA_ERROR_NO_DEVICE"));
 }
 
 int main(void)

@@ -137,26 +137,19 @@ static void memgetaccess_stages_on_sim(void **s)
     json_decref(j);
 }
 
-static bool loadable(const char *lib)
-{
-    void *h = dlopen(lib, RTLD_NOW | RTLD_LOCAL);
-    if (h)
-        dlclose(h);
-    return h != NULL;
-}
-
 static void hip_without_gpu_exits_with_reason(void **s)
 {
     (void)s;
-    bool compiled_out =
-        it_sh("%s/probe_discriminator --list-backends | grep -q '^hip .*compiled it_out'", build) == 0;
     int rc = it_sh("%s/probe_discriminator --backend hip --json %s/hip.json", build, tmp);
-    if (compiled_out) {
-        assert_int_equal(it_sh("%s/probe_discriminator --backend hip", build), 3);
-    } else if (!loadable("libamdhip64.so")) {
+    if (!it_backend_compiled("hip")) {
+        assert_int_equal(rc, 3);
+        assert_non_null(strstr(it_out, "hip backend compiled out"));
+    } else if (!it_loadable("libamdhip64.so")) {
         assert_int_equal(rc, 3);
         assert_non_null(strstr(it_out, "libamdhip64.so not found"));
     } else {
+        if (rc == 0)
+            it_skip("an AMD GPU answers here: the no-device path cannot be shown");
         assert_int_equal(rc, 4);
         assert_non_null(strstr(it_out, "hip: no"));
     }
@@ -170,21 +163,27 @@ static void hip_without_gpu_exits_with_reason(void **s)
 static void cuda_without_driver_exits_with_reason(void **s)
 {
     (void)s;
-    if (loadable("libcuda.so.1"))
-        skip();
-    assert_int_equal(it_sh("%s/probe_memgetaccess --backend cuda", build), 3);
+    int rc = it_sh("%s/probe_memgetaccess --backend cuda", build);
+    if (!it_backend_compiled("cuda")) {
+        assert_int_equal(rc, 3);
+        assert_non_null(strstr(it_out, "cuda backend compiled out"));
+        return;
+    }
+    if (it_loadable("libcuda.so.1"))
+        it_skip("libcuda.so.1 loads here: the missing-driver path cannot be shown");
+    assert_int_equal(rc, 3);
     assert_non_null(strstr(it_out, "libcuda.so.1 not found"));
 }
 
 static void auto_falls_back_and_says_why(void **s)
 {
     (void)s;
-    if (loadable("libcuda.so.1"))
-        skip();
-    assert_int_equal(it_sh("%s/probe_discriminator --backend auto --list >/dev/null", build), 0);
-    assert_int_equal(it_sh("%s/probe_discriminator 2>&1 >/dev/null | head -1", build), 0);
+    /* Whatever is here, auto chooses one backend and names it; where the
+     * first choice (hip) cannot open it also says why. */
+    assert_int_equal(it_sh("%s/probe_discriminator --backend auto --list", build), 0);
     assert_non_null(strstr(it_out, "backend auto: chose"));
-    assert_non_null(strstr(it_out, "because"));
+    if (!strstr(it_out, "chose hip"))
+        assert_non_null(strstr(it_out, "because hip"));
 }
 
 static void bad_input_is_a_usage_error(void **s)
@@ -226,8 +225,9 @@ static void run_all_lays_out_one_folder_per_device(void **s)
                 QUICK_BENCH);
     assert_int_equal(rc, 0);
     assert_non_null(strstr(it_out, "SIMULATED"));
-    assert_int_equal(it_sh("ls %s/r | wc -l", tmp), 0);
-    assert_int_equal(atoi(it_out), 2);
+    char r[96];
+    snprintf(r, sizeof r, "%s/r", tmp);
+    assert_int_equal(it_count_entries(r), 2);
     assert_int_equal(it_sh("ls %s/r/*-sim-dev1/env.json %s/r/*-sim-dev1/probe_discriminator.json "
                         "%s/r/*-sim-dev1/probe_memgetaccess.json %s/r/*-sim-dev1/bench_discriminator.json "
                         "%s/r/*-sim-dev1/bench_sweep.csv %s/r/*-sim-dev1/pool_check.json",
@@ -235,8 +235,7 @@ static void run_all_lays_out_one_folder_per_device(void **s)
     /* a second run makes new folders and touches none of the old */
     assert_int_equal(it_sh("HA_SIM_DEVICES=2 BUILD=%s ./run_all.sh --backend sim --device 1 --results %s/r %s",
                         build, tmp, QUICK_BENCH), 0);
-    assert_int_equal(it_sh("ls %s/r | wc -l", tmp), 0);
-    assert_int_equal(atoi(it_out), 3);
+    assert_int_equal(it_count_entries(r), 3);
     assert_int_equal(it_sh("BUILD=%s ./run_all.sh --backend sim --device 4 --results %s/r", build, tmp), 2);
     assert_int_equal(it_sh("BUILD=%s ./run_all.sh --bogus", build), 2);
 }

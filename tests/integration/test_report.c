@@ -207,21 +207,28 @@ static void trend_page_renders_every_plot(void **s)
 {
     (void)s;
     if (it_sh("command -v gnuplot") != 0)
-        skip();
+        it_skip("gnuplot is not installed (apt-get install gnuplot-nox)");
     assert_int_equal(it_sh("mkdir %s/many && cp -r %s %s/many/r1 && cp -r %s %s/many/r2", tmp, run, tmp, run, tmp), 0);
     char p[200];
     snprintf(p, sizeof p, "%s/many/r2/env.json", tmp);
     assert_int_equal(it_sh("sed -i 's/\"runtime_version\": \"sim 1\"/\"runtime_version\": \"sim 2\"/' %s", p), 0);
-    assert_int_equal(it_sh("report/trend %s/many", tmp), 0);
-    assert_int_equal(it_sh("report/trend %s/many", tmp), 5); /* not overwritten */
+    /* By default the page goes under build/, never into the results tree. */
+    char cwd[512];
+    assert_non_null(getcwd(cwd, sizeof cwd));
+    assert_int_equal(it_sh("cd %s && BUILD=%s/%s %s/report/trend %s/many", tmp, cwd, build, cwd, tmp), 0);
+    assert_non_null(strstr(it_out, "build/trend-"));
+    char many[96];
+    snprintf(many, sizeof many, "%s/many", tmp);
+    assert_int_equal(it_count_entries(many), 2);
+    assert_int_equal(it_sh("report/trend %s/many --out %s/many-trend", tmp, tmp), 0);
+    assert_int_equal(it_sh("report/trend %s/many --out %s/many-trend", tmp, tmp), 5); /* not overwritten */
     const char *browser = it_sh("command -v chromium") == 0 ? "chromium" : NULL;
     if (!browser) {
-        fprintf(stderr, "trend: no chromium here: the page was written but not loaded\n");
-        skip();
+        it_skip("no chromium here: the page was written but not loaded");
     }
     assert_int_equal(it_sh("chromium --headless --no-sandbox --disable-gpu --disable-background-networking "
                         "--disable-component-update --disable-sync --no-first-run --user-data-dir=%s/chrome "
-                        "--virtual-time-budget=5000 --dump-dom file://%s/many/trend/index.html 2>/dev/null "
+                        "--virtual-time-budget=5000 --dump-dom file://%s/many-trend/index.html 2>/dev/null "
                         "| grep -o 'data-plots-[a-z]*=\"[0-9]*\"'", tmp, tmp), 0);
     assert_non_null(strstr(it_out, "data-plots-total=\"3\""));
     assert_non_null(strstr(it_out, "data-plots-rendered=\"3\""));

@@ -1,0 +1,62 @@
+/* The README's first command, as a new user types it: a fresh clone,
+ * `make probes && ./run_all.sh`, and a report at the end. It runs once, in
+ * the plain pass (the sanitizer pass builds the same tools again). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "itest.h"
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+static char tmp[64];
+
+static int setup(void **s)
+{
+    (void)s;
+    return it_tmpdir(tmp, sizeof tmp, "quickstart");
+}
+
+static int teardown(void **s)
+{
+    (void)s;
+    return it_sh("rm -rf %s", tmp);
+}
+
+static void readme_quick_start_writes_a_report(void **s)
+{
+    (void)s;
+    if (strcmp(it_build(), "build") != 0)
+        it_skip("the quick start runs in the plain pass only (this is %s)", it_build());
+    if (it_sh("git rev-parse --is-inside-work-tree") != 0)
+        it_skip("this copy is not a git checkout: there is nothing to clone");
+    if (it_sh("grep -qF 'make probes && ./run_all.sh' README.md") != 0)
+        fail_msg("README.md no longer shows the quick start 'make probes && ./run_all.sh'");
+    assert_int_equal(it_sh("git clone -q . %s/clone", tmp), 0);
+    /* The clone builds with its own defaults: nothing from this make. */
+    int rc = it_sh("cd %s/clone && env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u BUILD -u CFLAGS -u LDFLAGS "
+                   "sh -c 'make probes >make.log 2>&1 && ./run_all.sh'", tmp);
+    if (rc != 0)
+        fail_msg("the quick start exited %d:\n%s", rc, it_out);
+    assert_null(strstr(it_out, "not built"));
+    const char *r = strstr(it_out, "report: ");
+    assert_non_null(r);
+    char path[512];
+    assert_int_equal(sscanf(r, "report: %511s", path), 1);
+    assert_non_null(strstr(path, "/REPORT.md"));
+    assert_int_equal(access(path, R_OK), 0);
+    /* Where no GPU answers, the run is the simulation's and says so. */
+    if (strstr(it_out, "backend sim"))
+        assert_int_equal(it_sh("grep -c SIMULATED %s", path), 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(readme_quick_start_writes_a_report),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
