@@ -89,6 +89,24 @@ steps=(
     "pool_check|$build/pool_check|$pool_args"
 )
 
+# Interrupted (Ctrl-C, a job's time limit): stop the tool that runs, remove
+# its temporary files, and mark the folder as not whole, so report and
+# compare never take it for a finished run.
+child= dir= done_steps=()
+on_signal() {
+    trap '' INT TERM HUP
+    [ -n "$child" ] && kill -TERM "$child" 2>/dev/null && wait "$child" 2>/dev/null
+    if [ -n "$dir" ]; then
+        rm -f "$dir"/.*.json.??????
+        "$here/report/manifest.sh" "$dir" "$chosen" "$dev" "$1" "${done_steps[@]}"
+        echo "run_all.sh: $1: stopped; $dir is marked incomplete (MANIFEST.json)" >&2
+    fi
+    exit $((128 + $2))
+}
+trap 'on_signal SIGINT 2' INT
+trap 'on_signal SIGTERM 15' TERM
+trap 'on_signal SIGHUP 1' HUP
+
 for dev in $devices; do
     # A fresh folder per device; never reuse one that exists.
     dir=$results/$stamp-$host-$chosen-dev$dev
@@ -99,20 +117,27 @@ for dev in $devices; do
         [ $n -gt 50 ] && { echo "run_all.sh: cannot create a run folder under $results" >&2; exit 1; }
     done
     echo "run_all.sh: device $dev -> $dir"
+    done_steps=()
     i=0
     for step in "${steps[@]}"; do
         i=$((i + 1))
         IFS='|' read -r name bin extra <<<"$step"
         if [ ! -x "$bin" ]; then
             echo "  [$i/${#steps[@]}] $name: not built, skipped"
+            done_steps+=("$name:-")
             continue
         fi
         extra=${extra//@DIR@/$dir}
         t0=$(date +%s.%N)
+        # In the background and waited for, so a signal reaches the trap at once.
         # shellcheck disable=SC2086
         "$bin" --backend "$chosen" --device "$dev" --json "$dir/$name.json" $extra \
-            >"$dir/$name.txt" 2>"$dir/$name.log"
+            >"$dir/$name.txt" 2>"$dir/$name.log" &
+        child=$!
+        wait "$child"
         rc=$?
+        child=
+        done_steps+=("$name:$rc")
         t1=$(date +%s.%N)
         secs=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }')
         if [ $rc -eq 0 ]; then
@@ -122,6 +147,14 @@ for dev in $devices; do
             failed=1
         fi
     done
+    # The manifest closes the tools' part of the run: written last, after
+    # every record, it is what makes the folder a whole run.
+    if ! "$here/report/manifest.sh" "$dir" "$chosen" "$dev" "" "${done_steps[@]}"; then
+        echo "  manifest: FAILED: $dir/MANIFEST.json not written; the run counts as incomplete"
+        failed=1
+    elif grep -q '"complete": false' "$dir/MANIFEST.json"; then
+        echo "  manifest: the run is incomplete (a record is missing); see $dir/MANIFEST.json"
+    fi
     # PyTorch through the pool, where torch and a GPU are.
     if [ "$chosen" != sim ] && python3 -c 'import torch; assert torch.cuda.is_available()' 2>/dev/null; then
         if BUILD=$build "$here/fix/torch_check.sh" "$dir"; then
@@ -131,12 +164,12 @@ for dev in $devices; do
             failed=1
         fi
     fi
-    if [ -f "$dir/bench_sweep.csv" ] && command -v gnuplot >/dev/null; then
-        "$here/bench/plot_sweep.sh" "$dir" && echo "  plots: bench_sweep.png, bench_sweep.svg"
-    fi
-    # Last, the report, where it is built (it needs libjansson).
+    # Last, the report, where it is built (it needs libjansson). An
+    # incomplete run is reported as what it is.
     if [ -x "$build/bin/report" ]; then
-        if "$build/bin/report" "$dir" >/dev/null; then
+        allow=
+        grep -q '"complete": true' "$dir/MANIFEST.json" 2>/dev/null || allow=--allow-incomplete
+        if "$build/bin/report" $allow "$dir" >/dev/null; then
             echo "  report: $dir/REPORT.md"
         else
             echo "  report: FAILED (see the message above)"
@@ -146,4 +179,5 @@ for dev in $devices; do
         echo "  report: not built: install libjansson-dev, run 'make report', then $here/report/report $dir"
     fi
 done
+dir=
 exit $failed

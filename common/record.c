@@ -1,5 +1,7 @@
 #include "record.h"
 
+#include "cleanup.h"
+
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,6 +34,7 @@ int ha_record_open(ha_record *r, const char *path, char *err, size_t errlen)
         r->tmp[0] = 0;
         return -1;
     }
+    ha_cleanup_add(r->tmp);
     fchmod(fd, 0644);
     r->f = fdopen(fd, "w");
     if (!r->f) {
@@ -70,6 +73,7 @@ int ha_record_commit(ha_record *r, char *err, size_t errlen)
         return -1;
     }
     unlink(r->tmp);
+    ha_cleanup_del(r->tmp);
     r->tmp[0] = 0;
     return 0;
 }
@@ -82,6 +86,31 @@ void ha_record_abort(ha_record *r)
     }
     if (r->tmp[0]) {
         unlink(r->tmp);
+        ha_cleanup_del(r->tmp);
         r->tmp[0] = 0;
     }
+}
+
+/* The folder part resolved, the name kept: the file need not exist yet. */
+static void canonical(const char *p, char *out, size_t n)
+{
+    char dir[PATH_MAX], real[PATH_MAX];
+    const char *slash = strrchr(p, '/');
+    if (slash)
+        snprintf(dir, sizeof dir, "%.*s", (int)(slash - p), p);
+    else
+        snprintf(dir, sizeof dir, ".");
+    if (!dir[0])
+        snprintf(dir, sizeof dir, "/");
+    if (!realpath(dir, real))
+        snprintf(real, sizeof real, "%s", dir);
+    snprintf(out, n, "%s/%s", real, slash ? slash + 1 : p);
+}
+
+bool ha_same_file(const char *a, const char *b)
+{
+    char x[2 * PATH_MAX + 2], y[2 * PATH_MAX + 2];
+    canonical(a, x, sizeof x);
+    canonical(b, y, sizeof y);
+    return strcmp(x, y) == 0;
 }

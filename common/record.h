@@ -26,4 +26,8 @@ int ha_record_commit(ha_record *r, char *err, size_t errlen);
 /* Removes the temporary file; safe to call after a commit. */
 void ha_record_abort(ha_record *r);
 
+/* Whether two output paths name one file (same folder after resolving
+ * links, same name), so a tool can refuse the pair before doing any work. */
+bool ha_same_file(const char *a, const char *b);
+
 #endif

@@ -16,10 +16,13 @@ trap 'rm -rf "$tmp"' EXIT
 for i in $(seq 1 "$n"); do
     d=$tmp/runs/run$(printf %03d "$i")
     mkdir -p "$d"
+    steps=()
     for f in env probe_discriminator probe_memgetaccess bench_discriminator pool_check; do
         [ -f "$src/$f.json" ] && sed "s/\"runtime_version\": \"[^\"]*\"/\"runtime_version\": \"13.$i\"/" \
-            "$src/$f.json" >"$d/$f.json"
+            "$src/$f.json" >"$d/$f.json" && steps+=("$f:0")
     done
+    # Each generated run is whole (its records changed, so its manifest is new).
+    "$here/report/manifest.sh" "$d" cuda 0 "" "${steps[@]}" || exit 2
 done
 cd "$tmp" || exit 2
 size=$(du -sh runs | cut -f1)

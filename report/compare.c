@@ -23,6 +23,7 @@
 #include "record.h"
 #include "records.h"
 #include "rundir.h"
+#include "text.h"
 
 enum { REGRESSION, IMPROVEMENT, CHANGE, NCLASS };
 static const char *const class_names[NCLASS] = {"regressions", "improvements", "changes"};
@@ -219,9 +220,9 @@ static void markdown(FILE *f, const rundir *a, const rundir *b)
     for (size_t i = 0; i < nfound; i++)
         n[found[i].cls]++;
     fprintf(f, "## hostaccess compare\n\n- old: `%s` (%s %s, runtime %s)%s\n- new: `%s` (%s %s, runtime %s)%s\n\n",
-            a->path, rec_str(a->env, "device_name"), rec_str(a->env, "backend"),
-            rec_str(a->env, "runtime_version"), rundir_simulated(a) ? " SIMULATED" : "", b->path,
-            rec_str(b->env, "device_name"), rec_str(b->env, "backend"), rec_str(b->env, "runtime_version"),
+            md_text(a->path), md_text(rec_str(a->env, "device_name")), md_text(rec_str(a->env, "backend")),
+            md_text(rec_str(a->env, "runtime_version")), rundir_simulated(a) ? " SIMULATED" : "", md_text(b->path),
+            md_text(rec_str(b->env, "device_name")), md_text(rec_str(b->env, "backend")), md_text(rec_str(b->env, "runtime_version")),
             rundir_simulated(b) ? " SIMULATED" : "");
     if (strcmp(rec_str(a->env, "device_name"), rec_str(b->env, "device_name")))
         fprintf(f, "> The two runs are from different devices: differences may be the hardware's.\n\n");
@@ -232,8 +233,18 @@ static void markdown(FILE *f, const rundir *a, const rundir *b)
         fprintf(f, "\n### %c%s\n\n", class_names[c][0] - 32, class_names[c] + 1);
         for (size_t i = 0; i < nfound; i++)
             if (found[i].cls == c)
-                fprintf(f, "- %s `%s`: %s\n", found[i].what, found[i].name, found[i].detail);
+                fprintf(f, "- %s `%s`: %s\n", found[i].what, md_text(found[i].name), md_text(found[i].detail));
     }
+}
+
+/* Folder names may be any bytes; JSON must be UTF-8. One ring of four. */
+static const char *utf8(const char *s)
+{
+    static char ring[4][1024];
+    static int k;
+    char *o = ring[k++ & 3];
+    utf8_clean(s, o, sizeof ring[0]);
+    return o;
 }
 
 static void json_pair(jw *w, const rundir *a, const rundir *b)
@@ -241,8 +252,8 @@ static void json_pair(jw *w, const rundir *a, const rundir *b)
     jw_obj(w);
     jw_kint(w, "schema_version", 1);
     jw_kstr(w, "tool", "compare");
-    jw_kstr(w, "old", a->path);
-    jw_kstr(w, "new", b->path);
+    jw_kstr(w, "old", utf8(a->path));
+    jw_kstr(w, "new", utf8(b->path));
     for (int c = 0; c < NCLASS; c++) {
         jw_key(w, class_names[c]);
         jw_arr(w);
@@ -309,12 +320,18 @@ static int close_out(ha_record *rec, FILE *f)
 #define MAX_RUNS 4096
 #define MAX_GROUPS 64
 
+static bool allow_incomplete;
+
 static int series(const char *dir, const char *md, const char *js)
 {
     static char names[MAX_RUNS][256];
     int n = rundir_list(dir, names, MAX_RUNS);
     if (n < 0) {
         fprintf(stderr, "compare: %s: expected a folder of runs (results/)\n", dir);
+        return 2;
+    }
+    if (n == 0) {
+        fprintf(stderr, "compare: %s: no run folders in it: expected results/<run>/ folders\n", dir);
         return 2;
     }
     ha_record mrec, jrec;
@@ -335,20 +352,33 @@ static int series(const char *dir, const char *md, const char *js)
         jw_obj(&w);
         jw_kint(&w, "schema_version", 1);
         jw_kstr(&w, "tool", "compare");
-        jw_kstr(&w, "series", dir);
+        jw_kstr(&w, "series", utf8(dir));
         jw_key(&w, "pairs");
         jw_arr(&w);
     }
     static rundir last[MAX_GROUPS];
     char keys[MAX_GROUPS][300];
-    int ngroups = 0, pairs = 0, rc = 0;
+    int ngroups = 0, pairs = 0, rc = 0, skipped = 0;
     size_t total = 0;
-    fprintf(out, "# hostaccess compare: every run against the one before it, in %s\n", dir);
+    fprintf(out, "# hostaccess compare: every run against the one before it, in %s\n", md_text(dir));
     for (int i = 0; i < n && !rc; i++) {
         char p[800], err[900], key[300];
         snprintf(p, sizeof p, "%.500s/%.255s", dir, names[i]);
         rundir cur;
-        if (rundir_load(&cur, p, err, sizeof err) != 0) {
+        char why[400];
+        /* A run that is not whole is never anyone's baseline: skipped, said. */
+        if (!allow_incomplete && rundir_check_whole(p, why, sizeof why) != 0) {
+            fprintf(out, "\nSkipped %s: not a whole run: %s.\n", md_text(names[i]), md_text(why));
+            skipped++;
+            if (jf) {
+                jw_obj(&w);
+                jw_kstr(&w, "skipped", utf8(names[i]));
+                jw_kstr(&w, "why", why);
+                jw_obj_end(&w);
+            }
+            continue;
+        }
+        if (rundir_load(&cur, p, true, err, sizeof err) != 0) {
             fprintf(stderr, "compare: %s\n", err);
             rc = 2;
             break;
@@ -377,10 +407,13 @@ static int series(const char *dir, const char *md, const char *js)
     }
     for (int g = 0; g < ngroups; g++)
         rundir_free(&last[g]);
-    fprintf(out, "\n%d pair(s) compared, %zu regression(s) in all.\n", pairs, total);
+    fprintf(out, "\n%d pair(s) compared, %zu regression(s) in all%s", pairs, total, skipped ? "; " : ".\n");
+    if (skipped)
+        fprintf(out, "%d run folder(s) skipped as not whole.\n", skipped);
     if (jf) {
         jw_arr_end(&w);
         jw_kint(&w, "regressions", (int64_t)total);
+        jw_kint(&w, "skipped_incomplete", skipped);
         jw_obj_end(&w);
         jw_finish(&w);
     }
@@ -397,36 +430,50 @@ static int series(const char *dir, const char *md, const char *js)
     return rc ? rc : total ? 1 : 0;
 }
 
+static const char usage[] =
+    "usage: compare OLD_RUN_DIR NEW_RUN_DIR [--md FILE] [--json FILE] [--allow-incomplete]\n"
+    "       compare --series RESULTS_DIR [--md FILE] [--json FILE] [--allow-incomplete]\n";
+
 int main(int argc, char **argv)
 {
     const char *dirs[2] = {NULL, NULL}, *md = NULL, *js = NULL, *ser = NULL;
     int nd = 0;
     for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--md") && i + 1 < argc)
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            fputs(usage, stdout);
+            return 0;
+        } else if (!strcmp(argv[i], "--md") && i + 1 < argc) {
             md = argv[++i];
-        else if (!strcmp(argv[i], "--json") && i + 1 < argc)
+        } else if (!strcmp(argv[i], "--json") && i + 1 < argc) {
             js = argv[++i];
-        else if (!strcmp(argv[i], "--series") && i + 1 < argc)
+        } else if (!strcmp(argv[i], "--series") && i + 1 < argc) {
             ser = argv[++i];
-        else if (argv[i][0] != '-' && nd < 2)
+        } else if (!strcmp(argv[i], "--allow-incomplete")) {
+            allow_incomplete = true;
+        } else if (argv[i][0] != '-' && nd < 2) {
             dirs[nd++] = argv[i];
-        else
+        } else {
             nd = 3;
+        }
     }
-    if (ser && nd == 0)
-        return series(ser, md, js);
-    if (nd != 2 || ser) {
-        fprintf(stderr, "usage: compare OLD_RUN_DIR NEW_RUN_DIR [--md FILE] [--json FILE]\n"
-                        "       compare --series RESULTS_DIR [--md FILE] [--json FILE]\n");
+    if ((ser && nd != 0) || (!ser && nd != 2)) {
+        fputs(usage, stderr);
         return 2;
     }
+    /* Two outputs on one path: refused before any work, not after it. */
+    if (md && js && ha_same_file(md, js)) {
+        fprintf(stderr, "compare: --md and --json name the same file (%s): choose two\n", md);
+        return 2;
+    }
+    if (ser)
+        return series(ser, md, js);
     rundir a, b;
-    char err[800];
-    if (rundir_load(&a, dirs[0], err, sizeof err) != 0) {
+    char err[1200];
+    if (rundir_load(&a, dirs[0], allow_incomplete, err, sizeof err) != 0) {
         fprintf(stderr, "compare: %s\n", err);
         return 2;
     }
-    if (rundir_load(&b, dirs[1], err, sizeof err) != 0) {
+    if (rundir_load(&b, dirs[1], allow_incomplete, err, sizeof err) != 0) {
         fprintf(stderr, "compare: %s\n", err);
         rundir_free(&a);
         return 2;

@@ -76,8 +76,8 @@ void export_junit(FILE *f, const rundir *r)
     if (pool) {
         const json_t *s = json_object_get(pool, "summary");
         fprintf(f, "  <testsuite name=\"pool_check\" tests=\"%zu\" failures=\"%lld\" skipped=\"%lld\">\n",
-                json_array_size(json_object_get(pool, "checks")), (long long)rec_num(s, "failed"),
-                (long long)rec_num(s, "unsupported"));
+                json_array_size(json_object_get(pool, "checks")), rec_int(s, "failed"),
+                rec_int(s, "unsupported"));
         size_t i;
         const json_t *c;
         json_array_foreach(json_object_get(pool, "checks"), i, c) {
@@ -123,8 +123,8 @@ void export_benchmark(FILE *f, const rundir *r, int bigger)
             snprintf(name, sizeof name, "%s%s%s%s%s", rec_str(row, "path"), *rec_str(row, "kind") ? " / " : "",
                      rec_str(row, "kind"), *rec_str(row, "candidate") ? " / " : "", rec_str(row, "candidate"));
             snprintf(range, sizeof range, "± %.3g", rec_num(row, "spread_ns"));
-            snprintf(extra, sizeof extra, "n=%lld batch=%lld p99=%.4g ns", (long long)rec_num(row, "n"),
-                     (long long)rec_num(row, "batch"), rec_num(row, "p99_ns"));
+            snprintf(extra, sizeof extra, "n=%lld batch=%lld p99=%.4g ns", rec_int(row, "n"),
+                     rec_int(row, "batch"), rec_num(row, "p99_ns"));
             bench_entry(&w, name, "ns", rec_num(row, "median_ns"), range, extra);
         }
     }
@@ -195,7 +195,7 @@ void export_csv(FILE *f, const rundir *r)
                 continue;
             char name[200];
             snprintf(name, sizeof name, "%s%s%s#%lld", rec_str(x, "path"), *rec_str(x, "candidate") ? " " : "",
-                     rec_str(x, "candidate"), (long long)rec_num(x, "repeat"));
+                     rec_str(x, "candidate"), rec_int(x, "repeat"));
             csv_line(f, "bench", name, rec_str(x, "kind"), "median", rec_num(x, "median_ns"), "ns");
             csv_line(f, "bench", name, rec_str(x, "kind"), "spread", rec_num(x, "spread_ns"), "ns");
         }

@@ -7,25 +7,40 @@
 
 #include "classify.h"
 #include "records.h"
+#include "text.h"
+
+/* a / b as "N.N×", or "n/a" where either is not a positive figure: a
+ * record of zeros must not print "-nan×". Static buffers, two in flight. */
+static const char *times(double a, double b)
+{
+    static char buf[2][32];
+    static int k;
+    char *o = buf[k++ & 1];
+    if (isfinite(a) && isfinite(b) && a > 0 && b > 0)
+        snprintf(o, 32, "%.1f×", a / b);
+    else
+        snprintf(o, 32, "n/a");
+    return o;
+}
 
 static void md_env(FILE *f, const json_t *e)
 {
     const json_t *lb = json_object_get(e, "large_bar");
     int rt = rec_tri(lb, "runtime"), sy = rec_tri(lb, "sysfs");
     fprintf(f, "## Environment\n\n| | |\n|---|---|\n");
-    fprintf(f, "| device | %s (%s), device %d, %.1f GiB |\n", rec_str(e, "device_name"),
-            rec_str(e, "arch"), (int)rec_num(e, "device"), rec_num(e, "vram_bytes") / (1 << 30));
-    fprintf(f, "| backend | %s%s |\n", rec_str(e, "backend"),
+    fprintf(f, "| device | %s (%s), device %d, %.1f GiB |\n", md_text(rec_str(e, "device_name")),
+            md_text(rec_str(e, "arch")), (int)rec_int(e, "device"), rec_num(e, "vram_bytes") / (1 << 30));
+    fprintf(f, "| backend | %s%s |\n", md_text(rec_str(e, "backend")),
             json_is_true(json_object_get(e, "simulated")) ? " (SIMULATED)" : "");
-    fprintf(f, "| versions | header %s · runtime %s · driver %s |\n", rec_str(e, "header_version"),
-            rec_str(e, "runtime_version"), rec_str(e, "driver_version"));
+    fprintf(f, "| versions | header %s · runtime %s · driver %s |\n", md_text(rec_str(e, "header_version")),
+            md_text(rec_str(e, "runtime_version")), md_text(rec_str(e, "driver_version")));
     if (json_is_string(json_object_get(e, "kernel_driver")))
-        fprintf(f, "| kernel driver | %s |\n", rec_str(e, "kernel_driver"));
+        fprintf(f, "| kernel driver | %s |\n", md_text(rec_str(e, "kernel_driver")));
     if (json_is_string(json_object_get(e, "version_warning")))
-        fprintf(f, "| **warning** | %s |\n", rec_str(e, "version_warning"));
+        fprintf(f, "| **warning** | %s |\n", md_text(rec_str(e, "version_warning")));
     fprintf(f, "| large BAR | runtime: %s (%s) · sysfs: %s (%s) |\n",
-            rt < 0 ? "not reported" : rt ? "yes" : "no", rec_str(lb, "runtime_note"),
-            sy < 0 ? "unknown" : sy ? "yes" : "no", rec_str(lb, "sysfs_note"));
+            rt < 0 ? "not reported" : rt ? "yes" : "no", md_text(rec_str(lb, "runtime_note")),
+            sy < 0 ? "unknown" : sy ? "yes" : "no", md_text(rec_str(lb, "sysfs_note")));
     const json_t *attrs = json_object_get(e, "device_attributes");
     if (json_array_size(attrs)) {
         fprintf(f, "| device attributes |");
@@ -34,14 +49,14 @@ static void md_env(FILE *f, const json_t *e)
         json_array_foreach(attrs, i, a) {
             const json_t *v = json_object_get(a, "value");
             if (json_is_integer(v))
-                fprintf(f, " %s=%lld", rec_str(a, "name"), (long long)json_integer_value(v));
+                fprintf(f, " %s=%lld", md_text(rec_str(a, "name")), (long long)json_integer_value(v));
             else
-                fprintf(f, " %s=?", rec_str(a, "name"));
+                fprintf(f, " %s=?", md_text(rec_str(a, "name")));
         }
         fprintf(f, " |\n");
     }
-    fprintf(f, "| host | %s · %s · %s |\n", rec_str(e, "host"), rec_str(e, "kernel"), rec_str(e, "cpu"));
-    fprintf(f, "| run | %s · tool %s |\n\n", rec_str(e, "time_utc"), rec_str(e, "tool_version"));
+    fprintf(f, "| host | %s · %s · %s |\n", md_text(rec_str(e, "host")), md_text(rec_str(e, "kernel")), md_text(rec_str(e, "cpu")));
+    fprintf(f, "| run | %s · tool %s |\n\n", md_text(rec_str(e, "time_utc")), md_text(rec_str(e, "tool_version")));
 }
 
 /* A cell: the status name without the runtime's long prefix, then the class. */
@@ -49,7 +64,7 @@ static void cell(FILE *f, const json_t *res)
 {
     const char *st = ha_short_status(rec_str(res, "status_name")), *out = rec_str(res, "outcome");
     if (!strcmp(out, "ok"))
-        fprintf(f, " %s |", rec_str(res, "class"));
+        fprintf(f, " %s |", md_text(rec_str(res, "class")));
     else if (!strcmp(out, "error"))
         fprintf(f, " ✘ %s |", st);
     else if (!strcmp(out, "not_written"))
@@ -66,12 +81,12 @@ static void md_probe(FILE *f, const json_t *p)
                "contained (isolation: %s). ✔ readable, ✘ not. A cell is the query's answer: "
                "✘ and the status for an error, else the value's class. **FP** says readable of "
                "memory that faults (the crash); **FN** says unreadable of memory that reads.\n\n",
-            rec_str(p, "isolation"));
+            md_text(rec_str(p, "isolation")));
     fprintf(f, "| candidate |");
     size_t i, k;
     const json_t *kd, *c;
     json_array_foreach(kinds, i, kd) if (json_is_true(json_object_get(kd, "created")))
-        fprintf(f, " %s |", rec_str(kd, "name"));
+        fprintf(f, " %s |", md_text(rec_str(kd, "name")));
     fprintf(f, " Distinguishes? |\n|---|");
     json_array_foreach(kinds, i, kd) if (json_is_true(json_object_get(kd, "created"))) fprintf(f, "---|");
     fprintf(f, "---|\n| **host read (truth)** |");
@@ -83,7 +98,7 @@ static void md_probe(FILE *f, const json_t *p)
     }
     fprintf(f, " |\n");
     json_array_foreach(cands, i, c) {
-        fprintf(f, "| `%s` |", rec_str(c, "name"));
+        fprintf(f, "| `%s` |", md_text(rec_str(c, "name")));
         json_array_foreach(kinds, k, kd) {
             if (!json_is_true(json_object_get(kd, "created")))
                 continue;
@@ -105,22 +120,22 @@ static void md_probe(FILE *f, const json_t *p)
             size_t m;
             json_array_foreach(json_object_get(c, "wrong_on"), m, w)
                 fprintf(f, " %s %s", strcmp(rec_str(w, "error"), "false_positive") ? "FN" : "FP",
-                        rec_str(w, "kind"));
+                        md_text(rec_str(w, "kind")));
             fprintf(f, " |\n");
         } else {
-            fprintf(f, " – %s |\n", rec_str(c, "why"));
+            fprintf(f, " – %s |\n", md_text(rec_str(c, "why")));
         }
     }
     fprintf(f, "\nDistinguishing here:");
     int n = 0;
     json_array_foreach(cands, i, c) if (json_is_true(json_object_get(c, "distinguishes")))
-        fprintf(f, "%s `%s`", n++ ? "," : "", rec_str(c, "name"));
+        fprintf(f, "%s `%s`", n++ ? "," : "", md_text(rec_str(c, "name")));
     fprintf(f, "%s. Probe wall time %.3f s.\n\n", n ? "" : " none", rec_num(p, "wall_time_s"));
     json_array_foreach(kinds, i, kd) {
         if (!json_is_true(json_object_get(kd, "created")))
-            fprintf(f, "- kind `%s` could not be made here: %s\n", rec_str(kd, "name"), rec_str(kd, "detail"));
+            fprintf(f, "- kind `%s` could not be made here: %s\n", md_text(rec_str(kd, "name")), md_text(rec_str(kd, "detail")));
         if (*rec_str(kd, "truth_note"))
-            fprintf(f, "- kind `%s`: %s\n", rec_str(kd, "name"), rec_str(kd, "truth_note"));
+            fprintf(f, "- kind `%s`: %s\n", md_text(rec_str(kd, "name")), md_text(rec_str(kd, "truth_note")));
     }
     fprintf(f, "\n");
 }
@@ -134,18 +149,18 @@ static void md_mga(FILE *f, const json_t *m)
     const json_t *sh, *st, *ac;
     json_array_foreach(json_object_get(m, "shapes"), i, sh) {
         if (!json_is_true(json_object_get(sh, "created"))) {
-            fprintf(f, "| %s | not created: %s | | | | | | |\n", rec_str(sh, "kind"), rec_str(sh, "detail"));
+            fprintf(f, "| %s | not created: %s | | | | | | |\n", md_text(rec_str(sh, "kind")), md_text(rec_str(sh, "detail")));
             continue;
         }
         json_array_foreach(json_object_get(sh, "stages"), s, st) {
-            fprintf(f, "| %s | %s | %s | %s |", rec_str(sh, "kind"), rec_str(st, "stage"),
-                    rec_str(st, "stage_status_name"), rec_str(st, "host_read"));
+            fprintf(f, "| %s | %s | %s | %s |", md_text(rec_str(sh, "kind")), md_text(rec_str(st, "stage")),
+                    md_text(rec_str(st, "stage_status_name")), md_text(rec_str(st, "host_read")));
             json_array_foreach(json_object_get(st, "access"), a, ac) {
                 const json_t *fl = json_object_get(ac, "flags");
                 if (json_is_integer(fl))
                     fprintf(f, " %lld |", (long long)json_integer_value(fl));
                 else
-                    fprintf(f, " ✘ %s |", rec_str(ac, "status_name"));
+                    fprintf(f, " ✘ %s |", md_text(rec_str(ac, "status_name")));
             }
             fprintf(f, "\n");
         }
@@ -183,7 +198,7 @@ static void md_bench(FILE *f, const json_t *b, const char *plots)
     const json_t *fast = bench_row(b, "fast", fk, NULL);
     double fm = rec_num(fast, "median_ns");
     fprintf(f, "Fast path on `%s`, slow path copying from `%s`. Medians of batched samples "
-               "with the robust spread (1.4826 MAD)%s.\n\n", fk, rec_str(h, "slow_kind"),
+               "with the robust spread (1.4826 MAD)%s.\n\n", md_text(fk), md_text(rec_str(h, "slow_kind")),
             json_is_true(json_object_get(h, "fast_comparable_to_bar_read"))
                 ? "; the fast path crosses the PCIe BAR"
                 : "; **the fast path reads host DRAM through a warm cache: not comparable to a "
@@ -196,7 +211,7 @@ static void md_bench(FILE *f, const json_t *b, const char *plots)
     if (cold) {
         fprintf(f, "| host dereference, line flushed first |");
         figures(f, b, cold);
-        fprintf(f, " %.1f× |\n", rec_num(cold, "median_ns") / fm);
+        fprintf(f, " %s |\n", times(rec_num(cold, "median_ns"), fm));
     }
     size_t i;
     const json_t *hd;
@@ -204,12 +219,12 @@ static void md_bench(FILE *f, const json_t *b, const char *plots)
         const char *q = rec_str(hd, "candidate");
         const json_t *hr = bench_row(b, "hardened", fk, q), *dr = bench_row(b, "disc", fk, q);
         if (hr) {
-            fprintf(f, "| `%s` + dereference (hardened) |", q);
+            fprintf(f, "| `%s` + dereference (hardened) |", md_text(q));
             figures(f, b, hr);
             fprintf(f, " +%.1f ns (+%.0f%%) |\n", rec_num(hd, "overhead_ns"), rec_num(hd, "overhead_pct"));
         }
         if (dr) {
-            fprintf(f, "| `%s` alone |", q);
+            fprintf(f, "| `%s` alone |", md_text(q));
             figures(f, b, dr);
             fprintf(f, " |\n");
         }
@@ -219,28 +234,28 @@ static void md_bench(FILE *f, const json_t *b, const char *plots)
         const json_t *r = bench_row(b, copies[c], rec_str(h, "slow_kind"), NULL);
         if (!r)
             continue;
-        fprintf(f, "| %s (slow path) |", rec_str(r, "what"));
+        fprintf(f, "| %s (slow path) |", md_text(rec_str(r, "what")));
         figures(f, b, r);
-        fprintf(f, " fast path **%.1f×** faster", rec_num(r, "median_ns") / fm);
+        fprintf(f, " fast path **%s** faster", times(rec_num(r, "median_ns"), fm));
         if (cold)
-            fprintf(f, " (%.1f× against the line-flushed read)", rec_num(r, "median_ns") / rec_num(cold, "median_ns"));
+            fprintf(f, " (%s against the line-flushed read)", times(rec_num(r, "median_ns"), rec_num(cold, "median_ns")));
         fprintf(f, " |\n");
     }
     const json_t *fr = bench_row(b, "fault_fallback", NULL, NULL);
     if (fr) {
-        fprintf(f, "| contained fault, then the copy (`%s`) |", rec_str(fr, "kind"));
+        fprintf(f, "| contained fault, then the copy (`%s`) |", md_text(rec_str(fr, "kind")));
         figures(f, b, fr);
         fprintf(f, " |\n");
     }
     const json_t *h1 = rec_bench_row(b, "harness", "", NULL, 1), *h2 = rec_bench_row(b, "harness", "", NULL, 2);
-    if (h1 && h2)
+    if (h1 && h2 && rec_num(h1, "median_ns") > 0)
         fprintf(f, "\nThe two repeats ran back to back; the empty loop, which does no memory work, moved "
                    "%.1f%% between them: differences of that order are the machine's, not the paths'.\n",
                 100 * fabs(rec_num(h2, "median_ns") - rec_num(h1, "median_ns")) / rec_num(h1, "median_ns"));
     const json_t *sw = json_object_get(b, "sweep");
     if (json_is_object(sw)) {
         const json_t *x = json_object_get(sw, "crossover_bytes");
-        fprintf(f, "\nSize sweep on `%s`: %s.\n", rec_str(sw, "kind"),
+        fprintf(f, "\nSize sweep on `%s`: %s.\n", md_text(rec_str(sw, "kind")),
                 json_is_integer(x) ? "the copy catches up with the host read at the crossover below"
                                    : "the host read stays faster than the copy up to the largest size");
         if (json_is_integer(x))
@@ -258,33 +273,33 @@ static void md_pool(FILE *f, const json_t *p, const char *plots)
     fprintf(f, "## Sleep-mode pool with the host-access fix (pool_check)\n\n");
     const json_t *s = json_object_get(p, "summary");
     fprintf(f, "%lld passed, %lld failed, %lld unsupported on this platform.\n\n",
-            (long long)rec_num(s, "passed"), (long long)rec_num(s, "failed"),
-            (long long)rec_num(s, "unsupported"));
+            rec_int(s, "passed"), rec_int(s, "failed"),
+            rec_int(s, "unsupported"));
     fprintf(f, "| check | mode | result | detail |\n|---|---|---|---|\n");
     size_t i;
     const json_t *c;
     json_array_foreach(json_object_get(p, "checks"), i, c) {
         const char *st = rec_str(c, "status");
-        fprintf(f, "| %s | %s | %s | %s |\n", rec_str(c, "name"), rec_str(c, "mode"),
+        fprintf(f, "| %s | %s | %s | %s |\n", md_text(rec_str(c, "name")), md_text(rec_str(c, "mode")),
                 !strcmp(st, "PASS") ? "✔ PASS" : !strcmp(st, "FAIL") ? "✘ **FAIL**" : "– unsupported",
-                rec_str(c, "detail"));
+                md_text(rec_str(c, "detail")));
     }
     fprintf(f, "\n| pool | mode | sleep GB/s | wake GB/s | ceiling D2H | ceiling H2D | sleep/ceiling | wake/ceiling |\n");
     fprintf(f, "|---|---|---|---|---|---|---|---|\n");
     json_array_foreach(json_object_get(p, "throughput"), i, c) {
         double gib = rec_num(c, "pool_bytes") / (1 << 30);
         if (!json_is_true(json_object_get(c, "measured"))) {
-            fprintf(f, "| %.2f GiB | not measured: %s | | | | | | |\n", gib, rec_str(c, "note"));
+            fprintf(f, "| %.2f GiB | not measured: %s | | | | | | |\n", gib, md_text(rec_str(c, "note")));
             continue;
         }
         fprintf(f, "| %.2f GiB | %s | %.2f | %.2f | %.2f | %.2f | %.1f%% | %.1f%% |\n", gib,
-                rec_str(c, "mode"), rec_num(c, "sleep_gbs"), rec_num(c, "wake_gbs"),
+                md_text(rec_str(c, "mode")), rec_num(c, "sleep_gbs"), rec_num(c, "wake_gbs"),
                 rec_num(c, "ceiling_d2h_gbs"), rec_num(c, "ceiling_h2d_gbs"),
                 100 * rec_num(c, "sleep_fraction_of_ceiling"), 100 * rec_num(c, "wake_fraction_of_ceiling"));
     }
     json_array_foreach(json_object_get(p, "throughput"), i, c)
         if (*rec_str(c, "note") && json_is_true(json_object_get(c, "measured")))
-            fprintf(f, "\nNote (%.2f GiB): %s.\n", rec_num(c, "pool_bytes") / (1 << 30), rec_str(c, "note"));
+            fprintf(f, "\nNote (%.2f GiB): %s.\n", rec_num(c, "pool_bytes") / (1 << 30), md_text(rec_str(c, "note")));
     if (plots)
         fprintf(f, "\n![sleep and wake against the ceiling](report_pool.png) ([svg](report_pool.svg))\n");
     fprintf(f, "\n");
@@ -315,8 +330,12 @@ void md_write(FILE *f, const rundir *r, const char *plots)
 {
     bool sim = rundir_simulated(r);
     const json_t *e = r->env;
-    fprintf(f, "# %shostaccess report: %s, %s, %s\n\n", sim ? "SIMULATED, not evidence: " : "",
-            rec_str(e, "device_name"), rec_str(e, "backend"), rec_str(e, "time_utc"));
+    fprintf(f, "# %s%shostaccess report: %s, %s, %s\n\n", r->complete ? "" : "INCOMPLETE RUN: ",
+            sim ? "SIMULATED, not evidence: " : "", md_text(rec_str(e, "device_name")),
+            md_text(rec_str(e, "backend")), md_text(rec_str(e, "time_utc")));
+    if (!r->complete)
+        fprintf(f, "> **This run is not whole: %s.** What follows is what its records hold; "
+                   "nothing here stands for a finished run.\n\n", md_text(r->incomplete));
     if (sim)
         fprintf(f, "> This run used the simulation backend: a host-only model of a large-BAR "
                    "platform. It tests the harness; none of it describes a GPU.\n\n");

@@ -6,24 +6,45 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cleanup.h"
+#include "gnuplot.h"
 #include "records.h"
 
 const char *const plot_files[] = {"report_paths.png", "report_paths.svg", "report_sweep.png",
                                   "report_sweep.svg", "report_pool.png",  "report_pool.svg",
                                   NULL};
 
-/* Each plot is drawn twice, once per terminal, from the same commands. */
-static int draw(const char *tmp, const char *name, const char *size, const char *commands)
+/* Each plot is drawn twice, once per terminal, from the same commands:
+ * writes NAME.gp into tmp, which plots_make runs. The title is record text,
+ * so it goes in quoted, never pasted. */
+static int script(const char *tmp, const char *name, const char *size, const char *title_fmt,
+                  const char *title_arg, const char *commands)
 {
-    char cmd[1200];
-    snprintf(cmd, sizeof cmd, "cd '%s' && gnuplot 2>gnuplot.log", tmp);
-    FILE *g = popen(cmd, "w");
+    char p[700];
+    snprintf(p, sizeof p, "%s/%s.gp", tmp, name);
+    FILE *g = fopen(p, "w");
     if (!g)
         return -1;
-    fprintf(g, "set terminal pngcairo size %s noenhanced font ',10'\nset output '%s.png'\n%s\n"
-               "set terminal svg size %s noenhanced font ',10'\nset output '%s.svg'\nreplot\n",
-            size, name, commands, size, name);
-    return pclose(g) == 0 ? 0 : -1;
+    ha_cleanup_add(p);
+    fprintf(g, "set terminal pngcairo size %s noenhanced font ',10'\nset output '%s.png'\nset title ", size,
+            name);
+    char title[400];
+    snprintf(title, sizeof title, title_fmt, title_arg);
+    gp_quote(g, title);
+    fprintf(g, "\n%s\nset terminal svg size %s noenhanced font ',10'\nset output '%s.svg'\nreplot\n",
+            commands, size, name);
+    return fclose(g) == 0 ? 0 : -1;
+}
+
+/* Opens a data file in tmp, registered for removal on a signal. */
+static FILE *data_file(const char *tmp, const char *name)
+{
+    char p[700];
+    snprintf(p, sizeof p, "%s/%s", tmp, name);
+    FILE *f = fopen(p, "w");
+    if (f)
+        ha_cleanup_add(p);
+    return f;
 }
 
 static int paths_plot(const json_t *b, const char *tmp)
@@ -31,9 +52,7 @@ static int paths_plot(const json_t *b, const char *tmp)
     const json_t *h = json_object_get(b, "headline");
     if (!json_is_object(h))
         return 1;
-    char p[700];
-    snprintf(p, sizeof p, "%s/paths.dat", tmp);
-    FILE *f = fopen(p, "w");
+    FILE *f = data_file(tmp, "paths.dat");
     if (!f)
         return -1;
     const char *fk = rec_str(h, "fast_kind"), *sk = rec_str(h, "slow_kind");
@@ -46,20 +65,19 @@ static int paths_plot(const json_t *b, const char *tmp)
         if (json_integer_value(json_object_get(r, "repeat")) != 1 ||
             json_is_true(json_object_get(r, "skipped")) || !(mine || slow || !strncmp(path, "fault", 5)))
             continue;
-        fprintf(f, "\"%s%s%s\"\t%.6g\t%.6g\n", path, *rec_str(r, "candidate") ? " " : "",
-                rec_str(r, "candidate"), rec_num(r, "median_ns"), rec_num(r, "spread_ns"));
+        char label[300];
+        snprintf(label, sizeof label, "%s%s%s", path, *rec_str(r, "candidate") ? " " : "",
+                 rec_str(r, "candidate"));
+        gp_data_str(f, label);
+        fprintf(f, "\t%.6g\t%.6g\n", rec_num(r, "median_ns"), rec_num(r, "spread_ns"));
     }
-    fclose(f);
-    char title[300];
-    snprintf(title, sizeof title,
-             "set title 'paths on %s (median ns, bars: robust spread)'\n"
-             "set datafile separator '\\t'\nset style fill solid 0.6\nset boxwidth 0.7\n"
-             "set logscale y\nset ylabel 'ns'\nset xtics rotate by -40 left font ',8'\n"
-             "set bmargin 16\nset grid y\nset offsets 1, 1, 0, 0\n", fk);
-    char cmds[1000];
-    snprintf(cmds, sizeof cmds, "%splot 'paths.dat' using 0:2:3:xtic(1) with boxerrorbars lc rgb '#4477aa' notitle",
-             title);
-    return draw(tmp, "report_paths", "1200,700", cmds);
+    if (fclose(f) != 0)
+        return -1;
+    return script(tmp, "report_paths", "1200,700", "paths on %s (median ns, bars: robust spread)", fk,
+                  "set datafile separator '\\t'\nset style fill solid 0.6\nset boxwidth 0.7\n"
+                  "set logscale y\nset ylabel 'ns'\nset xtics rotate by -40 left font ',8'\n"
+                  "set bmargin 16\nset grid y\nset offsets 1, 1, 0, 0\n"
+                  "plot 'paths.dat' using 0:2:3:xtic(1) with boxerrorbars lc rgb '#4477aa' notitle");
 }
 
 static int sweep_plot(const json_t *b, const char *tmp)
@@ -67,9 +85,7 @@ static int sweep_plot(const json_t *b, const char *tmp)
     const json_t *sw = json_object_get(b, "sweep");
     if (!json_is_object(sw))
         return 1;
-    char p[700];
-    snprintf(p, sizeof p, "%s/sweep.dat", tmp);
-    FILE *f = fopen(p, "w");
+    FILE *f = data_file(tmp, "sweep.dat");
     if (!f)
         return -1;
     size_t i;
@@ -85,23 +101,20 @@ static int sweep_plot(const json_t *b, const char *tmp)
         else
             fprintf(f, " NaN NaN\n");
     }
-    fclose(f);
-    char cmds[1000];
-    snprintf(cmds, sizeof cmds,
-             "set title 'size sweep on %s: runtime copy vs host read'\nset logscale xy 2\n"
-             "set xlabel 'bytes'\nset ylabel 'ns per read (median)'\nset key top left\nset grid\n"
-             "plot 'sweep.dat' using 1:2:3 with yerrorlines lw 2 title 'runtime D2H copy', "
-             "'' using 1:4:5 with yerrorlines lw 2 title 'host read', "
-             "'' using 1:6:7 with yerrorlines lw 2 dt 2 title 'host read, non-temporal'",
-             rec_str(sw, "kind"));
-    return draw(tmp, "report_sweep", "900,560", cmds);
+    if (fclose(f) != 0)
+        return -1;
+    return script(tmp, "report_sweep", "900,560", "size sweep on %s: runtime copy vs host read",
+                  rec_str(sw, "kind"),
+                  "set logscale xy 2\n"
+                  "set xlabel 'bytes'\nset ylabel 'ns per read (median)'\nset key top left\nset grid\n"
+                  "plot 'sweep.dat' using 1:2:3 with yerrorlines lw 2 title 'runtime D2H copy', "
+                  "'' using 1:4:5 with yerrorlines lw 2 title 'host read', "
+                  "'' using 1:6:7 with yerrorlines lw 2 dt 2 title 'host read, non-temporal'");
 }
 
 static int pool_plot(const json_t *p, const char *tmp)
 {
-    char path[700];
-    snprintf(path, sizeof path, "%s/pool.dat", tmp);
-    FILE *f = fopen(path, "w");
+    FILE *f = data_file(tmp, "pool.dat");
     if (!f)
         return -1;
     int rows = 0;
@@ -115,11 +128,12 @@ static int pool_plot(const json_t *p, const char *tmp)
                 rec_num(t, "ceiling_h2d_gbs"));
         rows++;
     }
-    fclose(f);
+    if (fclose(f) != 0)
+        return -1;
     if (!rows)
         return 1;
-    return draw(tmp, "report_pool", "900,500",
-                "set title 'sleep (offload) and wake (restore) against the pinned-copy ceiling'\n"
+    return script(tmp, "report_pool", "900,500", "%s",
+                "sleep (offload) and wake (restore) against the pinned-copy ceiling",
                 "set style data histogram\nset style histogram clustered gap 1\n"
                 "set style fill solid 0.7\nset ylabel 'GB/s'\nset yrange [0:*]\nset grid y\n"
                 "set key outside right\n"
@@ -142,30 +156,69 @@ static int place(const char *tmp, const char *name, const char *dir, char *err, 
     return 0;
 }
 
+int plots_prepare(const rundir *r, const char *tmp)
+{
+    int drawn = 0, rc;
+    if (r->rec[RUN_BENCH]) {
+        if ((rc = paths_plot(r->rec[RUN_BENCH], tmp)) < 0)
+            return -1;
+        drawn |= rc == 0 ? PLOT_PATHS : 0;
+        if ((rc = sweep_plot(r->rec[RUN_BENCH], tmp)) < 0)
+            return -1;
+        drawn |= rc == 0 ? PLOT_SWEEP : 0;
+    }
+    if (r->rec[RUN_POOL]) {
+        if ((rc = pool_plot(r->rec[RUN_POOL], tmp)) < 0)
+            return -1;
+        drawn |= rc == 0 ? PLOT_POOL : 0;
+    }
+    return drawn;
+}
+
 int plots_make(const rundir *r, const char *dir, char *err, size_t errlen)
 {
-    if (system("command -v gnuplot >/dev/null 2>&1") != 0)
+    if (!gp_available())
         return 1;
-    char tmp[512];
-    snprintf(tmp, sizeof tmp, "%s/.report-plots-XXXXXX", dir);
+    char tmp[600];
+    snprintf(tmp, sizeof tmp, "%.500s/.report-plots-XXXXXX", dir);
     if (!mkdtemp(tmp)) {
         snprintf(err, errlen, "%s: cannot make a folder for plots: %s", dir, strerror(errno));
         return -1;
     }
-    int rc = 0;
-    if (r->rec[RUN_BENCH] && (paths_plot(r->rec[RUN_BENCH], tmp) < 0 || sweep_plot(r->rec[RUN_BENCH], tmp) < 0))
+    ha_cleanup_add(tmp);
+    /* gnuplot's own files, so a signal while it runs leaves nothing behind */
+    char p[800];
+    snprintf(p, sizeof p, "%s/gnuplot.log", tmp);
+    ha_cleanup_add(p);
+    for (int i = 0; plot_files[i]; i++) {
+        snprintf(p, sizeof p, "%s/%s", tmp, plot_files[i]);
+        ha_cleanup_add(p);
+    }
+    static const char *const scripts[] = {"report_paths.gp", "report_sweep.gp", "report_pool.gp"};
+    int drawn = plots_prepare(r, tmp), rc = 0;
+    if (drawn < 0) {
+        snprintf(err, errlen, "%s: cannot write the plots' data: %s", dir, strerror(errno));
         rc = -1;
-    if (r->rec[RUN_POOL] && pool_plot(r->rec[RUN_POOL], tmp) < 0)
-        rc = -1;
-    if (rc)
-        snprintf(err, errlen, "gnuplot failed; see its log in %s", tmp);
+    }
+    for (int i = 0; !rc && i < 3; i++)
+        if (drawn & (1 << i))
+            rc = gp_run(tmp, scripts[i], err, errlen);
+    if (rc) {
+        /* The log goes with the folder: keep its first line in the message. */
+        snprintf(p, sizeof p, "%s/gnuplot.log", tmp);
+        FILE *log = fopen(p, "r");
+        char line[200] = "";
+        if (log && fgets(line, sizeof line, log))
+            line[strcspn(line, "\n")] = 0;
+        if (log)
+            fclose(log);
+        size_t l = strlen(err);
+        if (line[0])
+            snprintf(err + l, errlen - l, " (gnuplot said: %s)", line);
+    }
     for (int i = 0; !rc && plot_files[i]; i++)
         rc = place(tmp, plot_files[i], dir, err, errlen);
-    if (!rc) {
-        char cmd[700];
-        snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmp);
-        if (system(cmd) != 0)
-            fprintf(stderr, "report: could not remove %s\n", tmp);
-    }
+    if (ha_remove_flat_dir(tmp) != 0)
+        fprintf(stderr, "report: could not remove %s: %s\n", tmp, strerror(errno));
     return rc;
 }

@@ -1,106 +1,111 @@
 #include "records.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <math.h>
+#include <stdint.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
 #define HEAD                                                                                      \
-    {"schema_version", RT_INT}, {"tool", RT_STR}, {"simulated", RT_BOOL}, {"env", RT_OBJ},         \
-    {"env.backend", RT_STR}, {"env.simulated", RT_BOOL}, {"env.tool_version", RT_STR},             \
-    {"env.header_version", RT_STR}, {"env.runtime_version", RT_STR},                               \
-    {"env.driver_version", RT_STR}, {"env.device_name", RT_STR}, {"env.arch", RT_STR},             \
-    {"env.vram_bytes", RT_INT}, {"env.device", RT_INT}, {"env.large_bar", RT_OBJ},                 \
-    {"env.large_bar.runtime", RT_BOOL | RT_NULL}, {"env.large_bar.sysfs", RT_BOOL | RT_NULL},      \
-    {"env.large_bar.sysfs_note", RT_STR}, {"env.kernel", RT_STR}, {"env.cpu", RT_STR},             \
-    {"env.host", RT_STR}, {"env.time_utc", RT_STR}, {"env.version_warning", RT_STR | RT_NULL}
+    {"schema_version", RT_INT, 0, 0}, {"tool", RT_STR, 0, 0}, {"simulated", RT_BOOL, 0, 0}, {"env", RT_OBJ, 0, 0},         \
+    {"env.backend", RT_STR, 0, 0}, {"env.simulated", RT_BOOL, 0, 0}, {"env.tool_version", RT_STR, 0, 0},             \
+    {"env.header_version", RT_STR, 0, 0}, {"env.runtime_version", RT_STR, 0, 0},                               \
+    {"env.driver_version", RT_STR, 0, 0}, {"env.device_name", RT_STR, 0, 0}, {"env.arch", RT_STR, 0, 0},             \
+    {"env.vram_bytes", RT_INT, 0, 1ll << 50}, {"env.device", RT_INT, 0, 1023}, {"env.large_bar", RT_OBJ, 0, 0},                 \
+    {"env.large_bar.runtime", RT_BOOL | RT_NULL, 0, 0}, {"env.large_bar.sysfs", RT_BOOL | RT_NULL, 0, 0},      \
+    {"env.large_bar.sysfs_note", RT_STR, 0, 0}, {"env.kernel", RT_STR, 0, 0}, {"env.cpu", RT_STR, 0, 0},             \
+    {"env.host", RT_STR, 0, 0}, {"env.time_utc", RT_STR, 0, 0}, {"env.version_warning", RT_STR | RT_NULL, 0, 0}
 
-static const rec_field env_fields[] = {HEAD, {NULL, 0}};
+static const rec_field env_fields[] = {HEAD, {NULL, 0, 0, 0}};
 
 static const rec_field probe_fields[] = {
     HEAD,
-    {"wall_time_s", RT_NUM},
-    {"isolation", RT_STR},
-    {"kinds", RT_ARR},
-    {"kinds[].name", RT_STR},
-    {"kinds[].created", RT_BOOL},
-    {"kinds[].detail", RT_STR},
-    {"kinds[].readable", RT_BOOL | RT_NULL},
-    {"kinds[].writable", RT_BOOL | RT_NULL},
-    {"kinds[].isolation_agrees", RT_BOOL | RT_NULL},
-    {"kinds[].truth_note", RT_STR},
-    {"candidates", RT_ARR},
-    {"candidates[].name", RT_STR},
-    {"candidates[].verdict", RT_STR},
-    {"candidates[].distinguishes", RT_BOOL},
-    {"candidates[].wrong_on", RT_ARR},
-    {"candidates[].wrong_on[].kind", RT_STR},
-    {"candidates[].wrong_on[].error", RT_STR},
-    {"candidates[].results", RT_ARR},
-    {"candidates[].results[].kind", RT_STR},
-    {"candidates[].results[].outcome", RT_STR},
-    {"candidates[].results[].status", RT_INT},
-    {"candidates[].results[].status_name", RT_STR},
-    {"candidates[].results[].value", RT_STR},
-    {"candidates[].results[].class", RT_STR},
-    {NULL, 0},
+    {"wall_time_s", RT_NUM, 0, 0},
+    {"isolation", RT_STR, 0, 0},
+    {"kinds", RT_ARR, 0, 0},
+    {"kinds[].name", RT_STR, 0, 0},
+    {"kinds[].created", RT_BOOL, 0, 0},
+    {"kinds[].detail", RT_STR, 0, 0},
+    {"kinds[].readable", RT_BOOL | RT_NULL, 0, 0},
+    {"kinds[].writable", RT_BOOL | RT_NULL, 0, 0},
+    {"kinds[].isolation_agrees", RT_BOOL | RT_NULL, 0, 0},
+    {"kinds[].truth_note", RT_STR, 0, 0},
+    {"candidates", RT_ARR, 0, 0},
+    {"candidates[].name", RT_STR, 0, 0},
+    {"candidates[].verdict", RT_STR, 0, 0},
+    {"candidates[].distinguishes", RT_BOOL, 0, 0},
+    {"candidates[].wrong_on", RT_ARR, 0, 0},
+    {"candidates[].wrong_on[].kind", RT_STR, 0, 0},
+    {"candidates[].wrong_on[].error", RT_STR, 0, 0},
+    {"candidates[].results", RT_ARR, 0, 0},
+    {"candidates[].results[].kind", RT_STR, 0, 0},
+    {"candidates[].results[].outcome", RT_STR, 0, 0},
+    {"candidates[].results[].status", RT_INT, INT32_MIN, INT32_MAX},
+    {"candidates[].results[].status_name", RT_STR, 0, 0},
+    {"candidates[].results[].value", RT_STR, 0, 0},
+    {"candidates[].results[].class", RT_STR, 0, 0},
+    {NULL, 0, 0, 0},
 };
 
 static const rec_field mga_fields[] = {
     HEAD,
-    {"shapes", RT_ARR},
-    {"shapes[].kind", RT_STR},
-    {"shapes[].created", RT_BOOL},
-    {"shapes[].detail", RT_STR},
-    {"shapes[].stages", RT_ARR},
-    {"shapes[].stages[].stage", RT_STR},
-    {"shapes[].stages[].stage_status_name", RT_STR},
-    {"shapes[].stages[].host_read", RT_STR | RT_NULL},
-    {"shapes[].stages[].access", RT_ARR},
-    {"shapes[].stages[].access[].location", RT_STR},
-    {"shapes[].stages[].access[].status_name", RT_STR},
-    {"shapes[].stages[].access[].flags", RT_INT | RT_NULL},
-    {NULL, 0},
+    {"shapes", RT_ARR, 0, 0},
+    {"shapes[].kind", RT_STR, 0, 0},
+    {"shapes[].created", RT_BOOL, 0, 0},
+    {"shapes[].detail", RT_STR, 0, 0},
+    {"shapes[].stages", RT_ARR, 0, 0},
+    {"shapes[].stages[].stage", RT_STR, 0, 0},
+    {"shapes[].stages[].stage_status_name", RT_STR, 0, 0},
+    {"shapes[].stages[].host_read", RT_STR | RT_NULL, 0, 0},
+    {"shapes[].stages[].access", RT_ARR, 0, 0},
+    {"shapes[].stages[].access[].location", RT_STR, 0, 0},
+    {"shapes[].stages[].access[].status_name", RT_STR, 0, 0},
+    {"shapes[].stages[].access[].flags", RT_INT | RT_NULL, 0, UINT32_MAX},
+    {NULL, 0, 0, 0},
 };
 
 static const rec_field bench_fields[] = {
     HEAD,
-    {"wall_time_s", RT_NUM},
-    {"clock", RT_OBJ},
-    {"clock.read_ns", RT_NUM},
-    {"headline", RT_OBJ | RT_NULL},
-    {"rows", RT_ARR},
-    {"rows[].path", RT_STR},
-    {"rows[].kind", RT_STR | RT_NULL},
-    {"rows[].candidate", RT_STR | RT_NULL},
-    {"rows[].repeat", RT_INT},
-    {"rows[].skipped", RT_BOOL},
-    {"rows[].comparable_to_bar_read", RT_BOOL},
-    {"sweep", RT_OBJ | RT_NULL},
-    {NULL, 0},
+    {"wall_time_s", RT_NUM, 0, 0},
+    {"clock", RT_OBJ, 0, 0},
+    {"clock.read_ns", RT_NUM, 0, 0},
+    {"headline", RT_OBJ | RT_NULL, 0, 0},
+    {"rows", RT_ARR, 0, 0},
+    {"rows[].path", RT_STR, 0, 0},
+    {"rows[].kind", RT_STR | RT_NULL, 0, 0},
+    {"rows[].candidate", RT_STR | RT_NULL, 0, 0},
+    {"rows[].repeat", RT_INT, 1, 1000},
+    {"rows[].skipped", RT_BOOL, 0, 0},
+    {"rows[].comparable_to_bar_read", RT_BOOL, 0, 0},
+    {"sweep", RT_OBJ | RT_NULL, 0, 0},
+    {NULL, 0, 0, 0},
 };
 
 /* Fields present only on measured rows, checked where skipped is false. */
 static const rec_field bench_row_fields[] = {
-    {"median_ns", RT_NUM}, {"spread_ns", RT_NUM}, {"min_ns", RT_NUM}, {"p90_ns", RT_NUM},
-    {"p99_ns", RT_NUM},    {"max_ns", RT_NUM},    {"n", RT_INT},      {"samples_ns", RT_ARR},
-    {NULL, 0},
+    {"median_ns", RT_NUM, 0, 0}, {"spread_ns", RT_NUM, 0, 0}, {"min_ns", RT_NUM, 0, 0}, {"p90_ns", RT_NUM, 0, 0},
+    {"p99_ns", RT_NUM, 0, 0},    {"max_ns", RT_NUM, 0, 0},    {"n", RT_INT, 0, 1ll << 40},      {"samples_ns", RT_ARR, 0, 0}, {"samples_ns[]", RT_NUM, 0, 0},
+    {NULL, 0, 0, 0},
 };
 
 static const rec_field pool_fields[] = {
     HEAD,
-    {"checks", RT_ARR},
-    {"checks[].name", RT_STR},
-    {"checks[].mode", RT_STR},
-    {"checks[].passed", RT_BOOL | RT_NULL},
-    {"checks[].status", RT_STR},
-    {"checks[].detail", RT_STR},
-    {"summary", RT_OBJ},
-    {"summary.failed", RT_INT},
-    {"throughput", RT_ARR},
-    {"throughput[].pool_bytes", RT_INT},
-    {"throughput[].measured", RT_BOOL},
-    {NULL, 0},
+    {"checks", RT_ARR, 0, 0},
+    {"checks[].name", RT_STR, 0, 0},
+    {"checks[].mode", RT_STR, 0, 0},
+    {"checks[].passed", RT_BOOL | RT_NULL, 0, 0},
+    {"checks[].status", RT_STR, 0, 0},
+    {"checks[].detail", RT_STR, 0, 0},
+    {"summary", RT_OBJ, 0, 0},
+    {"summary.failed", RT_INT, 0, 1000000},
+    {"throughput", RT_ARR, 0, 0},
+    {"throughput[].pool_bytes", RT_INT, 0, 1ll << 50},
+    {"throughput[].measured", RT_BOOL, 0, 0},
+    {NULL, 0, 0, 0},
 };
 
 const rec_field *rec_schema(const char *tool)
@@ -164,12 +169,24 @@ static void expected(int types, char *out, size_t n)
 }
 
 /* Walks one path, descending into every element at each []. */
-static int walk(const json_t *node, const char *path, char *where, size_t wlen, int types,
+static int in_range(const json_t *j, const rec_field *f, const char *where, char *err, size_t errlen)
+{
+    if (!json_is_integer(j) || f->max <= f->min)
+        return 0;
+    long long v = json_integer_value(j);
+    if (v >= f->min && v <= f->max)
+        return 0;
+    snprintf(err, errlen, "%s: expected an integer from %lld to %lld, found %lld", where, f->min, f->max, v);
+    return -1;
+}
+
+static int walk(const json_t *node, const char *path, char *where, size_t wlen, const rec_field *f,
                 char *err, size_t errlen)
 {
+    int types = f->types;
     if (!*path) {
         if (type_ok(node, types))
-            return 0;
+            return in_range(node, f, where, err, errlen);
         char want[96];
         expected(types, want, sizeof want);
         snprintf(err, errlen, "%s: expected %s, found %s", where, want, type_name(node));
@@ -213,7 +230,9 @@ static int walk(const json_t *node, const char *path, char *where, size_t wlen, 
                     snprintf(err, errlen, "%s: expected %s, found %s", where, want, type_name(el));
                     return -1;
                 }
-            } else if (walk(el, rest, where, wlen, types, err, errlen)) {
+                if (in_range(el, f, where, err, errlen))
+                    return -1;
+            } else if (walk(el, rest, where, wlen, f, err, errlen)) {
                 return -1;
             }
             where[wl2] = 0;
@@ -223,10 +242,21 @@ static int walk(const json_t *node, const char *path, char *where, size_t wlen, 
     }
     if (*rest == '.')
         rest++;
-    int rc = walk(child, rest, where, wlen, types, err, errlen);
+    int rc = walk(child, rest, where, wlen, f, err, errlen);
     if (rc == 0)
         where[wl] = 0;
     return rc;
+}
+
+int rec_check_fields(const json_t *root, const rec_field *f, char *err, size_t errlen)
+{
+    char where[256];
+    for (; f->path; f++) {
+        snprintf(where, sizeof where, "$");
+        if (walk(root, f->path, where, sizeof where, f, err, errlen))
+            return -1;
+    }
+    return 0;
 }
 
 int rec_validate(const json_t *root, const char *tool, char *err, size_t errlen)
@@ -252,13 +282,10 @@ int rec_validate(const json_t *root, const char *tool, char *err, size_t errlen)
         snprintf(err, errlen, "$.tool: expected a hostaccess tool's name, found %s", t ? t : "none");
         return -1;
     }
+    if (rec_check_fields(root, f, err, errlen))
+        return -1;
     char where[256];
-    for (; f->path; f++) {
-        snprintf(where, sizeof where, "$");
-        if (walk(root, f->path, where, sizeof where, f->types, err, errlen))
-            return -1;
-    }
-    if (f == NULL || !t || strcmp(t, "bench_discriminator") != 0)
+    if (!t || strcmp(t, "bench_discriminator") != 0)
         return 0;
     size_t i;
     const json_t *row;
@@ -267,7 +294,7 @@ int rec_validate(const json_t *root, const char *tool, char *err, size_t errlen)
             continue;
         for (const rec_field *rf = bench_row_fields; rf->path; rf++) {
             snprintf(where, sizeof where, "$.rows[%zu]", i);
-            if (walk(row, rf->path, where, sizeof where, rf->types, err, errlen))
+            if (walk(row, rf->path, where, sizeof where, rf, err, errlen))
                 return -1;
         }
     }
@@ -291,17 +318,79 @@ static json_t *finish(json_t *j, const json_error_t *je, const char *name, const
     return j;
 }
 
-json_t *rec_load(const char *path, const char *tool, char *err, size_t errlen)
+/* Reads a whole record file into a new buffer: a regular file only (a FIFO
+ * would block, a folder has no bytes), opened without blocking, at most
+ * REC_MAX_BYTES. */
+static char *read_file(const char *path, size_t *len, char *err, size_t errlen)
 {
-    json_error_t je;
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        snprintf(err, errlen, "%s: cannot be read: expected a record file", path);
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+    if (fd < 0) {
+        snprintf(err, errlen, "%s: cannot be read (%s): expected a record file", path, strerror(errno));
         return NULL;
     }
-    json_t *j = json_loadf(f, JSON_REJECT_DUPLICATES, &je);
-    fclose(f);
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        snprintf(err, errlen, "%s: expected a regular file (a record), found %s", path,
+                 S_ISDIR(st.st_mode) ? "a folder" : S_ISFIFO(st.st_mode) ? "a FIFO" : "something else");
+        close(fd);
+        return NULL;
+    }
+    if (st.st_size > REC_MAX_BYTES) {
+        snprintf(err, errlen, "%s: %lld bytes: expected a record of at most %lld MiB", path,
+                 (long long)st.st_size, REC_MAX_BYTES >> 20);
+        close(fd);
+        return NULL;
+    }
+    char *buf = malloc((size_t)st.st_size + 1);
+    size_t got = 0;
+    while (buf && got < (size_t)st.st_size) {
+        ssize_t r = read(fd, buf + got, (size_t)st.st_size - got);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            break;
+        got += (size_t)r;
+    }
+    close(fd);
+    if (!buf || got != (size_t)st.st_size) {
+        free(buf);
+        snprintf(err, errlen, "%s: cannot be read whole: expected a record file", path);
+        return NULL;
+    }
+    *len = got;
+    return buf;
+}
+
+static json_t *parse(const char *buf, size_t len, json_error_t *je)
+{
+    return json_loadb(buf, len, JSON_REJECT_DUPLICATES, je);
+}
+
+json_t *rec_load(const char *path, const char *tool, char *err, size_t errlen)
+{
+    size_t len;
+    char *buf = read_file(path, &len, err, errlen);
+    if (!buf)
+        return NULL;
+    json_error_t je;
+    json_t *j = parse(buf, len, &je);
+    free(buf);
     return finish(j, &je, path, tool, err, errlen);
+}
+
+json_t *rec_load_json(const char *path, char *err, size_t errlen)
+{
+    size_t len;
+    char *buf = read_file(path, &len, err, errlen);
+    if (!buf)
+        return NULL;
+    json_error_t je;
+    json_t *j = parse(buf, len, &je);
+    free(buf);
+    if (!j)
+        snprintf(err, errlen, "%s: line %d, column %d: expected valid JSON (%s)", path, je.line, je.column,
+                 je.text);
+    return j;
 }
 
 /* Drops the contents of "samples_ns": [ ... ] arrays, where they hold only
@@ -351,25 +440,13 @@ static size_t drop_samples(char *buf, size_t len)
 
 json_t *rec_load_summary(const char *path, const char *tool, char *err, size_t errlen)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        snprintf(err, errlen, "%s: cannot be read: expected a record file", path);
+    size_t got;
+    char *buf = read_file(path, &got, err, errlen);
+    if (!buf)
         return NULL;
-    }
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    rewind(f);
-    char *buf = n >= 0 ? malloc((size_t)n + 1) : NULL;
-    size_t got = buf ? fread(buf, 1, (size_t)n, f) : 0;
-    fclose(f);
-    if (!buf || got != (size_t)n) {
-        free(buf);
-        snprintf(err, errlen, "%s: cannot be read: expected a record file", path);
-        return NULL;
-    }
     got = drop_samples(buf, got);
     json_error_t je;
-    json_t *j = json_loadb(buf, got, JSON_REJECT_DUPLICATES, &je);
+    json_t *j = parse(buf, got, &je);
     free(buf);
     return finish(j, &je, path, tool, err, errlen);
 }
@@ -377,7 +454,7 @@ json_t *rec_load_summary(const char *path, const char *tool, char *err, size_t e
 json_t *rec_load_buffer(const char *buf, size_t len, char *err, size_t errlen)
 {
     json_error_t je;
-    json_t *j = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &je);
+    json_t *j = parse(buf, len, &je);
     return finish(j, &je, "(buffer)", NULL, err, errlen);
 }
 
@@ -391,6 +468,15 @@ double rec_num(const json_t *o, const char *key)
 {
     const json_t *v = json_object_get(o, key);
     return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+long long rec_int(const json_t *o, const char *key)
+{
+    const json_t *v = json_object_get(o, key);
+    if (json_is_integer(v))
+        return json_integer_value(v);
+    double d = json_is_real(v) ? json_real_value(v) : 0;
+    return isfinite(d) && fabs(d) < 9e18 ? (long long)d : 0;
 }
 
 int rec_tri(const json_t *o, const char *key)

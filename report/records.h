@@ -15,11 +15,21 @@ enum { RT_NULL = 1, RT_BOOL = 2, RT_INT = 4, RT_REAL = 8, RT_NUM = RT_INT | RT_R
 typedef struct rec_field {
     const char *path; /* "kinds[].readable": [] is every element of an array */
     int types;
+    /* An integer's allowed range, checked where max > min: a value past
+     * what the writer can produce is a corrupt record, not a number to print. */
+    long long min, max;
 } rec_field;
+
+/* The largest record file read: the biggest real one is a few MiB. */
+#define REC_MAX_BYTES (64ll << 20)
 
 /* The fields a tool's record must have, ended by a NULL path; NULL for an
  * unknown tool. */
 const rec_field *rec_schema(const char *tool);
+
+/* Checks root against a field list ended by a NULL path. Returns 0, or -1
+ * with err as "$.path: expected ..., found ...". */
+int rec_check_fields(const json_t *root, const rec_field *f, char *err, size_t errlen);
 
 /* Checks a parsed document against the head every record shares and its
  * tool's fields. Returns 0, or -1 with err as "$.path: expected ..., found ...". */
@@ -35,6 +45,10 @@ json_t *rec_load(const char *path, const char *tool, char *err, size_t errlen);
  * skipped, so the full parse still refuses it. */
 json_t *rec_load_summary(const char *path, const char *tool, char *err, size_t errlen);
 
+/* Reads and parses any JSON file with the record reader's care (a regular
+ * file, at most REC_MAX_BYTES, no duplicate keys); no schema check. */
+json_t *rec_load_json(const char *path, char *err, size_t errlen);
+
 /* Parses a buffer (the fuzz target's entry); same checks, no file name. */
 json_t *rec_load_buffer(const char *buf, size_t len, char *err, size_t errlen);
 
@@ -46,6 +60,9 @@ const json_t *rec_bench_row(const json_t *bench, const char *path, const char *k
 /* Convenience getters for validated documents. */
 const char *rec_str(const json_t *o, const char *key);
 double rec_num(const json_t *o, const char *key);
+/* A count or index: the integer, a finite number truncated, else 0 — never
+ * a conversion past what long long holds. */
+long long rec_int(const json_t *o, const char *key);
 int rec_tri(const json_t *o, const char *key); /* true 1, false 0, null/absent -1 */
 
 #endif

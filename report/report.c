@@ -7,12 +7,24 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "exports.h"
 #include "markdown.h"
 #include "plots.h"
 #include "record.h"
 #include "rundir.h"
+
+/* What this run has written so far, removed again if a later file fails:
+ * a report is whole or absent, so a failure never blocks the next try. */
+static char written[16][700];
+static int nwritten;
+
+static void undo(void)
+{
+    while (nwritten > 0)
+        unlink(written[--nwritten]);
+}
 
 static int write_file(const char *dir, const char *name, void (*fn)(FILE *, const rundir *, int),
                       const rundir *r, int arg)
@@ -30,6 +42,8 @@ static int write_file(const char *dir, const char *name, void (*fn)(FILE *, cons
         fprintf(stderr, "report: %s\n", err);
         return 5;
     }
+    if (nwritten < 16)
+        snprintf(written[nwritten++], sizeof written[0], "%s", path);
     return 0;
 }
 
@@ -40,17 +54,35 @@ static void w_junit(FILE *f, const rundir *r, int a) { (void)a; export_junit(f, 
 static void w_bench(FILE *f, const rundir *r, int a) { export_benchmark(f, r, a); }
 static void w_csv(FILE *f, const rundir *r, int a) { (void)a; export_csv(f, r); }
 
+static const char usage[] =
+    "usage: report [--no-plots] [--allow-incomplete] RUN_DIR   (writes RUN_DIR/REPORT.md, plots and exports)\n";
+
 int main(int argc, char **argv)
 {
-    bool no_plots = argc == 3 && !strcmp(argv[1], "--no-plots");
-    if (argc != 2 + no_plots || argv[argc - 1][0] == '-') {
-        fprintf(stderr, "usage: report [--no-plots] RUN_DIR   (writes RUN_DIR/REPORT.md, plots and exports)\n");
+    bool no_plots = false, allow = false;
+    const char *dir = NULL;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            fputs(usage, stdout);
+            return 0;
+        } else if (!strcmp(argv[i], "--no-plots")) {
+            no_plots = true;
+        } else if (!strcmp(argv[i], "--allow-incomplete")) {
+            allow = true;
+        } else if (argv[i][0] != '-' && !dir) {
+            dir = argv[i];
+        } else {
+            fprintf(stderr, "report: unexpected argument '%s'\n%s", argv[i], usage);
+            return 2;
+        }
+    }
+    if (!dir) {
+        fputs(usage, stderr);
         return 2;
     }
-    const char *dir = argv[argc - 1];
     rundir r;
-    char err[800];
-    if (rundir_load(&r, dir, err, sizeof err) != 0) {
+    char err[1200];
+    if (rundir_load(&r, dir, allow, err, sizeof err) != 0) {
         fprintf(stderr, "report: %s\n", err);
         return 2;
     }
@@ -83,8 +115,16 @@ int main(int argc, char **argv)
     if (!rc) rc = write_file(dir, "benchmark_bigger.json", w_bench, &r, 1);
     if (!rc) rc = write_file(dir, "results.csv", w_csv, &r, 0);
     if (!rc) rc = write_file(dir, "REPORT.md", w_md, &r, 0);
+    if (rc) {
+        undo();
+        for (int i = 0; pr == 0 && plot_files[i]; i++) {
+            char p[700];
+            snprintf(p, sizeof p, "%s/%s", dir, plot_files[i]);
+            unlink(p);
+        }
+    }
     if (!rc)
-        printf("report: wrote %s/REPORT.md%s\n", dir,
+        printf("report: wrote %s/REPORT.md%s%s\n", dir, r.complete ? "" : " (INCOMPLETE run, marked so)",
                pr == 0 ? " with plots" : pr == 2 ? " (no plots: --no-plots)" : " (no plots: gnuplot not installed)");
     rundir_free(&r);
     return rc;

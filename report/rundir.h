@@ -9,6 +9,8 @@ enum { RUN_ENV, RUN_PROBE, RUN_MGA, RUN_BENCH, RUN_POOL, RUN_NREC };
 
 typedef struct rundir {
     char path[512];
+    bool complete;        /* MANIFEST.json says whole, and the records match it */
+    char incomplete[400]; /* why not, when !complete */
     json_t *rec[RUN_NREC]; /* NULL where the run has no such record */
     const json_t *env;     /* the env block of whichever record has one */
 } rundir;
@@ -18,8 +20,11 @@ extern const char *const run_tools[RUN_NREC]; /* "env", "probe_discriminator", .
 
 /* Loads every record present. A present record that does not parse or
  * check fails the whole load (err names it); a run with no record at all
- * fails too. */
-int rundir_load(rundir *r, const char *path, char *err, size_t errlen);
+ * fails too. So does a run that is not whole — no MANIFEST.json (run_all.sh
+ * writes it last), a manifest that says incomplete, a record that differs
+ * from it, a temporary file left behind — unless allow_incomplete, which
+ * loads what is there with complete false and the reason. */
+int rundir_load(rundir *r, const char *path, bool allow_incomplete, char *err, size_t errlen);
 void rundir_free(rundir *r);
 
 bool rundir_simulated(const rundir *r);
@@ -32,5 +37,9 @@ void rundir_group(const rundir *r, char *buf, size_t n);
  * name order, which run_all.sh makes time order. Returns the count, or -1
  * when dir cannot be read. names holds max entries of 256 bytes. */
 int rundir_list(const char *dir, char (*names)[256], int max);
+
+/* The run's completeness alone, for a listing that skips what is not whole:
+ * 0 whole, -1 not (why says why). */
+int rundir_check_whole(const char *path, char *why, size_t n);
 
 #endif

@@ -13,7 +13,10 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "cleanup.h"
+#include "gnuplot.h"
 #include "records.h"
+#include "text.h"
 #include "rundir.h"
 
 #define MAX_RUNS 4096
@@ -30,6 +33,8 @@ typedef struct run {
 
 static run runs[MAX_RUNS];
 static size_t nruns;
+static struct { char dir[256]; char why[400]; } skipped[MAX_RUNS];
+static size_t nskipped;
 
 static void summarise(run *u, const rundir *r, const char *name)
 {
@@ -118,7 +123,17 @@ static int load_all(const char *dir)
         char p[800], err[900];
         snprintf(p, sizeof p, "%.500s/%.255s", dir, names[i]);
         rundir r;
-        if (rundir_load(&r, p, err, sizeof err) != 0) {
+        char why[400];
+        /* A run that is not whole is listed as such on the page, never plotted. */
+        if (rundir_check_whole(p, why, sizeof why) != 0) {
+            if (nskipped < MAX_RUNS) {
+                snprintf(skipped[nskipped].dir, sizeof skipped[0].dir, "%.255s", names[i]);
+                snprintf(skipped[nskipped++].why, sizeof skipped[0].why, "%s", why);
+            }
+            fprintf(stderr, "trend: skipped %s: not a whole run: %s\n", names[i], why);
+            continue;
+        }
+        if (rundir_load(&r, p, false, err, sizeof err) != 0) {
             fprintf(stderr, "trend: %s\n", err);
             return 2;
         }
@@ -135,28 +150,26 @@ static int load_all(const char *dir)
 
 static void num(FILE *f, double v) { isnan(v) ? fputs(" NaN", f) : fprintf(f, " %.6g", v); }
 
-static void html_escape(FILE *f, const char *s)
+/* Registers a file of the page for removal on a signal or a failure. */
+static void track(const char *out, const char *name, char *p, size_t n)
 {
-    for (; *s; s++)
-        switch (*s) {
-        case '<': fputs("&lt;", f); break;
-        case '>': fputs("&gt;", f); break;
-        case '&': fputs("&amp;", f); break;
-        case '"': fputs("&quot;", f); break;
-        default: fputc(*s, f);
-        }
+    snprintf(p, n, "%.700s/%s", out, name);
+    ha_cleanup_add(p);
 }
 
-/* One group's three plots, drawn from its data file. */
-static int plot_group(const char *out, int g, size_t from, size_t to)
+/* One group's three plots, drawn from its data file. Versions are record
+ * text: they go into the data file as quoted fields, never into the script. */
+static int plot_group(const char *out, int g, size_t from, size_t to, char *err, size_t errlen)
 {
-    char p[800];
-    snprintf(p, sizeof p, "%.700s/group%d.dat", out, g);
+    char p[800], name[64];
+    snprintf(name, sizeof name, "group%d.dat", g);
+    track(out, name, p, sizeof p);
     FILE *f = fopen(p, "w");
     if (!f)
         return -1;
     for (size_t i = from; i < to; i++) {
-        fprintf(f, "%zu \"%s\"", i - from, runs[i].version);
+        fprintf(f, "%zu ", i - from);
+        gp_data_str(f, runs[i].version);
         num(f, runs[i].fast);
         num(f, runs[i].cold);
         num(f, runs[i].slow);
@@ -166,10 +179,16 @@ static int plot_group(const char *out, int g, size_t from, size_t to)
         num(f, runs[i].wake);
         fputc('\n', f);
     }
-    fclose(f);
-    char cmd[900];
-    snprintf(cmd, sizeof cmd, "cd '%s' && gnuplot 2>>gnuplot.log", out);
-    FILE *gp = popen(cmd, "w");
+    if (fclose(f) != 0)
+        return -1;
+    const char *kinds[] = {"latency", "verdicts", "pool"};
+    for (int k = 0; k < 3; k++) {
+        snprintf(name, sizeof name, "group%d_%s.svg", g, kinds[k]);
+        track(out, name, p, sizeof p);
+    }
+    snprintf(name, sizeof name, "group%d.gp", g);
+    track(out, name, p, sizeof p);
+    FILE *gp = fopen(p, "w");
     if (!gp)
         return -1;
     fprintf(gp,
@@ -189,39 +208,76 @@ static int plot_group(const char *out, int g, size_t from, size_t to)
             "plot d using 1:8:xtic(2) with linespoints title 'sleep', "
             "d using 1:9 with linespoints title 'wake', 90 dt 2 title 'goal'\n",
             g, g, g, g);
-    return pclose(gp) == 0 ? 0 : -1;
+    if (fclose(gp) != 0)
+        return -1;
+    return gp_run(out, name, err, errlen);
+}
+
+/* A fresh nonce per page: the one script the page carries runs, nothing
+ * that a record could smuggle in does. */
+static void nonce(char *buf, size_t n)
+{
+    unsigned char r[16] = {0};
+    FILE *u = fopen("/dev/urandom", "rb");
+    if (!u || fread(r, 1, sizeof r, u) != sizeof r) {
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        memcpy(r, &ts, sizeof ts < sizeof r ? sizeof ts : sizeof r);
+    }
+    if (u)
+        fclose(u);
+    for (size_t i = 0; i < sizeof r && 2 * i + 2 < n; i++)
+        snprintf(buf + 2 * i, 3, "%02x", r[i]);
 }
 
 static int write_html(const char *out, const char *dir)
 {
-    char p[800];
-    snprintf(p, sizeof p, "%.700s/index.html", out);
+    char p[800], n[40];
+    track(out, "index.html", p, sizeof p);
     FILE *f = fopen(p, "w");
     if (!f)
         return -1;
-    fprintf(f, "<!doctype html>\n<html><head><meta charset=\"utf-8\"><title>hostaccess trend</title>\n"
+    nonce(n, sizeof n);
+    fprintf(f, "<!doctype html>\n<html><head><meta charset=\"utf-8\">\n"
+               "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
+               "img-src 'self'; style-src 'unsafe-inline'; script-src 'nonce-%s'\">\n"
+               "<title>hostaccess trend</title>\n", n);
+    fprintf(f, 
                "<style>body{font-family:sans-serif;margin:2em}table{border-collapse:collapse}"
                "td,th{border:1px solid #ccc;padding:2px 6px;font-size:90%%}img{display:block;margin:1em 0}"
                ".sim{color:#a00}</style></head>\n<body>\n<h1>hostaccess trend: ");
-    html_escape(f, dir);
+    html_text(f, dir);
     fprintf(f, "</h1>\n<p>%zu runs. Each group is one device and backend, its runs ordered by "
                "runtime version. Simulated groups are not evidence.</p>\n", nruns);
+    if (nskipped) {
+        fprintf(f, "<h2>Not whole, not plotted</h2>\n<ul>\n");
+        for (size_t k = 0; k < nskipped; k++) {
+            fprintf(f, "<li>");
+            html_text(f, skipped[k].dir);
+            fprintf(f, ": ");
+            html_text(f, skipped[k].why);
+            fprintf(f, "</li>\n");
+        }
+        fprintf(f, "</ul>\n");
+    }
     int g = 0;
     for (size_t i = 0; i < nruns; g++) {
         size_t j = i;
         while (j < nruns && !strcmp(runs[j].group, runs[i].group))
             j++;
         fprintf(f, "<h2%s>", runs[i].sim ? " class=\"sim\"" : "");
-        html_escape(f, runs[i].group);
+        html_text(f, runs[i].group);
         fprintf(f, "</h2>\n<table><tr><th>runtime</th><th>run</th><th>time</th><th>fast ns</th>"
                    "<th>slow ns</th><th>slow/fast</th><th>distinguishing</th><th>sleep %%</th><th>wake %%</th></tr>\n");
         for (size_t k = i; k < j; k++) {
             const run *u = &runs[k];
             fprintf(f, "<tr><td>");
-            html_escape(f, u->version);
+            html_text(f, u->version);
             fprintf(f, "</td><td>");
-            html_escape(f, u->dir);
-            fprintf(f, "</td><td>%s</td>", u->time);
+            html_text(f, u->dir);
+            fprintf(f, "</td><td>");
+            html_text(f, u->time);
+            fprintf(f, "</td>");
             double cells[] = {u->fast, u->slow, u->slow / u->fast};
             for (int c = 0; c < 3; c++)
                 isnan(cells[c]) ? fprintf(f, "<td>–</td>") : fprintf(f, "<td>%.4g</td>", cells[c]);
@@ -238,12 +294,12 @@ static int write_html(const char *out, const char *dir)
     }
     /* A headless browser (tests/report) reads these attributes to know
      * every plot rendered. */
-    fprintf(f, "<script>\nwindow.addEventListener('load', function () {\n"
+    fprintf(f, "<script nonce=\"%s\">\nwindow.addEventListener('load', function () {\n"
                "  var imgs = document.querySelectorAll('img.plot'), ok = 0;\n"
                "  imgs.forEach(function (i) { if (i.complete && i.naturalWidth > 0) ok++; });\n"
                "  document.body.setAttribute('data-plots-total', imgs.length);\n"
                "  document.body.setAttribute('data-plots-rendered', ok);\n});\n</script>\n"
-               "</body></html>\n");
+               "</body></html>\n", n);
     return fclose(f) == 0 ? g : -1;
 }
 
@@ -274,7 +330,7 @@ int main(int argc, char **argv)
     int rc = load_all(dir);
     if (rc)
         return rc;
-    if (system("command -v gnuplot >/dev/null 2>&1") != 0) {
+    if (!gp_available()) {
         fprintf(stderr, "trend: gnuplot is not installed (apt-get install gnuplot-nox)\n");
         return 3;
     }
@@ -283,19 +339,27 @@ int main(int argc, char **argv)
                 errno == EEXIST ? "exists; not overwritten: choose another --out" : strerror(errno));
         return 5;
     }
+    /* The page is whole or absent: a failure removes what was written, so
+     * it never blocks the next try. */
+    ha_cleanup_add(out);
+    char p[800];
+    track(out, "gnuplot.log", p, sizeof p);
     int g = 0;
+    char err[900] = "";
     for (size_t i = 0; i < nruns; g++) {
         size_t j = i;
         while (j < nruns && !strcmp(runs[j].group, runs[i].group))
             j++;
-        if (plot_group(out, g, i, j) != 0) {
-            fprintf(stderr, "trend: gnuplot failed; see %s/gnuplot.log\n", out);
+        if (plot_group(out, g, i, j, err, sizeof err) != 0) {
+            fprintf(stderr, "trend: %s\n", err[0] ? err : "cannot write the plots' data");
+            ha_remove_flat_dir(out);
             return 5;
         }
         i = j;
     }
     if (write_html(out, dir) < 0) {
         fprintf(stderr, "trend: cannot write %s/index.html\n", out);
+        ha_remove_flat_dir(out);
         return 5;
     }
     printf("trend: %zu runs in %d group(s): %s/index.html\n", nruns, g, out);

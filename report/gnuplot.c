@@ -1,0 +1,80 @@
+#include "gnuplot.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+bool gp_available(void)
+{
+    const char *path = getenv("PATH");
+    if (!path)
+        return false;
+    char dir[4096];
+    while (*path) {
+        size_t n = strcspn(path, ":");
+        if (n > 0 && n < sizeof dir - 10) {
+            memcpy(dir, path, n);
+            strcpy(dir + n, "/gnuplot");
+            if (access(dir, X_OK) == 0)
+                return true;
+        }
+        path += n + (path[n] == ':');
+    }
+    return false;
+}
+
+int gp_run(const char *dir, const char *script, char *err, size_t errlen)
+{
+    pid_t pid = fork();
+    if (pid < 0) {
+        snprintf(err, errlen, "cannot start gnuplot: %s", strerror(errno));
+        return -1;
+    }
+    if (pid == 0) {
+        if (chdir(dir) != 0)
+            _exit(126);
+        int log = open("gnuplot.log", O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+        int null = open("/dev/null", O_RDWR | O_CLOEXEC);
+        if (log < 0 || null < 0 || dup2(null, 0) < 0 || dup2(null, 1) < 0 || dup2(log, 2) < 0)
+            _exit(126);
+        execlp("gnuplot", "gnuplot", script, (char *)NULL);
+        _exit(127);
+    }
+    int st;
+    while (waitpid(pid, &st, 0) < 0)
+        if (errno != EINTR) {
+            snprintf(err, errlen, "gnuplot: %s", strerror(errno));
+            return -1;
+        }
+    if (WIFEXITED(st) && WEXITSTATUS(st) == 0)
+        return 0;
+    if (WIFEXITED(st) && WEXITSTATUS(st) == 127)
+        snprintf(err, errlen, "gnuplot could not be started (apt-get install gnuplot-nox)");
+    else if (WIFEXITED(st))
+        snprintf(err, errlen, "gnuplot exited %d; see %s/gnuplot.log", WEXITSTATUS(st), dir);
+    else
+        snprintf(err, errlen, "gnuplot died of signal %d; see %s/gnuplot.log", WTERMSIG(st), dir);
+    return -1;
+}
+
+static void quoted(FILE *f, const char *s, char q, const char *doubled)
+{
+    fputc(q, f);
+    for (; s && *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == (unsigned char)q && doubled)
+            fputs(doubled, f);
+        else if (c < 0x20 || c == 0x7f || c == (unsigned char)q)
+            fputc('?', f);
+        else
+            fputc(c, f);
+    }
+    fputc(q, f);
+}
+
+void gp_quote(FILE *f, const char *s) { quoted(f, s, '\'', "''"); }
+
+void gp_data_str(FILE *f, const char *s) { quoted(f, s, '"', NULL); }
