@@ -845,6 +845,16 @@ int main(int argc, char **argv)
             return ha_tool_usage(&b.t, m);
         }
     }
+    for (int i = 0; i < b.nonly_kinds; i++)
+        for (int j = 0; j < i; j++)
+            if (strcmp(b.only_kinds[i], b.only_kinds[j]) == 0) {
+                ha_tool_abort(&b.t);
+                return ha_tool_usage(&b.t, "a --kind is given twice");
+            }
+    if (b.sweep_csv && b.t.json && ha_same_file(b.sweep_csv, b.t.json)) {
+        ha_tool_abort(&b.t);
+        return ha_tool_usage(&b.t, "--json and --sweep-csv name the same file: choose two");
+    }
     ha_record csv_check;
     char err[512];
     if (b.sweep_csv) { /* refuse a bad CSV path before any work, like --json */

@@ -6,6 +6,7 @@
  * the wrong ABI. A missing symbol makes that row say so; it never stops the
  * run. Structure kept parallel to backend_hip.c. */
 #include "backend.h"
+#include "dynload.h"
 
 #ifdef HA_HAVE_CUDA
 
@@ -389,15 +390,26 @@ static int cu_device_count(const ha_backend *be, int *n)
 static int cu_open(ha_backend *be, int device, char *why, size_t n)
 {
     memset(&S, 0, sizeof S);
-    S.lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+    static const char *const names[] = {"libcuda.so.1", NULL};
+    bool broken;
+    char lwhy[700];
+    S.lib = ha_dlopen_checked(names, &broken, lwhy, sizeof lwhy);
     if (!S.lib) {
-        snprintf(why, n, "cuda: libcuda.so.1 not found (%s): install the NVIDIA driver", dlerror());
+        snprintf(why, n, "cuda: %s%s", lwhy, broken ? "" : ": install the NVIDIA driver");
         return HA_EXIT_NO_RUNTIME;
     }
-    const char *missing = NULL;
-#define LOAD_REQ(s) p_##s = (__typeof__(s) *)dlsym(S.lib, XSTR(s)); if (!p_##s && !missing) missing = XSTR(s);
-#define LOAD_OPT(s) p_##s = (__typeof__(s) *)dlsym(S.lib, XSTR(s));
+    const char *missing = NULL, *not_code = NULL;
+#define LOAD_REQ(s) p_##s = (__typeof__(s) *)dlsym(S.lib, XSTR(s)); if (!p_##s && !missing) missing = XSTR(s); \
+    if (p_##s && !ha_is_code((const void *)p_##s) && !not_code) not_code = XSTR(s);
+#define LOAD_OPT(s) p_##s = (__typeof__(s) *)dlsym(S.lib, XSTR(s)); \
+    if (p_##s && !ha_is_code((const void *)p_##s) && !not_code) not_code = XSTR(s);
     CU_SYMS(LOAD_REQ, LOAD_OPT)
+    if (not_code) {
+        snprintf(why, n, "cuda: libcuda.so.1's %s is not a function (it is data): this is not the NVIDIA "
+                 "driver's library; reinstall the driver", not_code);
+        dlclose(S.lib);
+        return HA_EXIT_NO_RUNTIME;
+    }
     if (missing) {
         snprintf(why, n, "cuda: libcuda.so.1 lacks %s: the driver is older than this tool needs",
                  missing);
@@ -415,6 +427,10 @@ static int cu_open(ha_backend *be, int device, char *why, size_t n)
     }
     int count = 0;
     st = cu_device_count(be, &count);
+    if (!st && count < 0) {
+        snprintf(why, n, "cuda: cuDeviceGetCount reported %d devices: the driver is broken; reinstall it", count);
+        return HA_EXIT_NO_RUNTIME;
+    }
     if (st || count == 0) {
         snprintf(why, n, "cuda: no device (cuDeviceGetCount: %s, %d)", cu_status_name(be, st), count);
         return HA_EXIT_NO_DEVICE;

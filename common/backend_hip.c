@@ -15,6 +15,7 @@
  *     there): decided by the runtime version, not the header's.
  * Structure kept parallel to backend_cuda.c. */
 #include "backend.h"
+#include "dynload.h"
 
 #ifdef HA_HAVE_HIP
 
@@ -468,33 +469,33 @@ static int hip_device_count(const ha_backend *be, int *n)
     return CALL(hipGetDeviceCount, n);
 }
 
-static void *open_runtime(void)
-{
-    static const char *const names[] = {"libamdhip64.so", "libamdhip64.so.7", "libamdhip64.so.6",
-                                        "libamdhip64.so.5", NULL};
-    for (int i = 0; names[i]; i++) {
-        void *l = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
-        if (l)
-            return l;
-    }
-    return NULL;
-}
-
 static int hip_open(ha_backend *be, int device, char *why, size_t n)
 {
     memset(&S, 0, sizeof S);
-    S.lib = open_runtime();
+    static const char *const names[] = {"libamdhip64.so", "libamdhip64.so.7", "libamdhip64.so.6",
+                                        "libamdhip64.so.5", NULL};
+    bool broken;
+    char lwhy[700];
+    S.lib = ha_dlopen_checked(names, &broken, lwhy, sizeof lwhy);
     if (!S.lib) {
-        snprintf(why, n, "hip: libamdhip64.so not found (%s): install ROCm or libamdhip64", dlerror());
+        snprintf(why, n, "hip: %s%s", lwhy, broken ? "" : ": install ROCm or libamdhip64");
         return HA_EXIT_NO_RUNTIME;
     }
-    const char *missing = NULL;
+    const char *missing = NULL, *not_code = NULL;
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
-#define LOAD_REQ(s) p_##s = (__typeof__(s) *)dlsym(S.lib, XSTR(s)); if (!p_##s && !missing) missing = XSTR(s);
-#define LOAD_OPT(s) p_##s = (__typeof__(s) *)dlsym(S.lib, XSTR(s));
+#define LOAD_REQ(s) p_##s = (__typeof__(s) *)dlsym(S.lib, XSTR(s)); if (!p_##s && !missing) missing = XSTR(s); \
+    if (p_##s && !ha_is_code((const void *)p_##s) && !not_code) not_code = XSTR(s);
+#define LOAD_OPT(s) p_##s = (__typeof__(s) *)dlsym(S.lib, XSTR(s)); \
+    if (p_##s && !ha_is_code((const void *)p_##s) && !not_code) not_code = XSTR(s);
     HIP_SYMS(LOAD_REQ, LOAD_OPT)
 #pragma GCC diagnostic pop
+    if (not_code) {
+        snprintf(why, n, "hip: libamdhip64's %s is not a function (it is data): this is not ROCm's HIP "
+                 "runtime; reinstall it", not_code);
+        dlclose(S.lib);
+        return HA_EXIT_NO_RUNTIME;
+    }
     if (missing) {
         snprintf(why, n, "hip: libamdhip64 lacks %s: the runtime is older than this tool needs",
                  missing);
@@ -508,6 +509,10 @@ static int hip_open(ha_backend *be, int device, char *why, size_t n)
     }
     int count = 0;
     st = hip_device_count(be, &count);
+    if (!st && count < 0) {
+        snprintf(why, n, "hip: hipGetDeviceCount reported %d devices: the runtime is broken; reinstall it", count);
+        return HA_EXIT_NO_RUNTIME;
+    }
     if (st || count == 0) {
         snprintf(why, n, "hip: no AMD GPU (hipGetDeviceCount: %s, %d device(s))",
                  hip_status_name(be, st), count);

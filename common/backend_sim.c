@@ -468,13 +468,15 @@ static int sim_mem_info(const ha_backend *be, size_t *free_b, size_t *total)
     return SIM_SUCCESS;
 }
 
+/* HA_SIM_DEVICES: how many devices the model has, 1 to 8 (default 1); -1
+ * when set to anything else, which opening the backend refuses. */
 static int sim_devices(void)
 {
     const char *s = getenv("HA_SIM_DEVICES");
     long n;
-    if (s && ha_parse_long(s, 1, 8, &n) == 0)
-        return (int)n;
-    return 1;
+    if (!s)
+        return 1;
+    return ha_parse_long(s, 1, 8, &n) == 0 ? (int)n : -1;
 }
 
 static int sim_device_count(const ha_backend *be, int *n)
@@ -486,6 +488,10 @@ static int sim_device_count(const ha_backend *be, int *n)
 
 static int sim_open(ha_backend *be, int device, char *why, size_t n)
 {
+    if (sim_devices() < 0) {
+        snprintf(why, n, "HA_SIM_DEVICES='%.40s': expected a whole number from 1 to 8", getenv("HA_SIM_DEVICES"));
+        return HA_EXIT_USAGE;
+    }
     if (device >= sim_devices()) {
         snprintf(why, n, "device %d does not exist: sim has %d device(s)", device, sim_devices());
         return HA_EXIT_USAGE;

@@ -1,5 +1,7 @@
 #include "jsonw.h"
 
+#include <errno.h>
+
 #include <inttypes.h>
 #include <math.h>
 #include <string.h>
@@ -173,7 +175,9 @@ int jw_finish(jw *w)
         w->err = 1;
     if (w->pretty)
         fputc('\n', w->f);
-    if (ferror(w->f))
+    if (fflush(w->f) != 0 || ferror(w->f)) {
         w->err = 1;
+        w->write_errno = errno ? errno : EIO;
+    }
     return w->err;
 }

@@ -17,7 +17,8 @@ typedef struct jw {
     bool flat[JW_MAX_DEPTH];  /* this level is written on one line */
     bool after_key;
     bool pretty;
-    int err; /* sticky: set on nesting errors or a failed write */
+    int err;         /* sticky: set on nesting errors or a failed write */
+    int write_errno; /* the failed write's errno (a full disk), 0 if none */
 } jw;
 
 void jw_init(jw *w, FILE *f, bool pretty);

@@ -27,7 +27,8 @@ int ha_tool_usage(const ha_tool *t, const char *problem)
 
 int ha_parse_long(const char *s, long min, long max, long *out)
 {
-    if (!s || !*s)
+    /* Digits only, with an optional minus: strtol would also take " 5" and "+5". */
+    if (!s || !(*s == '-' ? s[1] >= '0' && s[1] <= '9' : *s >= '0' && *s <= '9'))
         return -1;
     char *end;
     errno = 0;
@@ -183,8 +184,12 @@ int ha_tool_finish(ha_tool *t, jw *w, int rc)
         char err[512];
         jw_obj_end(w);
         if (jw_finish(w) != 0) {
-            fprintf(stderr, "%s: internal error: unbalanced JSON for %s; not written\n", t->name,
-                    t->json);
+            if (w->write_errno)
+                fprintf(stderr, "%s: cannot write %s: %s; not written\n", t->name, t->json,
+                        strerror(w->write_errno));
+            else
+                fprintf(stderr, "%s: internal error: unbalanced JSON for %s; not written\n", t->name,
+                        t->json);
             ha_record_abort(&t->rec);
             rc = HA_EXIT_OUTPUT;
         } else if (ha_record_commit(&t->rec, err, sizeof err) != 0) {

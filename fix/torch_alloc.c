@@ -38,15 +38,32 @@ static int init(int device)
         return -1;
     }
     refpool_config cfg = refpool_default_config(&be);
+    /* A setting that is not understood is refused, never quietly replaced
+     * by the default: the caller would test another pool than it asked for. */
     const char *backing = getenv("HOSTACCESS_POOL_BACKING");
+    if (backing && strcmp(backing, "host") && strcmp(backing, "device")) {
+        snprintf(err, sizeof err, "HOSTACCESS_POOL_BACKING='%.40s': expected device or host", backing);
+        ha_backend_close(&be);
+        return -1;
+    }
     if (backing && strcmp(backing, "host") == 0)
         cfg.backing = HA_LOC_HOST;
     const char *host = getenv("HOSTACCESS_POOL_HOST_ACCESS");
+    if (host && strcmp(host, "0") && strcmp(host, "1")) {
+        snprintf(err, sizeof err, "HOSTACCESS_POOL_HOST_ACCESS='%.40s': expected 0 or 1", host);
+        ha_backend_close(&be);
+        return -1;
+    }
     if (host)
-        cfg.host_access = strcmp(host, "0") != 0;
+        cfg.host_access = strcmp(host, "1") == 0;
     const char *chunk = getenv("HOSTACCESS_POOL_CHUNK");
     unsigned long long c;
-    if (chunk && ha_parse_size(chunk, 1, 1ull << 40, &c) == 0)
+    if (chunk && ha_parse_size(chunk, 1, 1ull << 40, &c) != 0) {
+        snprintf(err, sizeof err, "HOSTACCESS_POOL_CHUNK='%.40s': expected a size such as 256MiB", chunk);
+        ha_backend_close(&be);
+        return -1;
+    }
+    if (chunk)
         cfg.chunk_size = (size_t)c;
     char why[300];
     int rc = refpool_create(&be, &cfg, &pool, why, sizeof why);

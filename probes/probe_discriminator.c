@@ -204,6 +204,12 @@ static int select_kinds(probe *p)
     const ha_kind *keep[HA_MAX_KINDS];
     size_t n = 0;
     for (int i = 0; i < p->nonly; i++) {
+        for (int j = 0; j < i; j++)
+            if (strcmp(p->only[j], p->only[i]) == 0) {
+                char m[128];
+                snprintf(m, sizeof m, "--kind %.60s is given twice", p->only[i]);
+                return ha_tool_usage(&p->t, m);
+            }
         size_t k;
         for (k = 0; k < p->d.nk; k++)
             if (strcmp(p->d.kinds[k]->name, p->only[i]) == 0)

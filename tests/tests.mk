@@ -13,10 +13,13 @@ check-unit: $(UNIT_BIN)
 	@tests/run_unit.sh $(UNIT_BIN)
 
 # Stand-in runtimes, so CI drives the hip and cuda backends past "no device".
-FAKES := $(BUILD)/fakes/cuda/libcuda.so.1 $(BUILD)/fakes/hip/libamdhip64.so
+FAKES := $(BUILD)/fakes/cuda/libcuda.so.1 $(BUILD)/fakes/hip/libamdhip64.so $(BUILD)/fakes/cuda-datasym/libcuda.so.1
 $(BUILD)/fakes/cuda/libcuda.so.1: tests/fakes/fake_cuda.c
 	@mkdir -p $(dir $@)
 	$(CC) -shared -fPIC -O1 $(WARN) $< -o $@
+$(BUILD)/fakes/cuda-datasym/libcuda.so.1: tests/fakes/fake_cuda.c
+	@mkdir -p $(dir $@)
+	$(CC) -shared -fPIC -O1 $(WARN) -DFAKE_DATA_CUINIT $< -o $@
 $(BUILD)/fakes/hip/libamdhip64.so: tests/fakes/fake_hip.c
 	@mkdir -p $(dir $@)
 	$(CC) -shared -fPIC -O1 $(WARN) $< -o $@

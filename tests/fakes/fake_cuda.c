@@ -1,21 +1,33 @@
 /* A stand-in libcuda.so.1 for CI: the entry points the cuda backend needs
  * to open, plus plain allocations backed by host memory; every other entry
  * point is missing, so the tools must say "symbol missing" and go on.
- * FAKE_NO_DEVICE=1 makes cuInit report CUDA_ERROR_NO_DEVICE (100).
+ * FAKE_NO_DEVICE=1 makes cuInit report CUDA_ERROR_NO_DEVICE (100);
+ * FAKE_DEVICE_COUNT=N makes cuDeviceGetCount report N (a broken driver's -1).
+ * Built with -DFAKE_DATA_CUINIT, cuInit is a data object, not a function:
+ * a library that only looks like the driver.
  * Signatures are the ABI's (pointers, sizes, ints), not cuda.h's, so this
  * builds without CUDA. Names are the versioned ones cuda.h maps to. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#ifdef FAKE_DATA_CUINIT
+int cuInit[4] = {1, 2, 3, 4};
+#else
 int cuInit(unsigned flags)
 {
     (void)flags;
     const char *e = getenv("FAKE_NO_DEVICE");
     return e && *e == '1' ? 100 : 0;
 }
+#endif
 int cuDriverGetVersion(int *v) { *v = 13000; return 0; }
-int cuDeviceGetCount(int *n) { *n = 1; return 0; }
+int cuDeviceGetCount(int *n)
+{
+    const char *e = getenv("FAKE_DEVICE_COUNT");
+    *n = e ? atoi(e) : 1;
+    return 0;
+}
 int cuDeviceGet(int *d, int ordinal) { *d = ordinal; return 0; }
 int cuDevicePrimaryCtxRetain(void **ctx, int dev) { (void)dev; *ctx = (void *)0x1; return 0; }
 int cuDevicePrimaryCtxRelease_v2(int dev) { (void)dev; return 0; }

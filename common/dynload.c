@@ -1,0 +1,166 @@
+#include "dynload.h"
+
+#include <dlfcn.h>
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <link.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+const char *ha_elf_problem(const char *path, bool *foreign, char *buf, size_t n)
+{
+    *foreign = false;
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    if (fd < 0) {
+        snprintf(buf, n, "cannot be opened: %s", strerror(errno));
+        return buf;
+    }
+    struct stat st;
+    ElfW(Ehdr) eh;
+    const char *bad = NULL;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
+        bad = "not a regular file";
+    else if (pread(fd, &eh, sizeof eh, 0) != (ssize_t)sizeof eh || memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0)
+        bad = "not an ELF shared library";
+    if (bad) {
+        close(fd);
+        snprintf(buf, n, "%s", bad);
+        return buf;
+    }
+    if (eh.e_ident[EI_CLASS] != (sizeof(void *) == 8 ? ELFCLASS64 : ELFCLASS32) ||
+#if defined(__x86_64__)
+        eh.e_machine != EM_X86_64
+#elif defined(__aarch64__)
+        eh.e_machine != EM_AARCH64
+#else
+        0
+#endif
+    ) {
+        close(fd);
+        *foreign = true;
+        snprintf(buf, n, "built for another machine or word size (ELF class %d, machine %d)", eh.e_ident[EI_CLASS],
+                 eh.e_machine);
+        return buf;
+    }
+    /* Everything the headers point at must be inside the file. */
+    unsigned long long need = (unsigned long long)eh.e_shoff + (unsigned long long)eh.e_shnum * eh.e_shentsize;
+    unsigned long long ph_end = (unsigned long long)eh.e_phoff + (unsigned long long)eh.e_phnum * eh.e_phentsize;
+    if (ph_end > need)
+        need = ph_end;
+    for (int i = 0; i < eh.e_phnum && ph_end <= (unsigned long long)st.st_size; i++) {
+        ElfW(Phdr) ph;
+        if (pread(fd, &ph, sizeof ph, (off_t)(eh.e_phoff + (unsigned long long)i * eh.e_phentsize)) != (ssize_t)sizeof ph)
+            break;
+        if (ph.p_type == PT_LOAD && ph.p_offset + ph.p_filesz > need)
+            need = ph.p_offset + ph.p_filesz;
+    }
+    close(fd);
+    if (need > (unsigned long long)st.st_size) {
+        snprintf(buf, n, "truncated or corrupt: %lld bytes, its own headers need %llu", (long long)st.st_size, need);
+        return buf;
+    }
+    return NULL;
+}
+
+/* The files named soname in the LD_LIBRARY_PATH folders, in search order:
+ * the ones dlopen looks at before the system's. */
+static int check_search_path(const char *soname, char *why, size_t n)
+{
+    const char *lp = getenv("LD_LIBRARY_PATH");
+    for (const char *p = lp; p && *p;) {
+        size_t len = strcspn(p, ":");
+        char file[4096];
+        if (len && len + strlen(soname) + 2 < sizeof file) {
+            snprintf(file, sizeof file, "%.*s/%s", (int)len, p, soname);
+            if (access(file, F_OK) == 0) {
+                bool foreign;
+                char buf[256];
+                const char *bad = ha_elf_problem(file, &foreign, buf, sizeof buf);
+                if (!bad)
+                    return 0;
+                if (foreign) {
+                    fprintf(stderr, "warning: %s is passed over: %s\n", file, bad);
+                } else {
+                    snprintf(why, n, "%s is %s: reinstall it or take its folder off LD_LIBRARY_PATH", file, bad);
+                    return -1;
+                }
+            }
+        }
+        p += len + (p[len] == ':');
+    }
+    return 0;
+}
+
+/* dlopen in a child first: a library that crashes the loader costs the
+ * child, not the tool. 0 loaded, 1 not found, -1 crashed (why says so). */
+static int trial_load(const char *soname, char *why, size_t n)
+{
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0)
+        return 0; /* cannot try first: load directly, as before */
+    if (pid == 0) {
+        int null = open("/dev/null", O_WRONLY);
+        if (null >= 0)
+            dup2(null, 2);
+        _exit(dlopen(soname, RTLD_NOW | RTLD_LOCAL) ? 0 : 1);
+    }
+    int st;
+    while (waitpid(pid, &st, 0) < 0)
+        if (errno != EINTR)
+            return 0;
+    if (WIFEXITED(st))
+        return WEXITSTATUS(st) == 0 ? 0 : 1;
+    snprintf(why, n, "loading %s crashed the dynamic loader (%s): the installed library is corrupt; reinstall "
+             "it or take it off LD_LIBRARY_PATH", soname, strsignal(WTERMSIG(st)));
+    return -1;
+}
+
+void *ha_dlopen_checked(const char *const names[], bool *broken, char *why, size_t n)
+{
+    *broken = false;
+    char first_err[512] = "";
+    for (int i = 0; names[i]; i++) {
+        if (check_search_path(names[i], why, n) != 0 || trial_load(names[i], why, n) < 0) {
+            *broken = true;
+            return NULL;
+        }
+        void *h = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
+        if (h)
+            return h;
+        if (!first_err[0])
+            snprintf(first_err, sizeof first_err, "%s", dlerror());
+    }
+    snprintf(why, n, "%s not found (%s)", names[0], first_err);
+    return NULL;
+}
+
+struct find { const void *p; bool code; };
+
+static int in_segment(struct dl_phdr_info *info, size_t size, void *data)
+{
+    (void)size;
+    struct find *f = data;
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        uintptr_t lo = info->dlpi_addr + ph->p_vaddr;
+        if (ph->p_type == PT_LOAD && (uintptr_t)f->p >= lo && (uintptr_t)f->p < lo + ph->p_memsz) {
+            f->code = (ph->p_flags & PF_X) != 0;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+bool ha_is_code(const void *p)
+{
+    struct find f = {p, false};
+    dl_iterate_phdr(in_segment, &f);
+    return f.code;
+}
