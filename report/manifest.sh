@@ -35,7 +35,7 @@ for s in "$@"; do
 done
 # A tool's temporary record left behind means it did not finish.
 for t in "$dir"/.*.json.*; do [ -e "$t" ] && complete=false; done
-tmp=$(mktemp "$dir/.MANIFEST.json.XXXXXX") || exit 5
+tmp=$(mktemp "$dir/.MANIFEST.json.XXXXXX") && chmod 644 "$tmp" || exit 5
 trap 'rm -f "$tmp"' EXIT
 {
     echo "{"

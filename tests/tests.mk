@@ -39,23 +39,36 @@ SAN := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize
 check-sanitize:
 	$(MAKE) BUILD=build-asan CFLAGS="$(SAN)" LDFLAGS="-fsanitize=address,undefined" check-unit check-integration check-fuzz-corpus
 
-# The fuzz corpus, replayed through the record reader (ASan in check-sanitize).
+# The fuzz corpus, replayed through both fuzz targets (ASan in check-sanitize):
+# the record reader alone, and the whole report path behind it.
 $(BUILD)/tests/fuzz_replay: tests/fuzz/replay.c $(BUILD)/report/fuzz_record.o $(REPORT_LIB_OBJ) $(LIBCOMMON)
 	@mkdir -p $(dir $@)
 	$(CC) $(BASE) $(CFLAGS) $(LDFLAGS) $^ -o $@ $(JANSSON) $(LIBS)
+$(BUILD)/tests/fuzz_replay_report: tests/fuzz/replay.c $(BUILD)/report/fuzz_report.o $(REPORT_LIB_OBJ) $(LIBCOMMON)
+	@mkdir -p $(dir $@)
+	$(CC) $(BASE) $(CFLAGS) $(LDFLAGS) $^ -o $@ $(JANSSON) $(LIBS)
 
-check-fuzz-corpus: $(BUILD)/tests/fuzz_replay
+check-fuzz-corpus: $(BUILD)/tests/fuzz_replay $(BUILD)/tests/fuzz_replay_report
 	$(BUILD)/tests/fuzz_replay tests/fuzz/corpus
+	$(BUILD)/tests/fuzz_replay_report tests/fuzz/corpus
 
-# libFuzzer (clang), time-limited: make fuzz [FUZZ_SECONDS=60]. New inputs go
-# to build-fuzz/corpus; the tracked corpus is only read (copy a finding into
-# tests/fuzz/corpus by hand when it should be replayed by make check).
+# libFuzzer (clang), time-limited: make fuzz [FUZZ_SECONDS=60] runs each
+# target that long over the tracked corpus. New inputs go to
+# build-fuzz/corpus-<target>; the tracked corpus is only read (copy a
+# finding into tests/fuzz/corpus by hand when make check should replay it).
 FUZZ_SECONDS ?= 60
+FUZZ_CFLAGS := -g -O1 -fsanitize=fuzzer,address,undefined -std=c11 -D_GNU_SOURCE -Icommon -Ireport
+FUZZ_LIB_SRC := $(filter-out report/report.c report/compare.c report/trend.c report/fuzz_%.c,$(wildcard report/*.c)) \
+                $(wildcard common/*.c)
 fuzz:
-	@mkdir -p build-fuzz/corpus
-	clang -g -O1 -fsanitize=fuzzer,address,undefined -std=c11 -D_GNU_SOURCE -Icommon -Ireport \
-	    report/fuzz_record.c report/records.c -o build-fuzz/fuzz_record $(JANSSON)
-	build-fuzz/fuzz_record -max_total_time=$(FUZZ_SECONDS) build-fuzz/corpus tests/fuzz/corpus
+	@mkdir -p build-fuzz/corpus-record build-fuzz/corpus-report
+	clang $(FUZZ_CFLAGS) report/fuzz_record.c report/records.c -o build-fuzz/fuzz_record $(JANSSON)
+	clang $(FUZZ_CFLAGS) -DHA_VERSION='"fuzz"' report/fuzz_report.c $(FUZZ_LIB_SRC) -o build-fuzz/fuzz_report \
+	    $(JANSSON) $(LIBS)
+	build-fuzz/fuzz_record -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 build-fuzz/corpus-record \
+	    tests/fuzz/corpus
+	build-fuzz/fuzz_report -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 -rss_limit_mb=4096 \
+	    build-fuzz/corpus-report tests/fuzz/corpus
 
 # The PyTorch test skips, saying why, where torch or a GPU is missing.
 check-torch: fix

@@ -1,0 +1,406 @@
+/* Records and folder names are untrusted, runs can be cut short, runtimes
+ * can be broken: each defect found by trying the tools as a hostile
+ * contributor would is one test here. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "itest.h"
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define QUICK "--bench-args '--iterations 200 --repeat 1 --sweep-iterations 50 --sweep-max 256 " \
+              "--row-seconds 0.02' --pool-args '--throughput-sizes 1MiB --cycles 5'"
+
+static const char *build;
+static char tmp[64];
+static char run[512]; /* a whole sim run made by run_all.sh */
+
+static int setup(void **s)
+{
+    (void)s;
+    build = it_build();
+    if (it_tmpdir(tmp, sizeof tmp, "untrusted"))
+        return -1;
+    if (it_sh("BUILD=%s ./run_all.sh --backend sim --results %s/runs " QUICK, build, tmp) != 0 ||
+        it_sh("ls -d %s/runs/*-sim-dev0", tmp) != 0) {
+        fprintf(stderr, "%s", it_out);
+        return -1;
+    }
+    it_out[strcspn(it_out, "\n")] = 0;
+    snprintf(run, sizeof run, "%.500s", it_out);
+    return 0;
+}
+
+static int teardown(void **s)
+{
+    (void)s;
+    return it_sh("rm -rf %s", tmp);
+}
+
+/* A copy of the good run under dir (created), its manifest made anew after
+ * fn edits the named record, as if the tool itself had written that. */
+static void copy_run(const char *dir, const char *record, void (*fn)(json_t *))
+{
+    /* double quotes: the names tried here hold ' and ; but no " $ or ` */
+    assert_int_equal(it_sh("mkdir -p \"$(dirname \"%s\")\" && cp -r %s \"%s\" && cd \"%s\" && rm -f REPORT.md "
+                           "report_* junit.xml benchmark*.json results.csv", dir, run, dir, dir), 0);
+    if (fn) {
+        char p[800];
+        snprintf(p, sizeof p, "%s/%s", dir, record);
+        json_error_t e;
+        json_t *j = json_load_file(p, 0, &e);
+        assert_non_null(j);
+        fn(j);
+        assert_int_equal(json_dump_file(j, p, JSON_INDENT(1)), 0);
+        json_decref(j);
+    }
+    assert_int_equal(it_sh("rm -f \"%s\"/MANIFEST.json && report/manifest.sh \"%s\" sim 0 '' env:0 "
+                           "probe_discriminator:0 probe_memgetaccess:0 bench_discriminator:0 pool_check:0",
+                           dir, dir), 0);
+}
+
+static char marker[128];
+
+static void gnuplot_code_in_titles(json_t *j)
+{
+    char evil[300];
+    snprintf(evil, sizeof evil, "x'\nsystem('touch %s')\nset title 'y", marker);
+    json_object_set_new(json_object_get(j, "sweep"), "kind", json_string(evil));
+    json_object_set_new(json_object_get(j, "headline"), "fast_kind", json_string(evil));
+}
+
+static void record_text_never_reaches_gnuplot_as_code(void **s)
+{
+    (void)s;
+    if (it_sh("command -v gnuplot") != 0)
+        it_skip("gnuplot is not installed: nothing would run the script");
+    snprintf(marker, sizeof marker, "%s/PWNED-gnuplot", tmp);
+    char d[200];
+    snprintf(d, sizeof d, "%s/gp", tmp);
+    copy_run(d, "bench_discriminator.json", gnuplot_code_in_titles);
+    assert_int_equal(it_sh("report/report %s", d), 0);
+    assert_int_equal(access(marker, F_OK), -1);
+    assert_int_equal(it_sh("ls %s/report_sweep.svg", d), 0);
+}
+
+static void folder_names_never_reach_a_shell(void **s)
+{
+    (void)s;
+    char d[200];
+    snprintf(d, sizeof d, "%s/names/r';touch %s/PWNED-name;'", tmp, tmp);
+    copy_run(d, NULL, NULL);
+    int rc = it_sh("report/report \"%s\"", d);
+    if (rc != 0)
+        fail_msg("report on a quoted folder name: %d %s", rc, it_out);
+    char m[128];
+    snprintf(m, sizeof m, "%s/PWNED-name", tmp);
+    assert_int_equal(access(m, F_OK), -1);
+    snprintf(d, sizeof d, "%s/names/a'b", tmp);
+    copy_run(d, NULL, NULL);
+    assert_int_equal(it_sh("report/report \"%s\"", d), 0); /* was: SIGPIPE, exit 141 */
+    assert_int_equal(it_sh("report/trend %s/names --out %s/names-trend", tmp, tmp), 0);
+    assert_int_equal(access(m, F_OK), -1);
+}
+
+static void hostile_env(json_t *j)
+{
+    json_t *e = json_object_get(j, "env");
+    json_object_set_new(e, "time_utc", json_string("<img src=x onerror=\"document.body.setAttribute('data-pwned','1')\">"));
+    json_object_set_new(e, "runtime_version", json_string("<script>document.body.setAttribute('data-pwned','2')</script>"));
+}
+
+static void the_trend_page_shows_record_text_as_text(void **s)
+{
+    (void)s;
+    char d[200];
+    snprintf(d, sizeof d, "%s/html/r1", tmp);
+    copy_run(d, "env.json", hostile_env);
+    if (it_sh("command -v gnuplot") != 0)
+        it_skip("gnuplot is not installed: trend cannot draw");
+    assert_int_equal(it_sh("report/trend %s/html --out %s/html-trend", tmp, tmp), 0);
+    assert_int_equal(it_sh("cat %s/html-trend/index.html", tmp), 0);
+    assert_non_null(strstr(it_out, "Content-Security-Policy"));
+    assert_non_null(strstr(it_out, "&lt;img src=x onerror="));
+    assert_non_null(strstr(it_out, "&lt;script&gt;"));
+    assert_null(strstr(it_out, "<img src=x"));
+    if (it_sh("command -v chromium") != 0)
+        it_skip("no chromium here: the page was checked as text, not loaded");
+    assert_int_equal(it_sh("chromium --headless --no-sandbox --disable-gpu --disable-background-networking "
+                           "--disable-component-update --disable-sync --no-first-run --user-data-dir=%s/chrome "
+                           "--virtual-time-budget=5000 --dump-dom file://%s/html-trend/index.html 2>/dev/null",
+                           tmp, tmp), 0);
+    assert_null(strstr(it_out, "data-pwned=\""));
+    assert_non_null(strstr(it_out, "data-plots-rendered=\"3\"")); /* the page's own script still runs */
+    assert_non_null(strstr(it_out, "&lt;script&gt;document.body"));
+}
+
+static void slow_copies(json_t *j)
+{
+    size_t i;
+    json_t *r;
+    json_array_foreach(json_object_get(j, "rows"), i, r)
+        if (!strncmp(json_string_value(json_object_get(r, "path")), "copy", 4))
+            json_object_set_new(r, "median_ns", json_real(json_number_value(json_object_get(r, "median_ns")) * 10));
+}
+
+/* run_all.sh stopped by a signal while the bench runs: the folder says so,
+ * holds no temporary files, and report, compare and the series refuse it. */
+static void an_interrupted_run_is_never_taken_for_a_whole_one(void **s)
+{
+    (void)s;
+    const char *sigs[] = {"TERM", "INT"};
+    for (int k = 0; k < 2; k++) {
+        int rc = it_sh("tests/integration/interrupt_run.sh %s %s/cut%d %s", build, tmp, k, sigs[k]);
+        assert_int_equal(rc, 0);
+        assert_non_null(strstr(it_out, k ? "status=130" : "status=143"));
+        assert_int_equal(it_sh("ls -d %s/cut%d/*-sim-dev0", tmp, k), 0);
+        char d[300];
+        it_out[strcspn(it_out, "\n")] = 0;
+        snprintf(d, sizeof d, "%.299s", it_out);
+        assert_int_equal(it_sh("cat %s/MANIFEST.json", d), 0);
+        assert_non_null(strstr(it_out, "\"complete\": false"));
+        assert_non_null(strstr(it_out, k ? "\"interrupted\": \"SIGINT\"" : "\"interrupted\": \"SIGTERM\""));
+        assert_int_equal(it_sh("ls -A %s | grep -c '^\\.'", d), 1); /* no hidden temp file */
+        assert_int_equal(it_sh("report/report %s", d), 2);
+        assert_non_null(strstr(it_out, "interrupted by SIG"));
+        assert_int_equal(it_sh("report/compare %s %s", run, d), 2);
+        if (k == 0) {
+            /* a series: good, interrupted, 10x slower — the slowdown is measured against
+             * the good run, never against the cut one */
+            char p[300];
+            assert_int_equal(it_sh("mkdir %s/series && cp -r %s %s/series/2026-01-01 && cp -r %s %s/series/2026-02-01",
+                                   tmp, run, tmp, d, tmp), 0);
+            snprintf(p, sizeof p, "%s/series/2026-03-01", tmp);
+            copy_run(p, "bench_discriminator.json", slow_copies);
+            assert_int_equal(it_sh("report/compare --series %s/series", tmp), 1);
+            assert_non_null(strstr(it_out, "Skipped 2026-02-01: not a whole run"));
+            assert_non_null(strstr(it_out, "1 pair(s) compared"));
+            assert_null(strstr(it_out, " 0 regression(s) in all"));
+        }
+    }
+}
+
+static void a_signalled_tool_leaves_no_temporary_file(void **s)
+{
+    (void)s;
+    assert_int_equal(it_sh("mkdir %s/sig && (%s/bench_discriminator --backend sim --json %s/sig/b.json "
+                           "--row-seconds 0.2 >/dev/null 2>&1 & pid=$!; sleep 1; kill -TERM $pid; wait $pid; "
+                           "echo status=$?)", tmp, build, tmp), 0);
+    assert_non_null(strstr(it_out, "status=143"));
+    char d[128];
+    snprintf(d, sizeof d, "%s/sig", tmp);
+    assert_int_equal(it_count_entries(d), 0);
+}
+
+static void a_broken_runtime_library_is_named_not_crashed_on(void **s)
+{
+    (void)s;
+    if (!it_backend_compiled("cuda"))
+        it_skip("the cuda backend is compiled out here");
+    assert_int_equal(it_sh("mkdir %s/trunc && head -c 3000 %s/fakes/cuda/libcuda.so.1 > %s/trunc/libcuda.so.1",
+                           tmp, build, tmp), 0);
+    /* was: SIGBUS inside dlopen, exit 135, no message */
+    assert_int_equal(it_sh("LD_LIBRARY_PATH=%s/trunc %s/probe_discriminator --backend cuda", tmp, build), 3);
+    assert_non_null(strstr(it_out, "trunc/libcuda.so.1 is truncated or corrupt"));
+    assert_int_equal(it_sh("LD_LIBRARY_PATH=%s/trunc %s/probe_discriminator --list", tmp, build), 0);
+    assert_non_null(strstr(it_out, "truncated or corrupt"));
+    assert_non_null(strstr(it_out, "backend auto: chose"));
+    /* was: SIGSEGV calling data */
+    assert_int_equal(it_sh("LD_LIBRARY_PATH=%s/fakes/cuda-datasym %s/probe_discriminator --backend cuda", build,
+                           build), 3);
+    assert_non_null(strstr(it_out, "cuInit is not a function"));
+    /* was: exit 2, "usage" */
+    assert_int_equal(it_sh("FAKE_DEVICE_COUNT=-1 LD_LIBRARY_PATH=%s/fakes/cuda %s/probe_discriminator --backend cuda",
+                           build, build), 3);
+    assert_non_null(strstr(it_out, "reported -1 devices"));
+    assert_null(strstr(it_out, "usage"));
+}
+
+static void a_foreign_library_earlier_on_the_path_is_named(void **s)
+{
+    (void)s;
+    if (!it_backend_compiled("hip"))
+        it_skip("the hip backend is compiled out here");
+    /* a 32-bit class byte: dlopen passes such a file over without a word */
+    assert_int_equal(it_sh("mkdir %s/foreign && cp %s/fakes/hip/libamdhip64.so %s/foreign/ && printf '\\001' | "
+                           "dd of=%s/foreign/libamdhip64.so bs=1 seek=4 conv=notrunc 2>/dev/null", tmp, build, tmp,
+                           tmp), 0);
+    assert_int_equal(it_sh("LD_LIBRARY_PATH=%s/foreign:%s/fakes/hip %s/probe_discriminator --backend hip --list",
+                           tmp, build, build), 0);
+    assert_non_null(strstr(it_out, "foreign/libamdhip64.so is passed over"));
+}
+
+static void big_failed(json_t *j)
+{
+    json_object_set_new(json_object_get(j, "summary"), "failed", json_integer(INT64_MAX));
+}
+static void big_device(json_t *j) { json_object_set_new(json_object_get(j, "env"), "device", json_integer(INT64_MAX)); }
+static void object_samples(json_t *j)
+{
+    json_t *r = json_array_get(json_object_get(j, "rows"), 0);
+    json_t *a = json_array();
+    json_array_append_new(a, json_object());
+    json_object_set_new(r, "samples_ns", a);
+}
+static void zero_medians(json_t *j)
+{
+    size_t i;
+    json_t *r;
+    json_array_foreach(json_object_get(j, "rows"), i, r)
+        if (json_is_number(json_object_get(r, "median_ns")))
+            json_object_set_new(r, "median_ns", json_real(0));
+}
+
+static void the_reader_refuses_what_is_not_a_record(void **s)
+{
+    (void)s;
+    char d[200];
+    snprintf(d, sizeof d, "%s/rd/fifo", tmp);
+    copy_run(d, NULL, NULL);
+    /* was: every tool hung on a FIFO, tried malloc(2^63) on a folder */
+    char cwd[512];
+    assert_non_null(getcwd(cwd, sizeof cwd));
+    assert_int_equal(it_sh("cd %s && rm env.json && mkfifo env.json && BUILD=%s/%s timeout 10 %s/report/report "
+                           "--allow-incomplete .", d, cwd, build, cwd), 2);
+    assert_non_null(strstr(it_out, "env.json: expected a regular file (a record), found a FIFO"));
+    assert_int_equal(it_sh("cd %s && rm env.json && mkdir env.json && BUILD=%s/%s timeout 10 %s/report/report "
+                           "--allow-incomplete .", d, cwd, build, cwd), 2);
+    assert_non_null(strstr(it_out, "found a folder"));
+    struct { const char *rec; void (*fn)(json_t *); const char *want; } cases[] = {
+        {"pool_check.json", big_failed, "$.summary.failed: expected an integer from 0 to 1000000"},
+        {"env.json", big_device, "$.env.device: expected an integer from 0 to 1023"},
+        {"bench_discriminator.json", object_samples, "samples_ns[0]: expected a number, found an object"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        snprintf(d, sizeof d, "%s/rd/c%zu", tmp, i);
+        copy_run(d, cases[i].rec, cases[i].fn);
+        int rc = it_sh("report/report %s", d);
+        if (rc != 2 || !strstr(it_out, cases[i].want))
+            fail_msg("case %zu: %d %s", i, rc, it_out);
+    }
+    assert_int_equal(it_sh("dd if=/dev/zero of=%s/rd/big.json bs=1M count=0 seek=65 2>/dev/null && "
+                           "mkdir %s/rd/bigrun && cp %s/rd/big.json %s/rd/bigrun/env.json && "
+                           "report/report --allow-incomplete %s/rd/bigrun", tmp, tmp, tmp, tmp, tmp), 2);
+    assert_non_null(strstr(it_out, "expected a record of at most 64 MiB"));
+    /* all-zero medians: no "nan" anywhere in the report */
+    snprintf(d, sizeof d, "%s/rd/zero", tmp);
+    copy_run(d, "bench_discriminator.json", zero_medians);
+    assert_int_equal(it_sh("report/report --no-plots %s && grep -ci nan %s/REPORT.md", d, d), 1);
+}
+
+static void compare_json_is_utf8_whatever_the_folder_name(void **s)
+{
+    (void)s;
+    char d[200];
+    snprintf(d, sizeof d, "%s/u/\xff\xfe-run", tmp);
+    copy_run(d, NULL, NULL);
+    assert_int_equal(it_sh("report/compare %s '%s' --json %s/u.json", run, d, tmp), 0);
+    char p[200];
+    snprintf(p, sizeof p, "%s/u.json", tmp);
+    json_error_t e;
+    json_t *j = json_load_file(p, 0, &e); /* jansson refuses invalid UTF-8 */
+    if (!j)
+        fail_msg("compare --json is not valid UTF-8 JSON: %s", e.text);
+    assert_non_null(strstr(json_string_value(json_object_get(j, "new")), "\xef\xbf\xbd"));
+    json_decref(j);
+}
+
+static void small_ones(void **s)
+{
+    (void)s;
+    /* an index past what bash can hold: refused before any folder is made */
+    assert_int_equal(it_sh("BUILD=%s ./run_all.sh --backend sim --results %s/small --device 99999999999999999999",
+                           build, tmp), 2);
+    char d[200];
+    snprintf(d, sizeof d, "%s/small", tmp);
+    assert_int_equal(access(d, F_OK), -1);
+    const char *bad_sim[] = {"0", "-1", "abc", "9"};
+    for (int i = 0; i < 4; i++) {
+        assert_int_equal(it_sh("HA_SIM_DEVICES=%s %s/probe_discriminator --backend sim", bad_sim[i], build), 2);
+        assert_non_null(strstr(it_out, "HA_SIM_DEVICES"));
+    }
+    /* two outputs on one path: refused before the work, not after */
+    assert_int_equal(it_sh("%s/bench_discriminator --backend sim --json %s/same.out --sweep-csv %s/./same.out",
+                           build, tmp, tmp), 2);
+    assert_null(strstr(it_out, "| fast"));
+    assert_int_equal(it_sh("report/compare %s %s --md %s/same.md --json %s/same.md", run, run, tmp, tmp), 2);
+    snprintf(d, sizeof d, "%s/same.md", tmp);
+    assert_int_equal(access(d, F_OK), -1);
+    assert_int_equal(it_sh("report/report --help"), 0);
+    assert_non_null(strstr(it_out, "usage: report"));
+    assert_int_equal(it_sh("mkdir %s/empty && report/compare --series %s/empty", tmp, tmp), 2);
+    assert_int_equal(it_sh("report/trend %s/empty --out %s/empty-trend", tmp, tmp), 2);
+    const char *bad_n[] = {"+5", "' 5'", "5x", "''"};
+    for (int i = 0; i < 4; i++)
+        assert_int_equal(it_sh("%s/bench_discriminator --backend sim --iterations %s", build, bad_n[i]), 2);
+    assert_int_equal(it_sh("%s/probe_discriminator --backend sim --kind vmm-device --kind vmm-device", build), 2);
+    assert_non_null(strstr(it_out, "given twice"));
+}
+
+static void a_full_disk_is_said_and_leaves_nothing(void **s)
+{
+    (void)s;
+    /* RLIMIT_FSIZE with SIGXFSZ ignored: writes fail as on a full disk
+     * (was: "internal error: unbalanced JSON" and a 0-byte temp file) */
+    assert_int_equal(it_sh("mkdir %s/full && bash -c \"trap '' XFSZ; ulimit -f 0; %s/probe_discriminator "
+                           "--backend sim --env-only --json %s/full/env.json >/dev/null\"", tmp, build, tmp), 5);
+    assert_non_null(strstr(it_out, "cannot write"));
+    assert_null(strstr(it_out, "unbalanced"));
+    char d[200];
+    snprintf(d, sizeof d, "%s/full", tmp);
+    assert_int_equal(it_count_entries(d), 0);
+    /* the report: a failure part-way leaves no export that would block the next try */
+    snprintf(d, sizeof d, "%s/fullrep", tmp);
+    copy_run(d, NULL, NULL);
+    assert_int_equal(it_sh("bash -c \"trap '' XFSZ; ulimit -f 12; report/report --no-plots %s\"", d), 5);
+    assert_int_equal(it_sh("cd %s && test ! -e junit.xml && test ! -e benchmark.json && test ! -e REPORT.md "
+                           "&& test ! -e results.csv", d), 0);
+    assert_int_equal(it_sh("ls -A %s | grep -c '^\\.'", d), 1);
+    assert_int_equal(it_sh("report/report --no-plots %s", d), 0);
+}
+
+static void pool_settings_are_refused_when_not_understood(void **s)
+{
+    (void)s;
+    if (it_sh("command -v python3") != 0)
+        it_skip("python3 is not installed: nothing to load the library with ctypes");
+    const char *bad[] = {"HOSTACCESS_POOL_BACKING=vram", "HOSTACCESS_POOL_HOST_ACCESS=yes",
+                         "HOSTACCESS_POOL_CHUNK=lots"};
+    for (int i = 0; i < 3; i++) {
+        assert_int_equal(it_sh("HOSTACCESS_BACKEND=sim %s python3 -c \"import ctypes; l = ctypes.CDLL('%s/"
+                               "libhostaccess_pool.so'); l.my_malloc.restype = ctypes.c_void_p; "
+                               "l.hostaccess_last_error.restype = ctypes.c_char_p; "
+                               "p = l.my_malloc(ctypes.c_ssize_t(4096), 0, None); "
+                               "print('ptr', p); print(l.hostaccess_last_error().decode())\"",
+                               bad[i], build), 0);
+        assert_non_null(strstr(it_out, "ptr None"));
+        char var[64];
+        snprintf(var, sizeof var, "%.*s", (int)strcspn(bad[i], "="), bad[i]);
+        assert_non_null(strstr(it_out, var));
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(record_text_never_reaches_gnuplot_as_code),
+        cmocka_unit_test(folder_names_never_reach_a_shell),
+        cmocka_unit_test(the_trend_page_shows_record_text_as_text),
+        cmocka_unit_test(an_interrupted_run_is_never_taken_for_a_whole_one),
+        cmocka_unit_test(a_signalled_tool_leaves_no_temporary_file),
+        cmocka_unit_test(a_broken_runtime_library_is_named_not_crashed_on),
+        cmocka_unit_test(a_foreign_library_earlier_on_the_path_is_named),
+        cmocka_unit_test(the_reader_refuses_what_is_not_a_record),
+        cmocka_unit_test(compare_json_is_utf8_whatever_the_folder_name),
+        cmocka_unit_test(small_ones),
+        cmocka_unit_test(a_full_disk_is_said_and_leaves_nothing),
+        cmocka_unit_test(pool_settings_are_refused_when_not_understood),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
