@@ -104,6 +104,8 @@ static void folder_names_never_reach_a_shell(void **s)
     snprintf(d, sizeof d, "%s/names/a'b", tmp);
     copy_run(d, NULL, NULL);
     assert_int_equal(it_sh("report/report \"%s\"", d), 0); /* was: SIGPIPE, exit 141 */
+    if (it_sh("command -v gnuplot") != 0)
+        it_skip("gnuplot is not installed: the trend page over these folders cannot be drawn");
     assert_int_equal(it_sh("report/trend %s/names --out %s/names-trend", tmp, tmp), 0);
     assert_int_equal(access(m, F_OK), -1);
 }
@@ -370,6 +372,8 @@ static void pool_settings_are_refused_when_not_understood(void **s)
     (void)s;
     if (it_sh("command -v python3") != 0)
         it_skip("python3 is not installed: nothing to load the library with ctypes");
+    if (strcmp(build, "build") != 0)
+        it_skip("python3 cannot load a sanitizer-built library (%s); the plain pass runs this", build);
     const char *bad[] = {"HOSTACCESS_POOL_BACKING=vram", "HOSTACCESS_POOL_HOST_ACCESS=yes",
                          "HOSTACCESS_POOL_CHUNK=lots"};
     for (int i = 0; i < 3; i++) {
