@@ -264,7 +264,7 @@ static int setup(bench *b)
              "no readable kind on this platform: every created kind faulted on a host read");
     for (size_t ki = 0; ki < b->d.nk; ki++) {
         const ha_kind_run *r = &b->d.runs[ki];
-        if (!r->created)
+        if (!r->created || r->kind->control) /* not GPU memory: nothing to time */
             continue;
         bool want = (int)ki == b->device_kind;
         if (r->readable == HA_TRUTH_YES && kind_selected(b, r->kind->name)) {

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "classify.h"
+#include "controlkind.h"
 #include "vmmkinds.h"
 #include "oscand.h"
 
@@ -142,6 +143,8 @@ size_t ha_kinds(const ha_backend *be, const ha_kind **out, size_t max)
     if (be->ops->vmm)
         for (const ha_kind *k = ha_vmm_kinds; k->name && n < max; k++)
             out[n++] = k;
+    for (const ha_kind *k = ha_control_kinds; k->name && n < max; k++)
+        out[n++] = k;
     return n;
 }
 

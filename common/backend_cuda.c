@@ -229,9 +229,9 @@ static int k_managed(const ha_backend *be, ha_alloc *a)
 }
 
 static const ha_kind cu_kinds[] = {
-    {"cuMemAlloc", "device memory from cuMemAlloc", k_mem_alloc, k_mem_free, {0}},
-    {"cuMemHostAlloc", "pinned host memory, cuMemHostAlloc(DEVICEMAP)", k_host_alloc, k_host_free, {0}},
-    {"cuMemAllocManaged", "managed memory, cuMemAllocManaged(GLOBAL)", k_managed, k_mem_free, {0}},
+    {"cuMemAlloc", "device memory from cuMemAlloc", k_mem_alloc, k_mem_free, {0}, false},
+    {"cuMemHostAlloc", "pinned host memory, cuMemHostAlloc(DEVICEMAP)", k_host_alloc, k_host_free, {0}, false},
+    {"cuMemAllocManaged", "managed memory, cuMemAllocManaged(GLOBAL)", k_managed, k_mem_free, {0}, false},
     {0},
 };
 

@@ -6,11 +6,10 @@
  * view that plays the device's side (copies go through it). The address a
  * host would dereference is a separate mapping of the same memfd whose
  * protection says whether the host may read it: PROT_NONE for device-only
- * access, read-write once a host descriptor is granted. Two behaviours are
- * modelled on reports in FACTS.md, not invented: memory with an exportable
- * (POSIX fd) handle is host-mapped once device access is granted, as seen
- * with PyTorch's expandable segments on ROCm; and MemGetAccess accepts only
- * device locations. */
+ * access, read-write once a host descriptor is granted, whatever the handle
+ * type (PyTorch's expandable segments are host-readable on ROCm >= 7.2
+ * because PyTorch grants {Device, Host}, not because of their POSIX-fd
+ * handles: FACTS.md). MemGetAccess accepts only device locations. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -136,7 +135,7 @@ static sim_mapping *map_at(const void *addr)
 
 static int apply_prot(sim_mapping *m)
 {
-    bool host = m->host_access || (m->device_access && phys[m->phys].posix_fd);
+    bool host = m->host_access;
     return mprotect(m->va, m->size, host ? PROT_READ | PROT_WRITE : PROT_NONE) == 0
                ? SIM_SUCCESS
                : SIM_ERR_INVALID_VALUE;
@@ -332,9 +331,9 @@ static bool plain_kind(const ha_kind *k) { return k->create == plain_readable ||
 
 static const ha_kind sim_kinds[] = {
     {"plain-readable", "device memory behind a large BAR, host-mapped (models hipMalloc on large BAR)",
-     plain_readable, plain_destroy, {0}},
+     plain_readable, plain_destroy, {0}, false},
     {"plain-unreadable", "device memory the host cannot reach (models no large BAR)", plain_hidden,
-     plain_destroy, {0}},
+     plain_destroy, {0}, false},
     {0},
 };
 

@@ -100,6 +100,29 @@ static void write_truth(const ha_backend *be, ha_discrimination *p, ha_kind_run 
     r->writable = r->write_st == HA_HR_OK ? HA_TRUTH_YES : HA_TRUTH_NO;
 }
 
+/* A control kind has no device to write a pattern: the truth is whether
+ * a contained read completes, only the OS-level candidates are asked, and
+ * nothing is written (the page is read-only). */
+static void control_kind(const ha_backend *be, ha_discrimination *p, ha_kind_run *r)
+{
+    for (size_t qi = 0; qi < p->nq; qi++) {
+        if (p->queries[qi]->flags & HA_QF_OS) {
+            ha_query_run(be, p->queries[qi], &r->a, &r->res[qi]);
+        } else {
+            ha_result_status(be, &r->res[qi], HA_ST_SKIPPED);
+            snprintf(r->res[qi].status_name, sizeof r->res[qi].status_name, "not GPU memory");
+        }
+    }
+    unsigned char got[PATTERN_LEN];
+    size_t n = r->a.size < PATTERN_LEN ? r->a.size : PATTERN_LEN;
+    if (p->isolate_fork)
+        r->fork_read = ha_fork_read(r->a.ptr, n, NULL, FORK_TIMEOUT_S, NULL);
+    r->read_st = ha_guarded_read(r->a.ptr, got, n, NULL, NULL);
+    r->readable = r->read_st == HA_HR_OK ? HA_TRUTH_YES : HA_TRUTH_NO;
+    note(r, "control: a contained read of the bytes, no pattern (no device wrote them); not written to");
+    r->kind->destroy(be, &r->a);
+}
+
 void ha_discriminate_kind(const ha_backend *be, ha_discrimination *p, size_t ki)
 {
     
@@ -112,6 +135,10 @@ void ha_discriminate_kind(const ha_backend *be, ha_discrimination *p, size_t ki)
     r->created = r->create_status == HA_ST_OK;
     if (!r->created)
         return;
+    if (r->kind->control) {
+        control_kind(be, p, r);
+        return;
+    }
     size_t n = r->a.size < PATTERN_LEN ? r->a.size : PATTERN_LEN;
     ha_make_pattern(r->a.pattern, n, (unsigned)ki);
     int st = be->ops->copy_h2d(be, r->a.ptr, r->a.pattern, n);
@@ -141,6 +168,9 @@ void ha_discriminate_verdicts(ha_discrimination *p)
         for (size_t ki = 0; ki < p->nk; ki++) {
             ha_kind_run *r = &p->runs[ki];
             if (!r->created)
+                continue;
+            /* The control is judged by the OS-level candidates alone. */
+            if (r->kind->control && !(p->queries[qi]->flags & HA_QF_OS))
                 continue;
             ha_result *res = &r->res[qi];
             ha_outcome_key(res, p->keys[qi][ki], sizeof p->keys[qi][ki]);

@@ -90,12 +90,16 @@ struct ha_kind {
     int (*create)(const ha_backend *be, ha_alloc *a);
     void (*destroy)(const ha_backend *be, ha_alloc *a);
     ha_vmm_recipe vmm; /* used by the shared VMM kinds only */
+    /* Not GPU memory: a control that only the OS-level candidates are asked
+     * about and judged on (the runtime's queries are skipped for it). */
+    bool control;
 };
 
 typedef struct ha_query ha_query;
 
 /* Flags of a query */
 #define HA_QF_READS_VALUE 1u /* it returns the bytes itself: no dereference after it */
+#define HA_QF_OS 2u          /* asks the operating system, not the runtime: asked of control kinds too */
 
 #define HA_RAW_MAX 32 /* bytes a raw call may write */
 

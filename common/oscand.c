@@ -154,12 +154,12 @@ static void q_guarded(const ha_backend *be, const ha_query *q, const ha_alloc *a
 
 const ha_query ha_os_queries[] = {
     {"os_proc_maps", "/proc/self/maps permissions of the range", r_maps, 0, HA_VT_INT, 1, q_maps,
-     0},
+     HA_QF_OS},
     {"os_pipe_write", "write() of the bytes into a pipe (EFAULT, no signal)", r_kernel_read, 0,
-     HA_VT_NONE, 4, q_kernel_read, HA_QF_READS_VALUE},
+     HA_VT_NONE, 4, q_kernel_read, HA_QF_READS_VALUE | HA_QF_OS},
     {"os_process_vm_readv", "process_vm_readv() on the own pid (page pinning)", r_kernel_read, 1,
-     HA_VT_NONE, 4, q_kernel_read, HA_QF_READS_VALUE},
+     HA_VT_NONE, 4, q_kernel_read, HA_QF_READS_VALUE | HA_QF_OS},
     {"os_guarded_read", "the host read itself, fault-contained", r_guarded, 0, HA_VT_NONE, 4,
-     q_guarded, HA_QF_READS_VALUE},
+     q_guarded, HA_QF_READS_VALUE | HA_QF_OS},
     {0},
 };

@@ -158,7 +158,7 @@ static void vmm_destroy(const ha_backend *be, ha_alloc *a)
 }
 
 #define VMM_ROW(n, d, loc, host, ch, fd, ex) \
-    {n, d, vmm_create, vmm_destroy, {loc, host, ch, fd, ex}}
+    {n, d, vmm_create, vmm_destroy, {loc, host, ch, fd, ex}, false}
 
 const ha_kind ha_vmm_kinds[] = {
     VMM_ROW("vmm-device", "device memory, VMM, device access only (vLLM create_and_map)",
@@ -169,8 +169,12 @@ const ha_kind ha_vmm_kinds[] = {
             HA_LOC_DEVICE, false, 2, false, false),
     VMM_ROW("vmm-chunked+host", "as vmm-chunked plus the host descriptor (the fix on ROCm)",
             HA_LOC_DEVICE, true, 2, false, false),
-    VMM_ROW("expandable", "PyTorch expandable segment: large reserve, POSIX-fd handles, per-chunk access, grown by one",
+    VMM_ROW("expandable", "PyTorch expandable segment as CUDA and older PyTorch build it: large reserve, "
+            "POSIX-fd handles, per-chunk device access, grown by one",
             HA_LOC_DEVICE, false, 0, true, true),
+    VMM_ROW("expandable+host", "PyTorch expandable segment as PyTorch built against ROCm >= 7.2 builds it: "
+            "{Device, Host} descriptors per chunk (host-readable)",
+            HA_LOC_DEVICE, true, 0, true, true),
     VMM_ROW("vmm-host", "host-backed VMM (location Host), device access only",
             HA_LOC_HOST, false, 1, false, false),
     VMM_ROW("vmm-host+host", "host-backed VMM (location Host), device + host access",

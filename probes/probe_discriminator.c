@@ -120,6 +120,7 @@ static void json_kinds(const ha_backend *be, const ha_discrimination *p, jw *w)
         jw_obj(w);
         jw_kstr(w, "name", r->kind->name);
         jw_kstr(w, "description", r->kind->desc);
+        jw_kbool(w, "control", r->kind->control);
         jw_kbool(w, "created", r->created);
         jw_kint(w, "create_status", r->create_status);
         jw_kstr(w, "create_status_name", ha_status_name(be, r->create_status));
