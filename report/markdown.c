@@ -137,11 +137,11 @@ static void md_probe(FILE *f, const json_t *p)
         if (*rec_str(kd, "truth_note"))
             fprintf(f, "- kind `%s`: %s\n", md_text(rec_str(kd, "name")), md_text(rec_str(kd, "truth_note")));
         if (json_is_true(json_object_get(kd, "control")))
-            fprintf(f, "- kind `%s` is a **control, not GPU memory**: %s. Large-BAR VRAM that amdgpu maps for "
-                       "the CPU (`hipMalloc` on MI300X) is the same kind of mapping (VM_IO | VM_PFNMAP), so an "
-                       "OS-level candidate that is wrong on this column would be wrong on the memory the fast "
-                       "path reads; the runtime's own queries are not asked of it and not judged on it.\n",
-                    md_text(rec_str(kd, "name")), md_text(rec_str(kd, "description")));
+            fprintf(f, "- kind `%s` is a **control, not GPU memory** (%s). Large-BAR VRAM that amdgpu maps "
+                       "for the CPU (`hipMalloc` on MI300X) is the same kind of mapping (VM_IO | VM_PFNMAP), so "
+                       "an OS-level candidate that is wrong on this column would be wrong on the memory the "
+                       "fast path reads; the runtime's own queries are not asked of it and not judged on it.\n",
+                    md_text(rec_str(kd, "name")), md_text(rec_str(kd, "detail")));
     }
     fprintf(f, "\n");
 }
