@@ -40,7 +40,7 @@ REPORT_LIB_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(filter-out report/report.c repor
 REPORT := $(BUILD)/bin/report $(BUILD)/bin/compare $(BUILD)/bin/trend
 
 .SECONDARY:
-.PHONY: all probes bench fix report check check-torch check-fuzz-corpus fuzz check-unit check-integration check-sanitize check-gpu check-nohdr clean backends
+.PHONY: all probes bench fix report check check-torch check-fuzz-corpus fuzz check-unit check-integration check-sanitize check-gpu check-nohdr hip-matrix clean backends
 all: probes
 
 # probes builds every tool run_all.sh runs, so the quick start is two commands.
@@ -84,6 +84,11 @@ bench: $(BENCH)
 $(BUILD)/bench/%.o: BACKEND_FLAGS = -Ibench
 $(BENCH): $(BUILD)/bench/bench_discriminator.o $(BENCH_OBJ) $(LIBCOMMON)
 	$(CC) $(CFLAGS) $(LDFLAGS) $^ -o $@ $(LIBS)
+
+# The hip backend against every HIP release Debian packages (needs the
+# package registry): tools/hip-matrix.sh, tools/hip-releases.txt.
+hip-matrix:
+	CC="$(CC)" tools/hip-matrix.sh $(BUILD)/hip-matrix
 
 include tests/tests.mk
 

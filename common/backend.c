@@ -101,6 +101,7 @@ const char *ha_status_name(const ha_backend *be, int status)
     case HA_ST_SKIPPED: return "skipped";
     case HA_ST_NOT_WRITTEN: return "success_not_written";
     case HA_ST_MISMATCH: return "success_wrong_bytes";
+    case HA_ST_SKEW: return "refused_header_runtime_skew";
     default: break;
     }
     if (be && be->ops && be->ops->status_name)
@@ -116,7 +117,8 @@ void ha_result_status(const ha_backend *be, ha_result *r, int status)
     case HA_ST_OK: r->outcome = HA_OUT_OK; break;
     case HA_ST_SYMBOL_MISSING: r->outcome = HA_OUT_SYMBOL_MISSING; break;
     case HA_ST_UNAVAILABLE: r->outcome = HA_OUT_UNAVAILABLE; break;
-    case HA_ST_SKIPPED: r->outcome = HA_OUT_SKIPPED; break;
+    case HA_ST_SKIPPED:
+    case HA_ST_SKEW: r->outcome = HA_OUT_SKIPPED; break;
     default: r->outcome = HA_OUT_ERROR; break;
     }
 }

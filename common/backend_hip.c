@@ -10,6 +10,9 @@
  *   - hipDeviceAttributeVirtualMemoryManagementSupported from 5.3;
  *   - hipGetDeviceProperties is a macro for ...R0600 in 6.x: symbols are
  *     looked up under the name the header maps them to;
+ *   - header/runtime skew: a struct or enum exchanged with the runtime that
+ *     changed between the header's release and the runtime's gives wrong
+ *     answers, not errors, so what depends on it is refused (HA_ST_SKEW);
  *   - hipMemRetainAllocationHandle: no reference taken before 7.12 (so no
  *     release), may crash on non-VMM pointers before 7.14 (so skipped
  *     there): decided by the runtime version, not the header's.
@@ -43,21 +46,19 @@
 #define PTR_ATTR_TYPE(a) ((a).memoryType)
 #endif
 
+/* Where something this backend exchanges with the runtime changed, read
+ * from the headers of 5.2, 5.7, 6.4 and 7.2 (make hip-matrix fetches them):
+ * hipMemAllocationProp was reordered in 5.3 and is the same from 5.3 to 7.2
+ * (the 7.0 union is one field wide); hipMemoryType was renumbered in 6.0;
+ * hipPointerAttribute_t's layout is the same from 5.2 to 7.2. */
+#define HIP_ALLOC_PROP_REORDERED 50300000
+#define HIP_MEMORY_TYPE_RENUMBERED 60000000
+
 /* Runtime versions (HIP_VERSION numbering) where retain changed. */
 #define HIP_RETAIN_TAKES_REF 71200000
 #define HIP_RETAIN_SAFE_ON_NON_VMM 71400000
 
-#define HIP_SYMS(REQ, OPT)                                                                     \
-    REQ(hipGetDeviceCount) REQ(hipSetDevice) REQ(hipMemcpy) REQ(hipMemGetInfo)                  \
-    OPT(hipInit) OPT(hipRuntimeGetVersion) OPT(hipDriverGetVersion) OPT(hipGetErrorName)        \
-    OPT(hipDeviceGetName) OPT(hipDeviceTotalMem) OPT(hipDeviceGetAttribute)                     \
-    OPT(hipDeviceGetPCIBusId) OPT(hipGetDeviceProperties) OPT(hipStreamCreateWithFlags)         \
-    OPT(hipStreamDestroy) OPT(hipStreamSynchronize) OPT(hipMemcpyAsync) OPT(hipMalloc)          \
-    OPT(hipFree) OPT(hipHostMalloc) OPT(hipHostFree) OPT(hipMallocManaged)                      \
-    OPT(hipPointerGetAttributes) OPT(hipPointerGetAttribute) OPT(hipDrvPointerGetAttributes)    \
-    OPT(hipMemGetAccess) OPT(hipMemRetainAllocationHandle) OPT(hipMemGetAddressRange)           \
-    OPT(hipMemGetAllocationGranularity) OPT(hipMemAddressReserve) OPT(hipMemAddressFree)        \
-    OPT(hipMemCreate) OPT(hipMemRelease) OPT(hipMemMap) OPT(hipMemUnmap) OPT(hipMemSetAccess)
+#include "hip_syms.h"
 
 /* Some of these are marked deprecated in newer headers; this tool calls
  * them on purpose, as the software it studies does. */
@@ -73,7 +74,12 @@ typedef struct hip_state {
     void *lib;
     hipStream_t stream;
     int runtime_version;
+    bool prop_skew;    /* hipMemAllocationProp: header and runtime on two sides of 5.3 */
+    bool memtype_skew; /* hipMemoryType: header and runtime on two sides of 6.0 */
 } hip_state;
+
+/* Whether versions a and b lie on two sides of the release that changed. */
+static bool across(int changed_in, int a, int b) { return (a >= changed_in) != (b >= changed_in); }
 
 static hip_state S;
 
@@ -127,6 +133,8 @@ static int hip_granularity(const ha_backend *be, ha_loc backing, bool posix_fd, 
     hipMemLocation loc;
     if (hip_loc(be, backing, &loc))
         return HA_ST_UNAVAILABLE;
+    if (p_hipMemGetAllocationGranularity && S.prop_skew)
+        return HA_ST_SKEW; /* the runtime would read our struct with another layout */
     hipMemAllocationProp prop;
     hip_prop(&prop, &loc, posix_fd);
     *g = 0;
@@ -152,6 +160,8 @@ static int hip_create(const ha_backend *be, ha_vmm_handle *h, size_t size, ha_lo
     hipMemLocation loc;
     if (hip_loc(be, backing, &loc))
         return HA_ST_UNAVAILABLE;
+    if (p_hipMemCreate && S.prop_skew)
+        return HA_ST_SKEW;
     hipMemAllocationProp prop;
     hip_prop(&prop, &loc, posix_fd);
     hipMemGenericAllocationHandle_t nh = native(*h);
@@ -322,6 +332,15 @@ static void run_memory_type(const ha_backend *be, const ha_query *q, const ha_al
     ha_query plain = *q;
     plain.run = NULL;
     ha_query_run(be, &plain, a, r);
+    /* A number from a runtime that numbers memory types another way than
+     * this header would be named wrong: refused, with the reason. */
+    if (S.memtype_skew && r->outcome == HA_OUT_OK) {
+        ha_result_status(be, r, HA_ST_SKEW);
+        snprintf(r->value, sizeof r->value, "hipMemoryType is numbered differently by the %s header and the "
+                 "runtime (renumbered in 6.0)", HIP_VERSION >= HIP_MEMORY_TYPE_RENUMBERED ? ">= 6.0" : "< 6.0");
+        snprintf(r->cls, sizeof r->cls, "skew");
+        return;
+    }
     const char *n = memory_type_name(atoi(r->cls));
     size_t l = strlen(r->value);
     if (n && r->outcome == HA_OUT_OK && l < sizeof r->value - 2)
@@ -369,10 +388,11 @@ static int r_range(const ha_backend *be, const ha_query *q, const ha_alloc *a, v
     {"hipPointerGetAttribute(" #A ")", "hipPointerGetAttribute(&v, HIP_POINTER_ATTRIBUTE_" #A \
      ", ptr)", r_attr, HIP_POINTER_ATTRIBUTE_##A, VT, W, RUN, 0}
 #define ATTR(A, VT, W) ATTR_RUN(A, VT, W, NULL)
-#define DRV(A, VT, W)                                                                        \
+#define DRV_RUN(A, VT, W, RUN)                                                               \
     {"hipDrvPointerGetAttributes(" #A ")",                                                   \
      "hipDrvPointerGetAttributes(1, {HIP_POINTER_ATTRIBUTE_" #A "}, ...)", r_drv_attrs,     \
-     HIP_POINTER_ATTRIBUTE_##A, VT, W, NULL, 0}
+     HIP_POINTER_ATTRIBUTE_##A, VT, W, RUN, 0}
+#define DRV(A, VT, W) DRV_RUN(A, VT, W, NULL)
 #define ACCESS(L, LOC, DESC)                                                               \
     {"hipMemGetAccess(" L ")", "hipMemGetAccess(&flags, " DESC ", ptr)", ha_raw_get_access, \
      LOC, HA_VT_INT, 8, NULL, 0}
@@ -401,7 +421,7 @@ static const ha_query hip_queries[] = {
     ATTR(IS_GPU_DIRECT_RDMA_CAPABLE, HA_VT_BOOL, 4),
     ATTR(ACCESS_FLAGS, HA_VT_INT, 4),
     ATTR(MEMPOOL_HANDLE, HA_VT_HANDLE, 8),
-    DRV(MEMORY_TYPE, HA_VT_INT, 4),
+    DRV_RUN(MEMORY_TYPE, HA_VT_INT, 4, run_memory_type),
     DRV(HOST_POINTER, HA_VT_PTR, 8),
     DRV(DEVICE_POINTER, HA_VT_PTR, 8),
     DRV(IS_MANAGED, HA_VT_BOOL, 4),
@@ -528,6 +548,11 @@ static int hip_open(ha_backend *be, int device, char *why, size_t n)
     }
     S.runtime_version = 0;
     CALL(hipRuntimeGetVersion, &S.runtime_version);
+    /* Unknown runtime version: nothing to compare, the header's guards apply (env warns). */
+    if (S.runtime_version > 0) {
+        S.prop_skew = across(HIP_ALLOC_PROP_REORDERED, HIP_VERSION, S.runtime_version);
+        S.memtype_skew = across(HIP_MEMORY_TYPE_RENUMBERED, HIP_VERSION, S.runtime_version);
+    }
     st = CALL(hipStreamCreateWithFlags, &S.stream, hipStreamNonBlocking);
     if (st)
         fprintf(stderr, "warning: hipStreamCreateWithFlags: %s; async copies use the null stream\n",
@@ -574,6 +599,12 @@ static void hip_env(const ha_backend *be, ha_env *e)
         fclose(f);
     }
     ha_env_check_versions(e, "HIP header", e->header_version, "HIP runtime", e->runtime_version);
+    if (S.prop_skew || S.memtype_skew)
+        snprintf(e->layout_skew, sizeof e->layout_skew,
+                 "HIP header %.20s and runtime %.20s disagree on %s%s%s: what depends on it is refused, not reported",
+                 e->header_version, e->runtime_version, S.prop_skew ? "hipMemAllocationProp's layout (changed in 5.3)" : "",
+                 S.prop_skew && S.memtype_skew ? " and " : "",
+                 S.memtype_skew ? "hipMemoryType's numbering (changed in 6.0)" : "");
     hip_device_count(be, &e->device_count);
     e->device = be->device;
     if (CALL(hipDeviceGetName, e->device_name, (int)sizeof e->device_name - 1, be->device))

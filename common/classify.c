@@ -136,7 +136,9 @@ void ha_result_cell(const ha_result *r, char *cell, size_t n)
     case HA_OUT_NOT_WRITTEN: snprintf(cell, n, "ok,unwritten"); break;
     case HA_OUT_SYMBOL_MISSING: snprintf(cell, n, "no symbol"); break;
     case HA_OUT_UNAVAILABLE: snprintf(cell, n, "unavailable"); break;
-    case HA_OUT_SKIPPED: snprintf(cell, n, "skipped"); break;
+    case HA_OUT_SKIPPED: /* the reason, where there is one more telling than "skipped" */
+        snprintf(cell, n, "%s", r->status == HA_ST_SKEW ? "refused: skew" : r->status_name[0] ? r->status_name : "skipped");
+        break;
     }
 }
 

@@ -235,6 +235,7 @@ void ha_env_json(jw *w, const ha_env *e)
     jw_kstr(w, "driver_version", e->driver_version);
     jw_kstr(w, "kernel_driver", e->kernel_driver[0] ? e->kernel_driver : NULL);
     jw_kstr(w, "version_warning", e->version_warning[0] ? e->version_warning : NULL);
+    jw_kstr(w, "layout_skew", e->layout_skew[0] ? e->layout_skew : NULL);
     jw_kint(w, "device", e->device);
     jw_kint(w, "device_count", e->device_count);
     jw_kstr(w, "device_name", e->device_name);
@@ -306,6 +307,8 @@ void ha_env_print(const ha_env *e)
            e->kernel_driver);
     if (e->version_warning[0])
         printf("WARNING      %s\n", e->version_warning);
+    if (e->layout_skew[0])
+        printf("SKEW         %s\n", e->layout_skew);
     printf("device       %d of %d: %s (%s), %.1f GiB, PCI %s\n", e->device, e->device_count,
            e->device_name, e->arch, (double)e->vram_bytes / (1 << 30),
            e->pci_bus_id[0] ? e->pci_bus_id : "-");

@@ -26,6 +26,9 @@ struct ha_env {
     char driver_version[64];
     char kernel_driver[128];  /* e.g. NVRM or amdgpu module version */
     char version_warning[160];
+    /* Header and runtime disagree on a struct layout or an enum's numbering:
+     * what depends on it was refused (HA_ST_SKEW). Empty when they agree. */
+    char layout_skew[320];
     char device_name[128];
     char arch[64];
     int device;

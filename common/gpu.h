@@ -20,6 +20,7 @@ enum {
     HA_ST_SKIPPED = -3,        /* known to be unsafe on this runtime version */
     HA_ST_NOT_WRITTEN = -4,    /* success, but the output kept its sentinel */
     HA_ST_MISMATCH = -5,       /* success, but the bytes are not the pattern */
+    HA_ST_SKEW = -6,           /* refused: header and runtime disagree on a layout or numbering */
 };
 
 /* What a query answered, in a form the verdict can compare. */

@@ -152,6 +152,8 @@ int ha_tool_start(ha_tool *t)
     t->be.ops->env(&t->be, &t->env);
     if (t->env.version_warning[0])
         fprintf(stderr, "%s: warning: %s\n", t->name, t->env.version_warning);
+    if (t->env.layout_skew[0])
+        fprintf(stderr, "%s: warning: %s\n", t->name, t->env.layout_skew);
     if (t->env_only) {
         ha_env_print(&t->env);
         if (t->have_rec) {

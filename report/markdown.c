@@ -66,11 +66,13 @@ static void cell(FILE *f, const json_t *res)
     if (!strcmp(out, "ok"))
         fprintf(f, " %s |", md_text(rec_str(res, "class")));
     else if (!strcmp(out, "error"))
-        fprintf(f, " ✘ %s |", st);
+        fprintf(f, " ✘ %s |", md_text(st));
     else if (!strcmp(out, "not_written"))
         fprintf(f, " ok, not written |");
+    else if (!strcmp(out, "skipped") && *st && strcmp(st, "skipped"))
+        fprintf(f, " – %s |", md_text(st)); /* why: not GPU memory, a header/runtime skew, ... */
     else
-        fprintf(f, " %s |", out);
+        fprintf(f, " %s |", md_text(out));
 }
 
 static void md_probe(FILE *f, const json_t *p)
@@ -342,6 +344,8 @@ void md_write(FILE *f, const rundir *r, const char *plots)
     if (!r->complete)
         fprintf(f, "> **This run is not whole: %s.** What follows is what its records hold; "
                    "nothing here stands for a finished run.\n\n", md_text(r->incomplete));
+    if (json_is_string(json_object_get(e, "layout_skew")))
+        fprintf(f, "> **Header/runtime skew:** %s.\n\n", md_text(rec_str(e, "layout_skew")));
     if (sim)
         fprintf(f, "> This run used the simulation backend: a host-only model of a large-BAR "
                    "platform. It tests the harness; none of it describes a GPU.\n\n");

@@ -14,7 +14,23 @@ static int no_device(void)
 int hipInit(unsigned flags) { (void)flags; return no_device() ? 100 : 0; }
 int hipGetDeviceCount(int *n) { *n = no_device() ? 0 : 1; return no_device() ? 100 : 0; }
 int hipSetDevice(int d) { (void)d; return 0; }
-int hipRuntimeGetVersion(int *v) { *v = 70200000; return 0; } /* 7.2: retain is guarded */
+/* 7.2 unless FAKE_HIP_VERSION says otherwise (HIP_VERSION numbering): the
+ * backend's version guards and its header/runtime skew checks read it. */
+int hipRuntimeGetVersion(int *v)
+{
+    const char *e = getenv("FAKE_HIP_VERSION");
+    *v = e ? atoi(e) : 70200000;
+    return 0;
+}
+/* A memory type for every pointer: 2, hipMemoryTypeDevice from 6.0 on. */
+typedef struct { int type, device; void *dp, *hp; int managed; unsigned flags; } fake_attr;
+int hipPointerGetAttributes(fake_attr *a, const void *p)
+{
+    memset(a, 0, sizeof *a);
+    a->type = 2;
+    a->dp = (void *)p;
+    return 0;
+}
 int hipMemcpy(void *dst, const void *src, size_t n, int kind) { (void)kind; memcpy(dst, src, n); return 0; }
 int hipMemGetInfo(size_t *f, size_t *t) { *f = 1u << 30; *t = 2u << 30; return 0; }
 int hipMalloc(void **p, size_t n) { *p = calloc(1, n); return *p ? 0 : 2; }

@@ -108,6 +108,55 @@ static void hip_backend_names_what_the_runtime_lacks(void **s)
     json_decref(j);
 }
 
+/* The record of a probe on the fake HIP runtime reporting version v. */
+static json_t *hip_probe_at(long v)
+{
+    static int n;
+    char path[128];
+    snprintf(path, sizeof path, "%s/skew-%d-%ld.json", tmp, n++, v);
+    assert_int_equal(it_sh("FAKE_HIP_VERSION=%ld LD_LIBRARY_PATH=%s/fakes/hip %s/probe_discriminator --backend hip "
+                           "--kind hipMalloc --json %s", v, build, build, path), 0);
+    json_error_t e;
+    json_t *j = json_load_file(path, 0, &e);
+    assert_non_null(j);
+    return j;
+}
+
+static const json_t *type_field(const json_t *j)
+{
+    const json_t *c = named(json_object_get(j, "candidates"), "name", "hipPointerGetAttributes(.type)");
+    return json_array_get(json_object_get(c, "results"), 0);
+}
+
+/* A header and a runtime on two sides of the hipMemoryType renumbering
+ * (6.0): the memory type is refused with the reason, never named wrong. */
+static void header_runtime_skew_is_refused_not_reported(void **s)
+{
+    (void)s;
+    if (!it_backend_compiled("hip"))
+        it_skip("the hip backend is compiled out here (no HIP headers under ROCM_PATH)");
+    json_t *j = hip_probe_at(70200000);
+    const char *hv = json_string_value(json_object_get(json_object_get(j, "env"), "header_version"));
+    int major = 0, minor = 0, patch = 0;
+    assert_int_equal(sscanf(hv, "%d.%d.%d", &major, &minor, &patch), 3);
+    long header = major * 10000000L + minor * 100000L + patch;
+    json_decref(j);
+    long same = header, other = major >= 6 ? 50200000 : 70200000;
+    j = hip_probe_at(same);
+    assert_true(json_is_null(json_object_get(json_object_get(j, "env"), "layout_skew")));
+    assert_string_equal(json_string_value(json_object_get(type_field(j), "outcome")), "ok");
+    assert_string_equal(json_string_value(json_object_get(type_field(j), "class")), "2");
+    json_decref(j);
+    j = hip_probe_at(other);
+    const char *skew = json_string_value(json_object_get(json_object_get(j, "env"), "layout_skew"));
+    assert_non_null(skew);
+    assert_non_null(strstr(skew, "hipMemoryType's numbering"));
+    assert_string_equal(json_string_value(json_object_get(type_field(j), "outcome")), "skipped");
+    assert_string_equal(json_string_value(json_object_get(type_field(j), "status_name")),
+                        "refused_header_runtime_skew");
+    json_decref(j);
+}
+
 static void a_runtime_without_devices_is_status_4(void **s)
 {
     (void)s;
@@ -139,6 +188,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(cuda_backend_names_what_the_driver_lacks),
         cmocka_unit_test(hip_backend_names_what_the_runtime_lacks),
+        cmocka_unit_test(header_runtime_skew_is_refused_not_reported),
         cmocka_unit_test(a_runtime_without_devices_is_status_4),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
