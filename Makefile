@@ -29,7 +29,10 @@ COMMON_SRC := $(wildcard common/*.c)
 COMMON_OBJ := $(COMMON_SRC:%.c=$(BUILD)/%.o)
 LIBCOMMON  := $(BUILD)/libhacommon.a
 
-PROBES := $(BUILD)/probe_discriminator $(BUILD)/probe_memgetaccess
+# The stand-in ROCm runtime (standin/): built wherever HIP headers are, with
+# them, so the hip backend runs against ROCm's semantics without an AMD GPU.
+STANDIN := $(if $(HIP_HDR),$(BUILD)/standin/libamdhip64.so)
+PROBES := $(BUILD)/probe_discriminator $(BUILD)/probe_memgetaccess $(STANDIN)
 BENCH  := $(BUILD)/bench_discriminator
 FIX    := $(BUILD)/pool_check $(BUILD)/libhostaccess_pool.so
 BENCH_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(filter-out bench/bench_discriminator.c,$(wildcard bench/*.c)))
@@ -40,7 +43,7 @@ REPORT_LIB_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(filter-out report/report.c repor
 REPORT := $(BUILD)/bin/report $(BUILD)/bin/compare $(BUILD)/bin/trend
 
 .SECONDARY:
-.PHONY: all probes bench fix report check check-torch check-fuzz-corpus fuzz check-unit check-integration check-sanitize check-gpu check-nohdr hip-matrix clean backends
+.PHONY: all probes bench fix report check check-torch check-fuzz-corpus fuzz check-unit check-integration check-sanitize check-gpu check-nohdr check-standin hip-matrix clean backends
 all: probes
 
 # probes builds every tool run_all.sh runs, so the quick start is two commands.
@@ -66,6 +69,11 @@ $(LIBCOMMON): $(COMMON_OBJ)
 
 $(BUILD)/probe_%: $(BUILD)/probes/probe_%.o $(LIBCOMMON)
 	$(CC) $(CFLAGS) $(LDFLAGS) $^ -o $@ $(LIBS)
+
+$(BUILD)/standin/libamdhip64.so: standin/hip_standin.c common/rocm_profiles.h Makefile
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 -D_GNU_SOURCE -fPIC -shared $(WARN) -Wno-deprecated-declarations -Icommon $(HIP_FLAGS) \
+	    -O1 -g $< -o $@
 
 fix: $(FIX)
 $(BUILD)/fix/%.o: BACKEND_FLAGS = -Ifix

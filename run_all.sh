@@ -2,7 +2,11 @@
 # One run of everything, per device, into results/<UTC time>-<host>-<backend>-dev<N>/.
 #
 #   ./run_all.sh [--backend auto|hip|cuda|sim] [--device N] [--results DIR]
-#                [--isolate none|fork] [--bench-args "ARGS"] [--pool-args "ARGS"] [--help]
+#                [--isolate none|fork] [--bench-args "ARGS"] [--pool-args "ARGS"]
+#                [--sim-profile NAME] [--list-sim-profiles] [--help]
+#
+# --sim-profile NAME runs the hip backend over the stand-in ROCm runtime
+# acting as release NAME (--list-sim-profiles): SIMULATED, never evidence.
 #
 # Runs every device of the chosen backend unless --device names one. Each tool
 # writes its JSON record and its human output into the run folder; nothing
@@ -19,9 +23,10 @@ results=$here/results
 isolate=none
 bench_args=
 pool_args=
+profile=()
 
 usage() {
-    echo "usage: ./run_all.sh [--backend auto|hip|cuda|sim] [--device N] [--results DIR] [--isolate none|fork] [--bench-args \"ARGS\"] [--pool-args \"ARGS\"]" >&2
+    echo "usage: ./run_all.sh [--backend auto|hip|cuda|sim] [--device N] [--results DIR] [--isolate none|fork] [--bench-args \"ARGS\"] [--pool-args \"ARGS\"] [--sim-profile NAME] [--list-sim-profiles]" >&2
     exit 2
 }
 
@@ -39,6 +44,9 @@ while [ $# -gt 0 ]; do
         --bench-args=*) bench_args=${1#*=}; shift ;;
         --pool-args) [ $# -ge 2 ] || usage; pool_args=$2; shift 2 ;;
         --pool-args=*) pool_args=${1#*=}; shift ;;
+        --sim-profile) [ $# -ge 2 ] || usage; profile=(--sim-profile "$2"); shift 2 ;;
+        --sim-profile=*) profile=(--sim-profile "${1#*=}"); shift ;;
+        --list-sim-profiles) exec "$build/probe_discriminator" --list-sim-profiles ;;
         -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
         *) echo "run_all.sh: unknown argument '$1'" >&2; usage ;;
     esac
@@ -57,7 +65,7 @@ if [ ! -x "$probe" ]; then
 fi
 
 # Which backend auto picks here, and how many devices it has.
-listing=$("$probe" --backend "$backend" --list-devices) || exit $?
+listing=$("$probe" --backend "$backend" "${profile[@]}" --list-devices) || exit $?
 chosen=${listing%% *}
 count=${listing##* }
 if [ "$count" -lt 1 ]; then
@@ -74,6 +82,11 @@ else
     devices=$(seq 0 $((count - 1)))
 fi
 [ "$chosen" = sim ] && echo "run_all.sh: backend sim: SIMULATED run, not evidence"
+label=$chosen
+if [ ${#profile[@]} -gt 0 ]; then
+    echo "run_all.sh: hip over the stand-in ROCm runtime, profile ${profile[1]}: SIMULATED run, not evidence"
+    label=simhip${profile[1]}
+fi
 
 mkdir -p "$results" || exit 1
 host=$(hostname -s 2>/dev/null || hostname)
@@ -109,11 +122,11 @@ trap 'on_signal SIGHUP 1' HUP
 
 for dev in $devices; do
     # A fresh folder per device; never reuse one that exists.
-    dir=$results/$stamp-$host-$chosen-dev$dev
+    dir=$results/$stamp-$host-$label-dev$dev
     n=1
     while ! mkdir "$dir" 2>/dev/null; do
         n=$((n + 1))
-        dir=$results/$stamp-$host-$chosen-dev$dev-$n
+        dir=$results/$stamp-$host-$label-dev$dev-$n
         [ $n -gt 50 ] && { echo "run_all.sh: cannot create a run folder under $results" >&2; exit 1; }
     done
     echo "run_all.sh: device $dev -> $dir"
@@ -131,7 +144,7 @@ for dev in $devices; do
         t0=$(date +%s.%N)
         # In the background and waited for, so a signal reaches the trap at once.
         # shellcheck disable=SC2086
-        "$bin" --backend "$chosen" --device "$dev" --json "$dir/$name.json" $extra \
+        "$bin" --backend "$chosen" "${profile[@]}" --device "$dev" --json "$dir/$name.json" $extra \
             >"$dir/$name.txt" 2>"$dir/$name.log" &
         child=$!
         wait "$child"
@@ -156,7 +169,7 @@ for dev in $devices; do
         echo "  manifest: the run is incomplete (a record is missing); see $dir/MANIFEST.json"
     fi
     # PyTorch through the pool, where torch and a GPU are.
-    if [ "$chosen" != sim ] && python3 -c 'import torch; assert torch.cuda.is_available()' 2>/dev/null; then
+    if [ "$chosen" != sim ] && [ ${#profile[@]} -eq 0 ] && python3 -c 'import torch; assert torch.cuda.is_available()' 2>/dev/null; then
         if BUILD=$build "$here/fix/torch_check.sh" "$dir"; then
             echo "  torch: pool tests passed (torch_pool.txt)"
         else

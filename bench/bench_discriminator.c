@@ -354,7 +354,7 @@ static int write_sweep_csv(bench *b)
         return HA_EXIT_OUTPUT;
     }
     fprintf(rec.f, "# %s, %s, %s%s\n", b->t.env.device_name, b->t.be.ops->name,
-            b->d.kinds[b->headline]->name, b->t.be.ops->simulated ? " (SIMULATED)" : "");
+            b->d.kinds[b->headline]->name, ha_backend_simulated(&b->t.be) ? " (SIMULATED)" : "");
     fprintf(rec.f, "# ns per read of the whole size: medians and robust spreads (1.4826 MAD)\n");
     fprintf(rec.f, "size_bytes,copy_median_ns,copy_spread_ns,read_median_ns,read_spread_ns,"
                    "read_nt_median_ns,read_nt_spread_ns\n");
@@ -470,7 +470,7 @@ static void print_headline(const bench *b)
     const bench_row *fast = find_row(b, "fast", hk, NULL, 1);
     const bench_row *slow = slow_row(b, 1);
     printf("\n## Headline (%s%s; fast path on %s, slow path from %s)\n\n", b->t.env.device_name,
-           b->t.be.ops->simulated ? ", SIMULATED" : "", hk, slow ? slow->kind : "-");
+           ha_backend_simulated(&b->t.be) ? ", SIMULATED" : "", hk, slow ? slow->kind : "-");
     printf("| path | median ns | spread ns | vs fast path |\n|---|---|---|---|\n");
     if (fast)
         printf("| host deref (fast path)%s | %.1f | %.1f | 1.00x |\n",
@@ -898,7 +898,7 @@ int main(int argc, char **argv)
     run_sweep(&b, &c);
     double wall = ha_now_s() - t0;
 
-    if (b.t.be.ops->simulated)
+    if (ha_backend_simulated(&b.t.be))
         printf("# SIMULATED run - not evidence\n");
     ha_env_print(&b.t.env);
     printf("discriminators that distinguish here:");

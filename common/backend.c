@@ -69,6 +69,7 @@ void ha_backend_close(ha_backend *be)
     if (be->ops && be->ops->close)
         be->ops->close(be);
     be->priv = NULL;
+    be->sim_profile = NULL;
 }
 
 void ha_backend_list(FILE *out)
@@ -102,6 +103,7 @@ const char *ha_status_name(const ha_backend *be, int status)
     case HA_ST_NOT_WRITTEN: return "success_not_written";
     case HA_ST_MISMATCH: return "success_wrong_bytes";
     case HA_ST_SKEW: return "refused_header_runtime_skew";
+    case HA_ST_CRASHED: return "crashed_in_child";
     default: break;
     }
     if (be && be->ops && be->ops->status_name)

@@ -19,10 +19,14 @@
  * Structure kept parallel to backend_cuda.c. */
 #include "backend.h"
 #include "dynload.h"
+#include "rocm_profiles.h"
 
 #ifdef HA_HAVE_HIP
 
 #include <dlfcn.h>
+#include <errno.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <hip/hip_runtime_api.h>
 #include <hip/hip_version.h>
 #include <stdio.h>
@@ -56,6 +60,7 @@
 
 /* Runtime versions (HIP_VERSION numbering) where retain changed. */
 #define HIP_RETAIN_TAKES_REF 71200000
+#define HIP_RETAIN_CRASHES_FROM 60200000 /* f5ca620b */
 #define HIP_RETAIN_SAFE_ON_NON_VMM 71400000
 
 #include "hip_syms.h"
@@ -347,11 +352,49 @@ static void run_memory_type(const ha_backend *be, const ha_query *q, const ha_al
         snprintf(r->value + l, sizeof r->value - l, " (%s)", n);
 }
 
+/* --unsafe-queries: retain where it can crash, in a child, so a crash
+ * costs the child and becomes the answer. (The stand-in survives fork; a
+ * real ROCm runtime need not work in a child at all.) */
+static int retain_in_child(const ha_alloc *a, void *out)
+{
+    int fd[2];
+    if (pipe(fd) != 0)
+        return HA_ST_SKIPPED;
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0) {
+        close(fd[0]);
+        close(fd[1]);
+        return HA_ST_SKIPPED;
+    }
+    if (pid == 0) {
+        close(fd[0]);
+        struct { int st; hipMemGenericAllocationHandle_t h; } r;
+        ha_sentinel_fill(&r.h, sizeof r.h);
+        r.st = CALL(hipMemRetainAllocationHandle, &r.h, a->ptr);
+        _exit(write(fd[1], &r, sizeof r) == (ssize_t)sizeof r ? 0 : 1);
+    }
+    close(fd[1]);
+    struct { int st; hipMemGenericAllocationHandle_t h; } r;
+    ssize_t got = read(fd[0], &r, sizeof r);
+    close(fd[0]);
+    int ws;
+    while (waitpid(pid, &ws, 0) < 0 && errno == EINTR)
+        ;
+    if (WIFSIGNALED(ws) || got != (ssize_t)sizeof r)
+        return HA_ST_CRASHED;
+    memcpy(out, &r.h, sizeof r.h);
+    return r.st;
+}
+
 static int r_retain(const ha_backend *be, const ha_query *q, const ha_alloc *a, void *out)
 {
     (void)q;
-    if (S.runtime_version < HIP_RETAIN_SAFE_ON_NON_VMM && !ha_kind_is_vmm(a->kind))
-        return HA_ST_SKIPPED; /* can crash on non-VMM memory before runtime 7.14 */
+    /* can crash on non-VMM memory from runtime 6.2 until 7.14 */
+    bool may_crash = S.runtime_version < HIP_RETAIN_SAFE_ON_NON_VMM &&
+                     (S.runtime_version >= HIP_RETAIN_CRASHES_FROM || S.runtime_version <= 0);
+    if (may_crash && !ha_kind_is_vmm(a->kind))
+        return be->unsafe_queries ? retain_in_child(a, out) : HA_ST_SKIPPED;
     hipMemGenericAllocationHandle_t h;
     ha_sentinel_fill(&h, sizeof h);
     int st = CALL(hipMemRetainAllocationHandle, &h, a->ptr);
@@ -494,9 +537,10 @@ static int hip_open(ha_backend *be, int device, char *why, size_t n)
     memset(&S, 0, sizeof S);
     static const char *const names[] = {"libamdhip64.so", "libamdhip64.so.7", "libamdhip64.so.6",
                                         "libamdhip64.so.5", NULL};
+    const char *chosen[] = {getenv(HA_HIP_LIBRARY_ENV), NULL};
     bool broken;
     char lwhy[700];
-    S.lib = ha_dlopen_checked(names, &broken, lwhy, sizeof lwhy);
+    S.lib = ha_dlopen_checked(chosen[0] ? chosen : names, &broken, lwhy, sizeof lwhy);
     if (!S.lib) {
         snprintf(why, n, "hip: %s%s", lwhy, broken ? "" : ": install ROCm or libamdhip64");
         return HA_EXIT_NO_RUNTIME;
@@ -546,6 +590,9 @@ static int hip_open(ha_backend *be, int device, char *why, size_t n)
         snprintf(why, n, "hip: cannot open device %d: %s", device, hip_status_name(be, st));
         return HA_EXIT_NO_DEVICE;
     }
+    /* The stand-in runtime says so: everything it answers is simulated. */
+    const char *(*standin)(void) = (const char *(*)(void))dlsym(S.lib, "hostaccess_standin_profile");
+    be->sim_profile = standin ? standin() : NULL;
     S.runtime_version = 0;
     CALL(hipRuntimeGetVersion, &S.runtime_version);
     /* Unknown runtime version: nothing to compare, the header's guards apply (env warns). */

@@ -230,6 +230,7 @@ void ha_env_json(jw *w, const ha_env *e)
     jw_kstr(w, "tool_version", e->tool_version);
     jw_kstr(w, "backend", e->backend);
     jw_kbool(w, "simulated", e->simulated);
+    jw_kstr(w, "sim_profile", e->sim_profile[0] ? e->sim_profile : NULL);
     jw_kstr(w, "header_version", e->header_version);
     jw_kstr(w, "runtime_version", e->runtime_version);
     jw_kstr(w, "driver_version", e->driver_version);
@@ -301,7 +302,8 @@ static const char *tri(int v) { return v < 0 ? "unknown" : v ? "yes" : "no"; }
 
 void ha_env_print(const ha_env *e)
 {
-    printf("backend      %s%s\n", e->backend, e->simulated ? "  (SIMULATED - not evidence)" : "");
+    printf("backend      %s%s%s%s\n", e->backend, e->simulated ? "  (SIMULATED - not evidence)" : "",
+           e->sim_profile[0] ? ": stand-in ROCm runtime, profile " : "", e->sim_profile);
     printf("versions     header %s | runtime %s | driver %s%s%s\n", e->header_version,
            e->runtime_version, e->driver_version, e->kernel_driver[0] ? " | " : "",
            e->kernel_driver);

@@ -21,6 +21,7 @@ struct ha_env {
     char tool_version[64];
     char backend[16];
     bool simulated;
+    char sim_profile[16]; /* the stand-in runtime's ROCm profile, or empty */
     char header_version[64];  /* what the backend was compiled against */
     char runtime_version[64];
     char driver_version[64];

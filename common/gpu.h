@@ -21,6 +21,7 @@ enum {
     HA_ST_NOT_WRITTEN = -4,    /* success, but the output kept its sentinel */
     HA_ST_MISMATCH = -5,       /* success, but the bytes are not the pattern */
     HA_ST_SKEW = -6,           /* refused: header and runtime disagree on a layout or numbering */
+    HA_ST_CRASHED = -7,        /* --unsafe-queries: the call killed the child that made it */
 };
 
 /* What a query answered, in a form the verdict can compare. */
@@ -169,7 +170,19 @@ struct ha_backend {
     const ha_backend_ops *ops;
     int device;
     void *priv;
+    /* Set when the runtime that opened is the stand-in (standin/): the
+     * ROCm profile it acts as. Everything from it is simulated. */
+    const char *sim_profile;
+    /* --unsafe-queries: ask what is known to crash some releases, in a child */
+    bool unsafe_queries;
 };
+
+/* Whether what this backend answers is simulated: the sim backend, or a
+ * real backend over the stand-in runtime. */
+static inline bool ha_backend_simulated(const ha_backend *be)
+{
+    return be->ops->simulated || be->sim_profile != NULL;
+}
 
 /* Exit statuses of every tool (README "Exit statuses"). */
 enum {

@@ -4,8 +4,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "backend.h"
+#include "rocm_profiles.h"
 #include "stats.h"
 
 void ha_tool_init(ha_tool *t, const char *name, const char *usage_extra)
@@ -107,9 +109,65 @@ int ha_tool_option(ha_tool *t, int c, const char *arg)
     case HA_OPT_ENV_ONLY:
         t->env_only = true;
         return 1;
+    case HA_OPT_SIM_PROFILE:
+        if (!ha_rocm_profile_find(arg)) {
+            char list[256] = "";
+            for (const ha_rocm_profile *p = ha_rocm_profiles; p->name; p++) {
+                size_t l = strlen(list);
+                snprintf(list + l, sizeof list - l, "%s%s", l ? ", " : "", p->name);
+            }
+            snprintf(msg, sizeof msg, "unknown sim profile '%.40s' (profiles: %s)", arg, list);
+            return ha_tool_usage(t, msg);
+        }
+        t->sim_profile = arg;
+        return 1;
+    case HA_OPT_LIST_SIM_PROFILES:
+        t->list_sim_profiles = true;
+        return 1;
+    case HA_OPT_UNSAFE_QUERIES:
+        t->unsafe_queries = true;
+        return 1;
     default:
         return 0;
     }
+}
+
+/* The stand-in runtime beside the tool: BUILD/standin/libamdhip64.so. */
+static int standin_path(char *out, size_t n)
+{
+    char exe[4096];
+    ssize_t l = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (l <= 0)
+        return -1;
+    exe[l] = 0;
+    char *slash = strrchr(exe, '/');
+    if (!slash)
+        return -1;
+    *slash = 0;
+    /* the tools live in BUILD/, the report tools in BUILD/bin/ */
+    snprintf(out, n, "%s/standin/libamdhip64.so", exe);
+    if (access(out, R_OK) != 0)
+        snprintf(out, n, "%s/../standin/libamdhip64.so", exe);
+    return access(out, R_OK) == 0 ? 0 : -1;
+}
+
+/* --sim-profile: the hip backend, over the stand-in runtime acting as that
+ * ROCm release. */
+static int use_standin(ha_tool *t)
+{
+    if (strcmp(t->backend, "auto") && strcmp(t->backend, "hip"))
+        return ha_tool_usage(t, "--sim-profile runs the hip backend over the stand-in ROCm runtime: "
+                                "leave --backend out or give hip");
+    char lib[4200];
+    if (!ha_backend_hip.compiled || standin_path(lib, sizeof lib) != 0) {
+        fprintf(stderr, "%s: --sim-profile needs the hip backend and the stand-in runtime, which are built only "
+                        "where HIP headers are (apt-get install libamdhip64-dev, then make probes)\n", t->name);
+        return HA_EXIT_NO_RUNTIME;
+    }
+    t->backend = "hip";
+    setenv(HA_STANDIN_PROFILE_ENV, t->sim_profile, 1);
+    setenv(HA_HIP_LIBRARY_ENV, lib, 1);
+    return HA_EXIT_OK;
 }
 
 int ha_tool_start(ha_tool *t)
@@ -118,6 +176,16 @@ int ha_tool_start(ha_tool *t)
     if (t->list_backends) {
         ha_backend_list(stdout);
         return -1;
+    }
+    if (t->list_sim_profiles) {
+        for (const ha_rocm_profile *p = ha_rocm_profiles; p->name; p++)
+            printf("%-5s runtime %d: %s\n", p->name, p->version, p->what);
+        return -1;
+    }
+    if (t->sim_profile) {
+        int rc = use_standin(t);
+        if (rc != HA_EXIT_OK)
+            return rc;
     }
     char err[512];
     if (t->json) {
@@ -137,6 +205,7 @@ int ha_tool_start(ha_tool *t)
         return rc;
     }
     t->be_open = true;
+    t->be.unsafe_queries = t->unsafe_queries;
     if (t->list_devices) {
         int n = 0;
         if (t->be.ops->device_count(&t->be, &n) != HA_ST_OK)
@@ -147,7 +216,9 @@ int ha_tool_start(ha_tool *t)
     }
     if (t->chose[0])
         fprintf(stderr, "%s: %s\n", t->name, t->chose);
-    ha_env_init(&t->env, t->be.ops->name, t->be.ops->simulated);
+    ha_env_init(&t->env, t->be.ops->name, ha_backend_simulated(&t->be));
+    if (t->be.sim_profile)
+        snprintf(t->env.sim_profile, sizeof t->env.sim_profile, "%s", t->be.sim_profile);
     t->env.device = t->device;
     t->be.ops->env(&t->be, &t->env);
     if (t->env.version_warning[0])
@@ -174,7 +245,7 @@ void ha_tool_json_head(ha_tool *t, jw *w)
 {
     jw_kint(w, "schema_version", HA_SCHEMA_VERSION);
     jw_kstr(w, "tool", t->env_only ? "env" : t->name);
-    jw_kbool(w, "simulated", t->be.ops->simulated);
+    jw_kbool(w, "simulated", ha_backend_simulated(&t->be));
     jw_kstr(w, "backend_choice", t->chose[0] ? t->chose : t->be.ops->name);
     jw_key(w, "env");
     ha_env_json(w, &t->env);

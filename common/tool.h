@@ -22,6 +22,9 @@ enum {
     HA_OPT_LIST_BACKENDS,
     HA_OPT_LIST_DEVICES,
     HA_OPT_ENV_ONLY,
+    HA_OPT_SIM_PROFILE,
+    HA_OPT_LIST_SIM_PROFILES,
+    HA_OPT_UNSAFE_QUERIES,
     HA_OPT_TOOL_BASE = 0x200, /* a tool's own options start here */
 };
 
@@ -33,11 +36,15 @@ enum {
     {"list-backends", no_argument, 0, HA_OPT_LIST_BACKENDS},             \
     {"list-devices", no_argument, 0, HA_OPT_LIST_DEVICES},               \
     {"env-only", no_argument, 0, HA_OPT_ENV_ONLY},                       \
+    {"sim-profile", required_argument, 0, HA_OPT_SIM_PROFILE},           \
+    {"list-sim-profiles", no_argument, 0, HA_OPT_LIST_SIM_PROFILES},     \
+    {"unsafe-queries", no_argument, 0, HA_OPT_UNSAFE_QUERIES},           \
     {"help", no_argument, 0, 'h'}
 
 #define HA_COMMON_USAGE                                                              \
     "[--backend auto|hip|cuda|sim] [--device N] [--json FILE] [--isolate=none|fork]" \
-    " [--list-backends] [--list-devices] [--env-only] [--help]"
+    " [--list-backends] [--list-devices] [--env-only] [--sim-profile NAME] [--list-sim-profiles]"   \
+    " [--unsafe-queries] [--help]"
 
 typedef struct ha_tool {
     const char *name;
@@ -49,6 +56,9 @@ typedef struct ha_tool {
     bool list_backends;
     bool list_devices;
     bool env_only; /* write the environment record only */
+    const char *sim_profile; /* --sim-profile: the hip backend over the stand-in ROCm runtime */
+    bool list_sim_profiles;
+    bool unsafe_queries; /* ask queries known to crash some releases, each in a child */
     ha_backend be;
     bool be_open;
     ha_record rec;

@@ -526,7 +526,7 @@ int main(int argc, char **argv)
         return rc;
     /* Nothing about the simulation's speed is evidence: smaller pools there. */
     if (!sizes_given)
-        parse_sizes(G.t.be.ops->simulated ? "64MiB,256MiB" : "1GiB,4GiB");
+        parse_sizes(ha_backend_simulated(&G.t.be) ? "64MiB,256MiB" : "1GiB,4GiB");
     if (!G.t.be.ops->vmm) {
         fprintf(stderr, "pool_check: the %s backend has no VMM calls\n", G.t.be.ops->name);
         ha_tool_abort(&G.t);
@@ -547,7 +547,7 @@ int main(int argc, char **argv)
         run_throughput(&G.tp[i], G.sizes[i]);
     }
     double wall = ha_now_s() - t0;
-    if (G.t.be.ops->simulated)
+    if (ha_backend_simulated(&G.t.be))
         printf("# SIMULATED run - not evidence\n");
     ha_env_print(&G.t.env);
     printf("\n");

@@ -283,7 +283,7 @@ int main(int argc, char **argv)
     ha_discriminate_verdicts(&p.d);
     double wall = ha_now_s() - t0;
 
-    if (p.t.be.ops->simulated)
+    if (ha_backend_simulated(&p.t.be))
         printf("# SIMULATED run - not evidence\n");
     ha_env_print(&p.t.env);
     printf("isolation    %s\n\n", p.t.isolate_fork ? "fork (child first, then in process)" : "in process");

@@ -212,7 +212,7 @@ int main(int argc, char **argv)
         run_shape(&t.be, &runs[n++]);
     }
     double wall = ha_now_s() - t0;
-    if (t.be.ops->simulated)
+    if (ha_backend_simulated(&t.be))
         printf("# SIMULATED run - not evidence\n");
     ha_env_print(&t.env);
     printf("\n");

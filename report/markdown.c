@@ -346,7 +346,12 @@ void md_write(FILE *f, const rundir *r, const char *plots)
                    "nothing here stands for a finished run.\n\n", md_text(r->incomplete));
     if (json_is_string(json_object_get(e, "layout_skew")))
         fprintf(f, "> **Header/runtime skew:** %s.\n\n", md_text(rec_str(e, "layout_skew")));
-    if (sim)
+    if (json_is_string(json_object_get(e, "sim_profile")))
+        fprintf(f, "> This run used the hip backend over the **stand-in ROCm runtime, profile %s**: the "
+                   "answers ROCm's sources say that release gives, on a host-only model of a large-BAR "
+                   "platform. It tests the code that runs on AMD GPUs; none of it was measured on one.\n\n",
+                md_text(rec_str(e, "sim_profile")));
+    else if (sim)
         fprintf(f, "> This run used the simulation backend: a host-only model of a large-BAR "
                    "platform. It tests the harness; none of it describes a GPU.\n\n");
     md_env(f, e);

@@ -180,6 +180,9 @@ int rundir_list(const char *dir, char (*names)[256], int max)
 
 void rundir_group(const rundir *r, char *buf, size_t n)
 {
-    snprintf(buf, n, "%s / %s%s", rec_str(r->env, "device_name"), rec_str(r->env, "backend"),
-             rundir_simulated(r) ? " (SIMULATED)" : "");
+    const char *profile = rec_str(r->env, "sim_profile");
+    char sim[64] = "";
+    if (rundir_simulated(r))
+        snprintf(sim, sizeof sim, " (SIMULATED%s%.20s)", *profile ? ", profile " : "", profile);
+    snprintf(buf, n, "%s / %s%s", rec_str(r->env, "device_name"), rec_str(r->env, "backend"), sim);
 }

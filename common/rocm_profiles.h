@@ -1,0 +1,46 @@
+/* The ROCm releases the stand-in runtime (standin/hip_standin.c) can act
+ * as, each with the behaviour that differs from the others — read from the
+ * CLR/ROCr sources and the Debian binaries (../shared/FACTS.md, "HIP across
+ * versions"), not measured on hardware. One table, read by the stand-in
+ * and by the tools (--sim-profile, --list-sim-profiles). */
+#ifndef HA_ROCM_PROFILES_H
+#define HA_ROCM_PROFILES_H
+
+#include <stddef.h>
+#include <string.h>
+
+typedef struct ha_rocm_profile {
+    const char *name; /* as given to --sim-profile */
+    int version;      /* HIP_VERSION numbering: what hipRuntimeGetVersion answers */
+    const char *what; /* how this release differs, one line */
+} ha_rocm_profile;
+
+static const ha_rocm_profile ha_rocm_profiles[] = {
+    {"6.0", 60032830, "hipMemSetAccess/hipMemGetAccess are stubs (success, nothing changes); retain is safe on hipMalloc"},
+    {"6.4", 60443483, "hipMemSetAccess ignores location.type and uses id as a device index: {Host, 0} grants device 0; "
+                      "retain on a hipMalloc pointer crashes"},
+    {"7.1", 70151830, "Host descriptors accepted, but refused on device-backed memory (hipErrorInvalidValue); retain crashes "
+                      "on hipMalloc"},
+    {"7.2", 70253211, "a Host descriptor maps device-backed memory for the CPU; retain crashes on hipMalloc and takes no "
+                      "reference"},
+    {"7.14", 71400000, "as 7.2; retain returns hipErrorInvalidValue on hipMalloc and takes a reference (from 7.12)"},
+    {NULL, 0, NULL},
+};
+
+/* The profile named name, or NULL. */
+static inline const ha_rocm_profile *ha_rocm_profile_find(const char *name)
+{
+    for (const ha_rocm_profile *p = ha_rocm_profiles; name && p->name; p++)
+        if (strcmp(p->name, name) == 0)
+            return p;
+    return NULL;
+}
+
+/* The environment variable the stand-in reads its profile from. */
+#define HA_STANDIN_PROFILE_ENV "HOSTACCESS_STANDIN_PROFILE"
+#define HA_STANDIN_DEFAULT_PROFILE "7.14"
+
+/* Set to a library path, the hip backend loads that one alone. */
+#define HA_HIP_LIBRARY_ENV "HOSTACCESS_HIP_LIBRARY"
+
+#endif
