@@ -646,6 +646,18 @@ static void hip_env(const ha_backend *be, ha_env *e)
         fclose(f);
     }
     ha_env_check_versions(e, "HIP header", e->header_version, "HIP runtime", e->runtime_version);
+    /* The version guards know the releases of the stand-in's profiles. */
+    int newest = 0;
+    for (const ha_rocm_profile *p = ha_rocm_profiles; p->name; p++)
+        newest = p->version > newest ? p->version : newest;
+    if (S.runtime_version <= 0)
+        snprintf(e->version_warning, sizeof e->version_warning,
+                 "the runtime did not give its version: the newest guards apply, and retain is not asked of "
+                 "non-VMM memory");
+    else if (S.runtime_version > newest)
+        snprintf(e->version_warning, sizeof e->version_warning,
+                 "HIP runtime %d is newer than any release this tool knows (%d): the newest guards apply",
+                 S.runtime_version, newest);
     if (S.prop_skew || S.memtype_skew)
         snprintf(e->layout_skew, sizeof e->layout_skew,
                  "HIP header %.20s and runtime %.20s disagree on %s%s%s: what depends on it is refused, not reported",

@@ -16,6 +16,8 @@ typedef struct ha_rocm_profile {
 } ha_rocm_profile;
 
 static const ha_rocm_profile ha_rocm_profiles[] = {
+    {"5.2", 50221153, "the VMM calls are stubs: reserve and retain succeed without writing their output, map and "
+                      "SetAccess change nothing; hipPointerGetAttributes fails on unknown pointers"},
     {"6.0", 60032830, "hipMemSetAccess/hipMemGetAccess are stubs (success, nothing changes); retain is safe on hipMalloc"},
     {"6.4", 60443483, "hipMemSetAccess ignores location.type and uses id as a device index: {Host, 0} grants device 0; "
                       "retain on a hipMalloc pointer crashes"},

@@ -73,7 +73,7 @@ int ha_parse_size(const char *s, unsigned long long min, unsigned long long max,
 int ha_tool_option(ha_tool *t, int c, const char *arg)
 {
     long v;
-    char msg[160];
+    char msg[256];
     switch (c) {
     case HA_OPT_BACKEND:
         if (strcmp(arg, "auto") && !ha_backend_find(arg)) {
@@ -111,12 +111,12 @@ int ha_tool_option(ha_tool *t, int c, const char *arg)
         return 1;
     case HA_OPT_SIM_PROFILE:
         if (!ha_rocm_profile_find(arg)) {
-            char list[256] = "";
+            char list[96] = "";
             for (const ha_rocm_profile *p = ha_rocm_profiles; p->name; p++) {
                 size_t l = strlen(list);
                 snprintf(list + l, sizeof list - l, "%s%s", l ? ", " : "", p->name);
             }
-            snprintf(msg, sizeof msg, "unknown sim profile '%.40s' (profiles: %s)", arg, list);
+            snprintf(msg, sizeof msg, "unknown sim profile '%.40s' (profiles: %.96s)", arg, list);
             return ha_tool_usage(t, msg);
         }
         t->sim_profile = arg;

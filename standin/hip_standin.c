@@ -348,6 +348,8 @@ hipError_t hipMemAddressReserve(void **ptr, size_t size, size_t align, void *add
     (void)flags;
     if (!size || size % GRANULE || (align && align % GRANULE))
         return hipErrorInvalidValue;
+    if (V() < 50300000)
+        return hipSuccess; /* 5.2: a stub that writes no address */
     obj *o = new_obj(OBJ_RESERVE);
     if (!o)
         return hipErrorOutOfMemory;
@@ -432,6 +434,8 @@ hipError_t hipMemMap(void *ptr, size_t size, size_t offset, hipMemGenericAllocat
                      unsigned long long flags)
 {
     (void)flags;
+    if (V() < 50300000)
+        return hipSuccess; /* 5.2: a no-op */
     obj *ph = phys_of(h), *r = find(OBJ_RESERVE, ptr);
     if (!ph || !r || offset || size != ph->size || (char *)ptr + size > r->va + r->size || find(OBJ_MAP, ptr))
         return hipErrorInvalidValue;
@@ -533,6 +537,8 @@ hipError_t hipMemGetAccess(unsigned long long *flags, const hipMemLocation *loc,
 
 hipError_t hipMemRetainAllocationHandle(hipMemGenericAllocationHandle_t *h, void *addr)
 {
+    if (V() < 50300000)
+        return hipSuccess; /* 5.2: success, no handle written */
     obj *m = find(OBJ_MAP, addr);
     if (m) {
         if (V() >= 71200000)

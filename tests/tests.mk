@@ -13,10 +13,14 @@ check-unit: $(UNIT_BIN)
 	@tests/run_unit.sh $(UNIT_BIN)
 
 # Stand-in runtimes, so CI drives the hip and cuda backends past "no device".
-FAKES := $(BUILD)/fakes/cuda/libcuda.so.1 $(BUILD)/fakes/hip/libamdhip64.so $(BUILD)/fakes/cuda-datasym/libcuda.so.1
+FAKES := $(BUILD)/fakes/cuda/libcuda.so.1 $(BUILD)/fakes/hip/libamdhip64.so $(BUILD)/fakes/cuda-datasym/libcuda.so.1 \
+         $(BUILD)/fakes/hip-datasym/libamdhip64.so
 $(BUILD)/fakes/cuda/libcuda.so.1: tests/fakes/fake_cuda.c
 	@mkdir -p $(dir $@)
 	$(CC) -shared -fPIC -O1 $(WARN) $< -o $@
+$(BUILD)/fakes/hip-datasym/libamdhip64.so: tests/fakes/fake_hip.c
+	@mkdir -p $(dir $@)
+	$(CC) -shared -fPIC -O1 $(WARN) -DFAKE_DATA_HIPINIT $< -o $@
 $(BUILD)/fakes/cuda-datasym/libcuda.so.1: tests/fakes/fake_cuda.c
 	@mkdir -p $(dir $@)
 	$(CC) -shared -fPIC -O1 $(WARN) -DFAKE_DATA_CUINIT $< -o $@
@@ -92,6 +96,21 @@ check-standin:
 	    $(MAKE) BUILD=build-standin ROCM_PATH=$(abspath $(HIP72)) probes report build-standin/tests/integration_standin \
 	    && BUILD=build-standin tests/run_unit.sh build-standin/tests/integration_standin; \
 	else echo "check-standin: [  SKIP    ] because $(HIP72) has no HIP 7.2 headers (make hip-matrix fetches them)"; fi
+
+# make coverage: the hip backend's tests (stand-in, fakes, probes) in a
+# --coverage build with the HIP 7.2 headers, then line coverage per file;
+# common/backend_hip.c must reach 90 %.
+COV_TESTS := integration_standin integration_fakes integration_probes
+coverage:
+	@[ -f $(HIP72)/include/hip/hip_runtime_api.h ] || { \
+	    echo "coverage: needs the HIP 7.2 headers in $(HIP72): run make hip-matrix first"; exit 2; }
+	rm -rf build-cov
+	$(MAKE) BUILD=build-cov ROCM_PATH=$(abspath $(HIP72)) CFLAGS="-O0 -g --coverage" LDFLAGS="--coverage" \
+	    probes report build-cov/fakes/cuda/libcuda.so.1 build-cov/fakes/hip/libamdhip64.so \
+	    build-cov/fakes/cuda-datasym/libcuda.so.1 build-cov/fakes/hip-datasym/libamdhip64.so \
+	    $(addprefix build-cov/tests/,$(COV_TESTS))
+	BUILD=build-cov tests/run_unit.sh $(addprefix build-cov/tests/,$(COV_TESTS))
+	tools/coverage.sh build-cov common/backend_hip.c=90
 
 # The unit and integration tests once more with no GPU headers at all, as on
 # a machine without a CUDA toolkit or HIP: every test must decide from that.

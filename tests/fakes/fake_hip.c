@@ -1,7 +1,8 @@
 /* A stand-in libamdhip64.so for CI: what the hip backend needs to open and
  * one allocation kind backed by host memory; every other entry point is
  * missing. FAKE_NO_DEVICE=1 makes it report no device (hipErrorNoDevice,
- * 100). Built without HIP headers: the ABI's types only. */
+ * 100). Built without HIP headers: the ABI's types only. Built with
+ * -DFAKE_DATA_HIPINIT, hipInit is data, not a function. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,14 +12,26 @@ static int no_device(void)
     return e && *e == '1';
 }
 
+#ifdef FAKE_DATA_HIPINIT
+int hipInit[4] = {1, 2, 3, 4}; /* a library that only looks like the runtime */
+#else
 int hipInit(unsigned flags) { (void)flags; return no_device() ? 100 : 0; }
-int hipGetDeviceCount(int *n) { *n = no_device() ? 0 : 1; return no_device() ? 100 : 0; }
+#endif
+/* FAKE_DEVICE_COUNT=N: the count a broken runtime reports (-1) */
+int hipGetDeviceCount(int *n)
+{
+    const char *e = getenv("FAKE_DEVICE_COUNT");
+    *n = e ? atoi(e) : no_device() ? 0 : 1;
+    return no_device() ? 100 : 0;
+}
 int hipSetDevice(int d) { (void)d; return 0; }
 /* 7.2 unless FAKE_HIP_VERSION says otherwise (HIP_VERSION numbering): the
  * backend's version guards and its header/runtime skew checks read it. */
 int hipRuntimeGetVersion(int *v)
 {
     const char *e = getenv("FAKE_HIP_VERSION");
+    if (e && !strcmp(e, "fail"))
+        return 999; /* a runtime that will not say */
     *v = e ? atoi(e) : 70200000;
     return 0;
 }

@@ -104,7 +104,13 @@ static void hip_backend_names_what_the_runtime_lacks(void **s)
                                                           "outcome")), "skipped");
     const json_t *env = json_object_get(j, "env");
     assert_string_equal(json_string_value(json_object_get(env, "runtime_version")), "7.2.0");
-    assert_non_null(strstr(json_string_value(json_object_get(env, "version_warning")), "differs"));
+    /* a header of another major.minor than the fake's 7.2 is warned about */
+    const char *hv = json_string_value(json_object_get(env, "header_version"));
+    const json_t *warn = json_object_get(env, "version_warning");
+    if (strncmp(hv, "7.2.", 4) == 0)
+        assert_true(json_is_null(warn));
+    else
+        assert_non_null(strstr(json_string_value(warn), "differs"));
     json_decref(j);
 }
 
@@ -157,6 +163,37 @@ static void header_runtime_skew_is_refused_not_reported(void **s)
     json_decref(j);
 }
 
+/* Every way the hip backend's open can go wrong is one clear line. */
+static void a_broken_hip_runtime_is_named(void **s)
+{
+    (void)s;
+    if (!it_backend_compiled("hip"))
+        it_skip("the hip backend is compiled out here (no HIP headers under ROCM_PATH)");
+    assert_int_equal(it_sh("LD_LIBRARY_PATH=%s/fakes/hip-datasym %s/probe_discriminator --backend hip", build, build), 3);
+    assert_non_null(strstr(it_out, "hipInit is not a function"));
+    assert_int_equal(it_sh("FAKE_DEVICE_COUNT=-1 LD_LIBRARY_PATH=%s/fakes/hip %s/probe_discriminator --backend hip",
+                           build, build), 3);
+    assert_non_null(strstr(it_out, "hipGetDeviceCount reported -1 devices"));
+    assert_int_equal(it_sh("LD_LIBRARY_PATH=%s/fakes/hip %s/probe_discriminator --backend hip --device 1", build,
+                           build), 2);
+    assert_non_null(strstr(it_out, "device 1 does not exist: hip has 1 device(s)"));
+    /* a library that is not the HIP runtime at all lacks what the backend needs */
+    assert_int_equal(it_sh("HOSTACCESS_HIP_LIBRARY=%s/fakes/cuda/libcuda.so.1 %s/probe_discriminator --backend hip",
+                           build, build), 3);
+    assert_non_null(strstr(it_out, "lacks hipGetDeviceCount"));
+    assert_int_equal(it_sh("HOSTACCESS_HIP_LIBRARY=/nonexistent/libamdhip64.so %s/probe_discriminator --backend hip",
+                           build), 3);
+    assert_non_null(strstr(it_out, "not found"));
+    /* a runtime that will not say its version, or one newer than any known: warned */
+    assert_int_equal(it_sh("FAKE_HIP_VERSION=fail LD_LIBRARY_PATH=%s/fakes/hip %s/probe_discriminator --backend hip "
+                           "--env-only", build, build), 0);
+    assert_non_null(strstr(it_out, "did not give its version"));
+    assert_non_null(strstr(it_out, "runtime unknown"));
+    assert_int_equal(it_sh("FAKE_HIP_VERSION=80000000 LD_LIBRARY_PATH=%s/fakes/hip %s/probe_discriminator "
+                           "--backend hip --env-only", build, build), 0);
+    assert_non_null(strstr(it_out, "newer than any release this tool knows"));
+}
+
 static void a_runtime_without_devices_is_status_4(void **s)
 {
     (void)s;
@@ -189,6 +226,7 @@ int main(void)
         cmocka_unit_test(cuda_backend_names_what_the_driver_lacks),
         cmocka_unit_test(hip_backend_names_what_the_runtime_lacks),
         cmocka_unit_test(header_runtime_skew_is_refused_not_reported),
+        cmocka_unit_test(a_broken_hip_runtime_is_named),
         cmocka_unit_test(a_runtime_without_devices_is_status_4),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
