@@ -206,6 +206,27 @@ static void run_all_runs_every_tool_over_the_stand_in(void **s)
     json_decref(j);
 }
 
+/* The pool library (PyTorch's pluggable-allocator entry points) over the
+ * stand-in: the fix keeps the fast path working across sleep and wake. */
+static void the_pool_library_runs_over_the_stand_in(void **s)
+{
+    (void)s;
+    if (why_not[0])
+        it_skip("%s", why_not);
+    if (it_sh("command -v python3") != 0)
+        it_skip("python3 is not installed: nothing to load the library with ctypes");
+    if (strcmp(build, "build") != 0 && strstr(build, "asan"))
+        it_skip("python3 cannot load a sanitizer-built library (%s)", build);
+    for (int fix = 1; fix >= 0; fix--) {
+        int rc = it_sh("python3 tests/standin/pool_over_standin.py %s %d", build, fix);
+        if (rc != 0)
+            fail_msg("the pool over the stand-in (fix %d): %d\n%s", fix, rc, it_out);
+        assert_non_null(strstr(it_out, "0 failed"));
+        assert_non_null(strstr(it_out, fix ? "read after wake: status 0 value 0x5ca1ab1e"
+                                           : "read after wake faults, contained: status 11"));
+    }
+}
+
 /* 5.2's VMM calls succeed without doing anything: with 5.2 headers the
  * sentinels catch it (success, nothing written); with newer headers the
  * hipMemAllocationProp layouts differ and the calls are refused. */
@@ -250,6 +271,7 @@ int main(void)
         cmocka_unit_test(each_profile_answers_as_its_release),
         cmocka_unit_test(the_retain_guard_is_what_prevents_the_crash),
         cmocka_unit_test(run_all_runs_every_tool_over_the_stand_in),
+        cmocka_unit_test(the_pool_library_runs_over_the_stand_in),
         cmocka_unit_test(profile_5_2_stubs_are_caught),
         cmocka_unit_test(bad_profiles_are_refused),
     };
