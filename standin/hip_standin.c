@@ -16,6 +16,9 @@
  *     it), as ROCr maps the buffer for the CPU agent only then. An unmap
  *     loses the host mapping; a later device-only SetAccess does not revoke
  *     it (ROCr updates only the agents a call lists).
+ *   - VRAM released while its address range stays reserved is not given
+ *     back until the range is freed (why vLLM frees and re-reserves on
+ *     ROCm): hipMemGetInfo counts it as used until hipMemAddressFree.
  * What differs by release is in common/rocm_profiles.h and below, each
  * marked with the profile test that decides it. The profile comes from
  * $HOSTACCESS_STANDIN_PROFILE (--sim-profile sets it). */
@@ -69,6 +72,8 @@ typedef struct obj {
     int refs;          /* PHYS: handle references (create 1, retain from 7.12 +1) */
     bool host_backed;  /* PHYS: created with location Host */
     struct obj *phys;  /* MAP: the chunk mapped here */
+    struct obj *range; /* PHYS: the reservation it was last mapped into */
+    size_t held;       /* RESERVE: released VRAM the runtime keeps while reserved */
     bool host_access;  /* MAP: mapped for the CPU */
     bool dev_access;   /* MAP: granted to the device */
 } obj;
@@ -256,7 +261,12 @@ static void drop_phys(obj *ph)
 {
     munmap(ph->dev, ph->size);
     close(ph->fd);
-    used_bytes -= ph->size;
+    /* device memory last mapped into a range that is still reserved stays
+     * counted until that range is freed */
+    if (ph->range && ph->range->kind == OBJ_RESERVE && !ph->host_backed)
+        ph->range->held += ph->size;
+    else if (!ph->host_backed)
+        used_bytes -= ph->size;
     ph->kind = OBJ_FREE;
 }
 
@@ -377,6 +387,11 @@ hipError_t hipMemAddressFree(void *ptr, size_t size)
     if (!o || o->va != ptr || o->size != size || find(OBJ_MAP, ptr))
         return hipErrorInvalidValue;
     munmap(o->va, o->size);
+    used_bytes -= o->held;
+    o->held = 0;
+    for (int i = 0; i < MAX_OBJ; i++)
+        if (objs[i].kind == OBJ_PHYS && objs[i].range == o)
+            objs[i].range = NULL; /* the slot may hold another range later */
     o->kind = OBJ_FREE;
     return hipSuccess;
 }
@@ -423,8 +438,6 @@ hipError_t hipMemRelease(hipMemGenericAllocationHandle_t h)
         for (int i = 0; i < MAX_OBJ; i++)
             if (objs[i].kind == OBJ_MAP && objs[i].phys == ph)
                 return hipSuccess; /* freed when unmapped, as the runtime keeps it alive */
-        if (ph->host_backed)
-            used_bytes += ph->size; /* drop_phys subtracts */
         drop_phys(ph);
     }
     return hipSuccess;
@@ -450,6 +463,7 @@ hipError_t hipMemMap(void *ptr, size_t size, size_t offset, hipMemGenericAllocat
     m->va = ptr;
     m->size = size;
     m->phys = ph;
+    ph->range = r;
     return hipSuccess;
 }
 
@@ -462,11 +476,8 @@ hipError_t hipMemUnmap(void *ptr, size_t size)
     mmap(ptr, size, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED | MAP_NORESERVE, -1, 0);
     obj *ph = m->phys;
     m->kind = OBJ_FREE;
-    if (ph->refs == 0) {
-        if (ph->host_backed)
-            used_bytes += ph->size;
+    if (ph->refs == 0)
         drop_phys(ph);
-    }
     return hipSuccess;
 }
 

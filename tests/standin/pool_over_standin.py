@@ -26,6 +26,36 @@ lib.hostaccess_config.restype = ctypes.c_char_p
 lib.hostaccess_host_read_u32.argtypes = [ctypes.c_void_p, ctypes.POINTER(ctypes.c_uint)]
 hip.hipMemcpy.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int]
 
+
+def vram_kept_while_reserved():
+    """The model itself: unmap and release alone do not give VRAM back."""
+    free_b, total = ctypes.c_size_t(0), ctypes.c_size_t(0)
+    va, h = ctypes.c_void_p(0), ctypes.c_void_p(0)
+    size = 2 << 20
+
+    class Loc(ctypes.Structure):
+        _fields_ = [("type", ctypes.c_int), ("id", ctypes.c_int)]
+
+    class Prop(ctypes.Structure):  # the 5.3 - 7.2 layout
+        _fields_ = [("type", ctypes.c_int), ("handle", ctypes.c_int), ("loc", Loc), ("win32", ctypes.c_void_p),
+                    ("flags", ctypes.c_uint32)]
+
+    prop = Prop(1, 0, Loc(1, 0), None, 0)
+    hip.hipMemGetInfo(ctypes.byref(free_b), ctypes.byref(total))
+    start = free_b.value
+    assert hip.hipMemAddressReserve(ctypes.byref(va), ctypes.c_size_t(size), ctypes.c_size_t(0), None,
+                                    ctypes.c_ulonglong(0)) == 0
+    assert hip.hipMemCreate(ctypes.byref(h), ctypes.c_size_t(size), ctypes.byref(prop), ctypes.c_ulonglong(0)) == 0
+    assert hip.hipMemMap(va, ctypes.c_size_t(size), ctypes.c_size_t(0), h, ctypes.c_ulonglong(0)) == 0
+    assert hip.hipMemUnmap(va, ctypes.c_size_t(size)) == 0
+    assert hip.hipMemRelease(h) == 0
+    hip.hipMemGetInfo(ctypes.byref(free_b), ctypes.byref(total))
+    kept = start - free_b.value
+    assert hip.hipMemAddressFree(va, ctypes.c_size_t(size)) == 0
+    hip.hipMemGetInfo(ctypes.byref(free_b), ctypes.byref(total))
+    check("released VRAM is kept while its range is reserved", kept == size and free_b.value == start,
+          "kept %d bytes, %d after the range was freed" % (kept, start - free_b.value))
+
 failed = 0
 
 
@@ -35,6 +65,7 @@ def check(what, ok, detail=""):
     print("%s %s%s" % ("ok  " if ok else "FAIL", what, ": " + detail if detail else ""))
 
 
+vram_kept_while_reserved()
 assert lib.hostaccess_set_tag(b"weights") == 0
 p = lib.my_malloc(4096, 0, None)
 check("my_malloc", bool(p), lib.hostaccess_last_error().decode())
@@ -53,7 +84,17 @@ def fast_read(when):
 
 
 fast_read("before sleep")
+free_b, total = ctypes.c_size_t(0), ctypes.c_size_t(0)
+hip.hipMemGetInfo(ctypes.byref(free_b), ctypes.byref(total))
+before = free_b.value
+lib.hostaccess_mapped_bytes.restype = ctypes.c_size_t
+mapped = lib.hostaccess_mapped_bytes()
 check("sleep", lib.hostaccess_sleep(b"weights") == 0, lib.hostaccess_last_error().decode())
+hip.hipMemGetInfo(ctypes.byref(free_b), ctypes.byref(total))
+# The runtime keeps released VRAM while its range stays reserved: the
+# pool's free-and-re-reserve on sleep is what gives it back.
+check("sleep gave the VRAM back (free and re-reserve)", mapped > 0 and free_b.value - before == mapped,
+      "free memory rose by %d bytes for %d mapped" % (free_b.value - before, mapped))
 check("wake", lib.hostaccess_wake(b"") == 0, lib.hostaccess_last_error().decode())
 fast_read("after wake")
 print("%d failed" % failed)
