@@ -139,9 +139,29 @@ static int unmap_release(refpool *p, rp_alloc *a, int mapped)
     return first;
 }
 
+/* Unmaps and releases a's chunks; where the runtime keeps VRAM while a
+ * range stays reserved (ROCm: re_reserve), also gives the range back and
+ * takes the same addresses again. Sleep does this, and so does a wake that
+ * undoes itself: without it a failed wake would hold the memory it made. */
+static int give_back(refpool *p, rp_alloc *a, int mapped)
+{
+    int st = unmap_release(p, a, mapped);
+    if (!p->cfg.re_reserve || st != HA_ST_OK)
+        return st;
+    const ha_backend *be = p->be;
+    void *again = a->va;
+    st = be->ops->vmm->free_va(be, a->va, a->mapped);
+    if (st == HA_ST_OK)
+        st = be->ops->vmm->reserve(be, &again, a->mapped, p->gran, a->va);
+    if (st == HA_ST_OK && again != a->va)
+        st = HA_ST_NOT_WRITTEN;
+    return st;
+}
+
 /* vLLM's create_and_map: every chunk created and mapped back to back, then
- * one SetAccess over the whole range. Undoes itself on failure. */
-static int create_and_map(refpool *p, rp_alloc *a)
+ * one SetAccess over the whole range. Undoes itself on failure (waking:
+ * giving the range back too, as sleep did). */
+static int create_and_map(refpool *p, rp_alloc *a, bool waking)
 {
     int mapped = 0, st = HA_ST_OK;
     const char *what = "create";
@@ -161,7 +181,7 @@ static int create_and_map(refpool *p, rp_alloc *a)
     }
     if (st == HA_ST_OK)
         return REFPOOL_OK;
-    int ust = unmap_release(p, a, mapped);
+    int ust = waking ? give_back(p, a, mapped) : unmap_release(p, a, mapped);
     return fail(p, REFPOOL_E_RUNTIME, "%s of a %zu-byte allocation (%s): %s%s%s", what, a->mapped,
                 a->tag, st_name(p, st), ust ? "; undoing it also failed: " : "",
                 ust ? ha_status_name(p->be, ust) : "");
@@ -271,7 +291,7 @@ int refpool_alloc(refpool *p, size_t size, const char *tag, void **ptr)
                     ha_status_name(p->be, st));
     }
     a->va = va;
-    int rc = create_and_map(p, a);
+    int rc = create_and_map(p, a, false);
     if (rc != REFPOOL_OK) {
         p->be->ops->vmm->free_va(p->be, a->va, a->mapped);
         drop(p, a);
@@ -359,18 +379,8 @@ int refpool_sleep(refpool *p, const char *const *offload_tags, size_t ntags)
     }
     int first = HA_ST_OK;
     for (rp_alloc *a = p->head; a; a = a->next) {
-        int st = unmap_release(p, a, a->nchunks);
+        int st = give_back(p, a, a->nchunks);
         a->awake = false;
-        if (p->cfg.re_reserve && st == HA_ST_OK) {
-            /* The runtime keeps VRAM while the range stays reserved: give
-             * the range back and take the same addresses again. */
-            void *again = a->va;
-            st = be->ops->vmm->free_va(be, a->va, a->mapped);
-            if (st == HA_ST_OK)
-                st = be->ops->vmm->reserve(be, &again, a->mapped, p->gran, a->va);
-            if (st == HA_ST_OK && again != a->va)
-                st = HA_ST_NOT_WRITTEN;
-        }
         if (st && !first)
             first = st;
     }
@@ -399,11 +409,11 @@ int refpool_wake(refpool *p, const char *const *tags, size_t ntags)
     for (rp_alloc *a = p->head; a; a = a->next) {
         if (a->awake || (ntags && !tagged(a, tags, ntags)))
             continue;
-        rc = ndone < sizeof done / sizeof done[0] ? create_and_map(p, a) : REFPOOL_E_NOMEM;
+        rc = ndone < sizeof done / sizeof done[0] ? create_and_map(p, a, true) : REFPOOL_E_NOMEM;
         if (rc != REFPOOL_OK) {
             /* Undo this call's work: the pool stays asleep, backups intact. */
             for (size_t i = 0; i < ndone; i++)
-                unmap_release(p, done[i], done[i]->nchunks);
+                give_back(p, done[i], done[i]->nchunks);
             return rc;
         }
         done[ndone++] = a;
