@@ -70,10 +70,11 @@ $(LIBCOMMON): $(COMMON_OBJ)
 $(BUILD)/probe_%: $(BUILD)/probes/probe_%.o $(LIBCOMMON)
 	$(CC) $(CFLAGS) $(LDFLAGS) $^ -o $@ $(LIBS)
 
-$(BUILD)/standin/libamdhip64.so: standin/hip_standin.c common/rocm_profiles.h Makefile
+# -Bsymbolic: the model inside binds to itself, never to a tool's own copy.
+$(BUILD)/standin/libamdhip64.so: standin/hip_standin.c common/largebar.c common/largebar.h common/rocm_profiles.h Makefile
 	@mkdir -p $(dir $@)
-	$(CC) -std=c11 -D_GNU_SOURCE -fPIC -shared $(WARN) -Wno-deprecated-declarations -Icommon $(HIP_FLAGS) \
-	    -O1 -g $< -o $@
+	$(CC) -std=c11 -D_GNU_SOURCE -fPIC -shared -Wl,-Bsymbolic $(WARN) -Wno-deprecated-declarations -Icommon \
+	    $(HIP_FLAGS) -O1 -g standin/hip_standin.c common/largebar.c -o $@
 
 fix: $(FIX)
 $(BUILD)/fix/%.o: BACKEND_FLAGS = -Ifix

@@ -719,6 +719,7 @@ const ha_backend_ops ha_backend_hip = {
     .host_free_pinned = hip_pinned_free,
     .mem_info = hip_mem_info,
     .vmm = &hip_vmm,
+    .vram_held_while_reserved = true,
 };
 
 #else /* no HIP headers at build time */

@@ -1,15 +1,11 @@
-/* sim: a host-only model of a large-BAR platform, so the harness, the
- * verdicts, the records and the reports run for real where there is no GPU.
- * Everything it produces is marked simulated; none of it is evidence.
- *
- * The model: physical "device" memory is a memfd with a private read-write
- * view that plays the device's side (copies go through it). The address a
- * host would dereference is a separate mapping of the same memfd whose
- * protection says whether the host may read it: PROT_NONE for device-only
- * access, read-write once a host descriptor is granted, whatever the handle
- * type (PyTorch's expandable segments are host-readable on ROCm >= 7.2
- * because PyTorch grants {Device, Host}, not because of their POSIX-fd
- * handles: FACTS.md). MemGetAccess accepts only device locations. */
+/* sim: the large-BAR platform model (common/largebar.c) behind this
+ * tool's own backend interface, so the harness, the verdicts, the records
+ * and the reports run for real where there is no GPU and no HIP headers.
+ * Everything it produces is marked simulated; none of it is evidence. The
+ * memory behaves as common/largebar.h says; the few queries it offers are
+ * the model's own view (sim_*), not any runtime's answers — for those, the
+ * hip backend over the stand-in ROCm runtime (--sim-profile) asks the same
+ * model through HIP's entry points. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,43 +16,21 @@
 #include "backend.h"
 #include "classify.h"
 #include "envinfo.h"
+#include "largebar.h"
 #include "tool.h"
 #include "vmmkinds.h"
 
 enum {
-    SIM_SUCCESS = 0,
-    SIM_ERR_INVALID_VALUE = 1,
-    SIM_ERR_OUT_OF_MEMORY = 2,
-    SIM_ERR_NOT_MAPPED = 3,
-    SIM_ERR_INJECTED = 4,
+    SIM_SUCCESS = LB_OK,
+    SIM_ERR_INVALID_VALUE = LB_E_INVALID,
+    SIM_ERR_OUT_OF_MEMORY = LB_E_NOMEM,
+    SIM_ERR_NOT_MAPPED = LB_E_NOT_MAPPED,
+    SIM_ERR_NO_ACCESS = LB_E_NO_ACCESS,
+    SIM_ERR_INJECTED = 10,
 };
 
-#define SIM_GRANULE (64u * 1024u)
 #define SIM_VRAM (16ull << 30)
-#define SIM_MAX_OBJ 4096
 
-/* A physical allocation: one memfd with the device's view of it. */
-typedef struct sim_phys {
-    int fd;
-    void *dev_view;
-    size_t size;
-    int mappings;
-    bool released;
-    bool posix_fd;
-} sim_phys;
-
-/* Where a physical allocation is mapped in the host address space. */
-typedef struct sim_map {
-    char *va;
-    size_t size;
-    int phys; /* index into phys[] */
-    bool device_access;
-    bool host_access;
-} sim_mapping;
-
-static sim_phys phys[SIM_MAX_OBJ];
-static sim_mapping maps[SIM_MAX_OBJ];
-static size_t used_bytes;
 static int fail_countdown = -1; /* ha_sim_fail_after: fail the Nth create/map */
 
 static const char *sim_status_name(const ha_backend *be, int st)
@@ -69,6 +43,7 @@ static const char *sim_status_name(const ha_backend *be, int st)
     case SIM_ERR_INVALID_VALUE: return "SIM_ERR_INVALID_VALUE";
     case SIM_ERR_OUT_OF_MEMORY: return "SIM_ERR_OUT_OF_MEMORY";
     case SIM_ERR_NOT_MAPPED: return "SIM_ERR_NOT_MAPPED";
+    case SIM_ERR_NO_ACCESS: return "SIM_ERR_NO_ACCESS";
     case SIM_ERR_INJECTED: return "SIM_ERR_INJECTED";
     default: return "SIM_ERR_UNKNOWN";
     }
@@ -89,201 +64,92 @@ static bool injected_failure(void)
 
 void ha_sim_fail_after(int n) { fail_countdown = n; }
 
-static int phys_new(size_t size, bool posix_fd)
-{
-    for (int i = 0; i < SIM_MAX_OBJ; i++) {
-        if (phys[i].dev_view)
-            continue;
-        int fd = memfd_create("ha-sim-vram", MFD_CLOEXEC);
-        if (fd < 0)
-            return -1;
-        if (ftruncate(fd, (off_t)size) != 0) {
-            close(fd);
-            return -1;
-        }
-        void *v = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-        if (v == MAP_FAILED) {
-            close(fd);
-            return -1;
-        }
-        phys[i] = (sim_phys){fd, v, size, 0, false, posix_fd};
-        used_bytes += size;
-        return i;
-    }
-    return -1;
-}
-
-static void phys_maybe_free(int i)
-{
-    sim_phys *p = &phys[i];
-    if (!p->dev_view || !p->released || p->mappings > 0)
-        return;
-    munmap(p->dev_view, p->size);
-    close(p->fd);
-    used_bytes -= p->size;
-    memset(p, 0, sizeof *p);
-}
-
-static sim_mapping *map_at(const void *addr)
-{
-    const char *a = addr;
-    for (int i = 0; i < SIM_MAX_OBJ; i++)
-        if (maps[i].va && a >= maps[i].va && a < maps[i].va + maps[i].size)
-            return &maps[i];
-    return NULL;
-}
-
-static int apply_prot(sim_mapping *m)
-{
-    bool host = m->host_access;
-    return mprotect(m->va, m->size, host ? PROT_READ | PROT_WRITE : PROT_NONE) == 0
-               ? SIM_SUCCESS
-               : SIM_ERR_INVALID_VALUE;
-}
-
-/* ---- VMM primitives ---- */
+/* ---- VMM primitives: the model's ---- */
 
 static int sim_granularity(const ha_backend *be, ha_loc backing, bool posix_fd, size_t *g)
 {
     (void)be;
     (void)backing;
     (void)posix_fd;
-    *g = SIM_GRANULE;
+    *g = lb_granule();
     return SIM_SUCCESS;
 }
 
 static int sim_reserve(const ha_backend *be, void **va, size_t size, size_t align, void *hint)
 {
     (void)be;
-    (void)hint;
-    if (size == 0 || size % SIM_GRANULE)
-        return SIM_ERR_INVALID_VALUE;
-    size_t a = align > SIM_GRANULE ? align : SIM_GRANULE;
-    /* Over-reserve and trim, so the range is aligned as a runtime would. */
-    char *p = mmap(hint, size + a, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    if (p == MAP_FAILED)
-        return SIM_ERR_OUT_OF_MEMORY;
-    char *al = (char *)(((uintptr_t)p + a - 1) / a * a);
-    if (al > p)
-        munmap(p, (size_t)(al - p));
-    size_t tail = (size_t)(p + size + a - (al + size));
-    if (tail)
-        munmap(al + size, tail);
-    *va = al;
-    return SIM_SUCCESS;
+    return lb_reserve(va, size, align, hint);
 }
 
 static int sim_free_va(const ha_backend *be, void *va, size_t size)
 {
     (void)be;
-    for (int i = 0; i < SIM_MAX_OBJ; i++)
-        if (maps[i].va && maps[i].va >= (char *)va && maps[i].va < (char *)va + size)
-            return SIM_ERR_INVALID_VALUE; /* still mapped */
-    return munmap(va, size) == 0 ? SIM_SUCCESS : SIM_ERR_INVALID_VALUE;
+    return lb_free_va(va, size);
 }
 
 static int sim_create(const ha_backend *be, ha_vmm_handle *h, size_t size, ha_loc backing,
                       bool posix_fd)
 {
     (void)be;
-    (void)backing;
-    if (size == 0 || size % SIM_GRANULE)
-        return SIM_ERR_INVALID_VALUE;
+    (void)posix_fd;
     if (injected_failure())
         return SIM_ERR_INJECTED;
-    if (used_bytes + size > SIM_VRAM)
-        return SIM_ERR_OUT_OF_MEMORY;
-    int i = phys_new(size, posix_fd);
-    if (i < 0)
-        return SIM_ERR_OUT_OF_MEMORY;
-    *h = (ha_vmm_handle)i;
-    return SIM_SUCCESS;
+    lb_handle lh = 0;
+    int st = lb_create(&lh, size, backing.type != HA_LOC_DEVICE);
+    *h = (ha_vmm_handle)lh;
+    return st;
 }
 
 static int sim_release(const ha_backend *be, ha_vmm_handle h)
 {
     (void)be;
-    if (h >= SIM_MAX_OBJ || !phys[h].dev_view || phys[h].released)
-        return SIM_ERR_INVALID_VALUE;
-    phys[h].released = true;
-    phys_maybe_free((int)h);
-    return SIM_SUCCESS;
+    return lb_release((lb_handle)h);
 }
 
 static int sim_map(const ha_backend *be, void *va, size_t size, ha_vmm_handle h)
 {
     (void)be;
-    if (h >= SIM_MAX_OBJ || !phys[h].dev_view || phys[h].released || size > phys[h].size)
-        return SIM_ERR_INVALID_VALUE;
-    if (map_at(va))
-        return SIM_ERR_INVALID_VALUE;
     if (injected_failure())
         return SIM_ERR_INJECTED;
-    for (int i = 0; i < SIM_MAX_OBJ; i++) {
-        if (maps[i].va)
-            continue;
-        if (mmap(va, size, PROT_NONE, MAP_SHARED | MAP_FIXED, phys[h].fd, 0) == MAP_FAILED)
-            return SIM_ERR_INVALID_VALUE;
-        maps[i] = (sim_mapping){va, size, (int)h, false, false};
-        phys[h].mappings++;
-        return SIM_SUCCESS;
-    }
-    return SIM_ERR_OUT_OF_MEMORY;
+    return lb_map(va, size, (lb_handle)h);
 }
 
 static int sim_unmap(const ha_backend *be, void *va, size_t size)
 {
     (void)be;
-    sim_mapping *m = map_at(va);
-    if (!m || m->va != va || m->size != size)
-        return SIM_ERR_NOT_MAPPED;
-    /* Back to a bare reservation, as a runtime leaves it. */
-    if (mmap(va, size, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED | MAP_NORESERVE, -1,
-             0) == MAP_FAILED)
-        return SIM_ERR_INVALID_VALUE;
-    int p = m->phys;
-    memset(m, 0, sizeof *m);
-    phys[p].mappings--;
-    phys_maybe_free(p);
-    return SIM_SUCCESS;
+    return lb_unmap(va, size);
 }
 
+/* Every location named is granted read-write; one not named is left as it
+ * was (as ROCr does). */
 static int sim_set_access(const ha_backend *be, void *va, size_t size, const ha_loc *locs,
                           size_t nlocs)
 {
-    bool dev = false, host = false;
+    int dev = -1, host = -1;
     for (size_t i = 0; i < nlocs; i++) {
         if (locs[i].type == HA_LOC_DEVICE) {
             if (locs[i].id != be->device)
                 return SIM_ERR_INVALID_VALUE;
-            dev = true;
+            dev = 1;
         } else {
-            host = true;
+            host = 1;
         }
     }
-    char *end = (char *)va + size;
-    for (char *p = va; p < end;) {
-        sim_mapping *m = map_at(p);
-        if (!m)
-            return SIM_ERR_NOT_MAPPED;
-        m->device_access = dev;
-        m->host_access = host;
-        int st = apply_prot(m);
-        if (st)
-            return st;
-        p = m->va + m->size;
-    }
-    return SIM_SUCCESS;
+    return lb_grant(va, size, dev, host);
 }
 
+/* Device locations only, as ROCm's MemGetAccess. */
 static int sim_get_access(const ha_backend *be, void *va, ha_loc loc, unsigned long long *flags)
 {
     if (loc.type != HA_LOC_DEVICE || loc.id != be->device)
         return SIM_ERR_INVALID_VALUE;
-    sim_mapping *m = map_at(va);
-    if (!m)
+    void *start;
+    size_t size;
+    lb_handle h;
+    bool dev, host;
+    if (!lb_chunk_find(va, &start, &size, &h, &dev, &host))
         return SIM_ERR_INVALID_VALUE;
-    *flags = m->device_access ? 3 : 0;
+    *flags = dev ? 3 : 0;
     return SIM_SUCCESS;
 }
 
@@ -292,29 +158,18 @@ static const ha_vmm_ops sim_vmm = {
     sim_map,         sim_unmap,   sim_set_access, sim_get_access,
 };
 
-/* ---- plain kinds: one physical allocation mapped with or without host access ---- */
+/* ---- plain kinds: BAR allocations, visible (large BAR) or not ---- */
 
-#define PLAIN_SIZE (SIM_GRANULE)
+#define PLAIN_SIZE (64u * 1024u)
 
-static int plain_create(const ha_backend *be, ha_alloc *a, bool host)
+static int plain_create(const ha_backend *be, ha_alloc *a, bool visible)
 {
-    void *va = NULL;
-    int st = sim_reserve(be, &va, PLAIN_SIZE, SIM_GRANULE, NULL);
+    (void)be;
+    int st = lb_bar_alloc(&a->ptr, PLAIN_SIZE, visible);
     if (st)
         return st;
-    ha_vmm_handle h;
-    if ((st = sim_create(be, &h, PLAIN_SIZE, (ha_loc){HA_LOC_DEVICE, be->device}, false)) ||
-        (st = sim_map(be, va, PLAIN_SIZE, h))) {
-        sim_free_va(be, va, PLAIN_SIZE);
-        return st;
-    }
-    map_at(va)->device_access = true;
-    map_at(va)->host_access = host;
-    apply_prot(map_at(va));
-    sim_release(be, h);
-    a->ptr = va;
     a->size = PLAIN_SIZE;
-    snprintf(a->detail, sizeof a->detail, "modelled %s BAR mapping", host ? "host-visible" : "hidden");
+    snprintf(a->detail, sizeof a->detail, "modelled %s BAR mapping", visible ? "host-visible" : "hidden");
     return SIM_SUCCESS;
 }
 
@@ -323,11 +178,9 @@ static int plain_hidden(const ha_backend *be, ha_alloc *a) { return plain_create
 
 static void plain_destroy(const ha_backend *be, ha_alloc *a)
 {
-    if (sim_unmap(be, a->ptr, a->size) == SIM_SUCCESS)
-        sim_free_va(be, a->ptr, a->size);
+    (void)be;
+    lb_bar_free(a->ptr);
 }
-
-static bool plain_kind(const ha_kind *k) { return k->create == plain_readable || k->create == plain_hidden; }
 
 static const ha_kind sim_kinds[] = {
     {"plain-readable", "device memory behind a large BAR, host-mapped (models hipMalloc on large BAR)",
@@ -337,31 +190,41 @@ static const ha_kind sim_kinds[] = {
     {0},
 };
 
-/* ---- candidates the modelled runtime offers ---- */
+/* ---- candidates: the model's own view ---- */
+
+static bool device_memory(const void *p)
+{
+    void *start;
+    size_t size;
+    lb_handle h;
+    bool dev, host;
+    return lb_bar_find(p, &start, &size) || lb_chunk_find(p, &start, &size, &h, &dev, &host);
+}
 
 static int r_pointer_type(const ha_backend *be, const ha_query *q, const ha_alloc *a, void *out)
 {
     (void)be;
     (void)q;
-    if (!map_at(a->ptr))
+    if (!device_memory(a->ptr))
         return SIM_ERR_INVALID_VALUE;
     uint32_t type = 2; /* device, for every kind: the runtime's view of where memory lives */
     memcpy(out, &type, sizeof type);
     return SIM_SUCCESS;
 }
 
-static bool plain_kind(const ha_kind *k);
-
 /* Succeeds on VMM mappings only, like MemRetainAllocationHandle. */
 static int r_retain(const ha_backend *be, const ha_query *q, const ha_alloc *a, void *out)
 {
     (void)be;
     (void)q;
-    sim_mapping *m = map_at(a->ptr);
-    if (!m || plain_kind(a->kind))
+    void *start;
+    size_t size;
+    lb_handle h;
+    bool dev, host;
+    if (!lb_chunk_find(a->ptr, &start, &size, &h, &dev, &host))
         return SIM_ERR_INVALID_VALUE;
-    uint64_t h = (uint64_t)m->phys + 1;
-    memcpy(out, &h, sizeof h);
+    uint64_t v = (uint64_t)h;
+    memcpy(out, &v, sizeof v);
     return SIM_SUCCESS;
 }
 
@@ -369,10 +232,13 @@ static int r_range(const ha_backend *be, const ha_query *q, const ha_alloc *a, v
 {
     (void)be;
     (void)q;
-    sim_mapping *m = map_at(a->ptr);
-    if (!m)
+    void *start;
+    size_t size;
+    lb_handle h;
+    bool dev, host;
+    if (!lb_chunk_find(a->ptr, &start, &size, &h, &dev, &host) && !lb_bar_find(a->ptr, &start, &size))
         return SIM_ERR_NOT_MAPPED;
-    uint64_t base = (uintptr_t)m->va;
+    uint64_t base = (uintptr_t)start;
     memcpy(out, &base, sizeof base);
     return SIM_SUCCESS;
 }
@@ -389,52 +255,18 @@ static const ha_query sim_queries[] = {
     {0},
 };
 
-/* ---- data movement through the device's view ---- */
-
-/* Where addr lives on the device's side, and how many bytes of that
- * mapping follow it; NULL for ordinary host memory. */
-static void *device_side(const void *addr, size_t *room)
-{
-    sim_mapping *m = map_at(addr);
-    if (!m)
-        return NULL;
-    size_t off = (size_t)((const char *)addr - m->va);
-    *room = m->size - off;
-    return (char *)phys[m->phys].dev_view + off;
-}
-
-/* A copy may span several mappings (chunks mapped back to back), as a
- * runtime's copy of one range does: copy mapping by mapping. A pointer the
- * sim does not know is ordinary host memory. */
-static int sim_copy(void *dst, const void *src, size_t n)
-{
-    char *d = dst;
-    const char *s = src;
-    while (n > 0) {
-        size_t droom = n, sroom = n;
-        void *dd = device_side(d, &droom);
-        const void *ss = device_side(s, &sroom);
-        size_t piece = n;
-        piece = droom < piece ? droom : piece;
-        piece = sroom < piece ? sroom : piece;
-        memcpy(dd ? dd : d, ss ? ss : s, piece);
-        d += piece;
-        s += piece;
-        n -= piece;
-    }
-    return SIM_SUCCESS;
-}
+/* ---- data movement: the device's copies ---- */
 
 static int sim_h2d(const ha_backend *be, void *dst, const void *src, size_t n)
 {
     (void)be;
-    return sim_copy(dst, src, n);
+    return lb_copy(dst, src, n);
 }
 
 static int sim_d2h(const ha_backend *be, void *dst, const void *src, size_t n)
 {
     (void)be;
-    return sim_copy(dst, src, n);
+    return lb_copy(dst, src, n);
 }
 
 /* "Pinned" memory is an anonymous mapping; its size goes in front of the
@@ -462,8 +294,7 @@ static void sim_pinned_free(const ha_backend *be, void *p)
 static int sim_mem_info(const ha_backend *be, size_t *free_b, size_t *total)
 {
     (void)be;
-    *total = SIM_VRAM;
-    *free_b = SIM_VRAM - used_bytes;
+    lb_mem_info(free_b, total);
     return SIM_SUCCESS;
 }
 
@@ -539,4 +370,5 @@ const ha_backend_ops ha_backend_sim = {
     .host_free_pinned = sim_pinned_free,
     .mem_info = sim_mem_info,
     .vmm = &sim_vmm,
+    .vram_held_while_reserved = true,
 };

@@ -164,6 +164,9 @@ typedef struct ha_backend_ops {
     void (*host_free_pinned)(const ha_backend *be, void *p);
     int (*mem_info)(const ha_backend *be, size_t *free_bytes, size_t *total_bytes);
     const ha_vmm_ops *vmm; /* NULL where the backend has no VMM */
+    /* Released VRAM stays taken while its address range is reserved (ROCm,
+     * and the large-BAR model): a pool must free and re-reserve on sleep. */
+    bool vram_held_while_reserved;
 } ha_backend_ops;
 
 struct ha_backend {

@@ -62,7 +62,7 @@ const char *refpool_last_error(const refpool *p) { return p->err; }
 
 refpool_config refpool_default_config(const ha_backend *be)
 {
-    refpool_config c = {256 * MIB, true, HA_LOC_DEVICE, strcmp(be->ops->name, "hip") == 0};
+    refpool_config c = {256 * MIB, true, HA_LOC_DEVICE, be->ops->vram_held_while_reserved};
     return c;
 }
 
