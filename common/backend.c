@@ -104,6 +104,7 @@ const char *ha_status_name(const ha_backend *be, int status)
     case HA_ST_MISMATCH: return "success_wrong_bytes";
     case HA_ST_SKEW: return "refused_header_runtime_skew";
     case HA_ST_CRASHED: return "crashed_in_child";
+    case HA_ST_UNSAFE: return "skipped_crashes_this_runtime";
     default: break;
     }
     if (be && be->ops && be->ops->status_name)
@@ -120,6 +121,7 @@ void ha_result_status(const ha_backend *be, ha_result *r, int status)
     case HA_ST_SYMBOL_MISSING: r->outcome = HA_OUT_SYMBOL_MISSING; break;
     case HA_ST_UNAVAILABLE: r->outcome = HA_OUT_UNAVAILABLE; break;
     case HA_ST_SKIPPED:
+    case HA_ST_UNSAFE:
     case HA_ST_SKEW: r->outcome = HA_OUT_SKIPPED; break;
     default: r->outcome = HA_OUT_ERROR; break;
     }

@@ -394,7 +394,7 @@ static int r_retain(const ha_backend *be, const ha_query *q, const ha_alloc *a, 
     bool may_crash = S.runtime_version < HIP_RETAIN_SAFE_ON_NON_VMM &&
                      (S.runtime_version >= HIP_RETAIN_CRASHES_FROM || S.runtime_version <= 0);
     if (may_crash && !ha_kind_is_vmm(a->kind))
-        return be->unsafe_queries ? retain_in_child(a, out) : HA_ST_SKIPPED;
+        return be->unsafe_queries ? retain_in_child(a, out) : HA_ST_UNSAFE;
     hipMemGenericAllocationHandle_t h;
     ha_sentinel_fill(&h, sizeof h);
     int st = CALL(hipMemRetainAllocationHandle, &h, a->ptr);

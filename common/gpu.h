@@ -22,6 +22,7 @@ enum {
     HA_ST_MISMATCH = -5,       /* success, but the bytes are not the pattern */
     HA_ST_SKEW = -6,           /* refused: header and runtime disagree on a layout or numbering */
     HA_ST_CRASHED = -7,        /* --unsafe-queries: the call killed the child that made it */
+    HA_ST_UNSAFE = -8,         /* not asked: known to crash this runtime (--unsafe-queries asks) */
 };
 
 /* What a query answered, in a form the verdict can compare. */
