@@ -15,9 +15,12 @@
 set -u
 here=$(cd "$(dirname "$0")/.." && pwd)
 out=${1:-$here/build/hip-matrix}
+mkdir -p "$out" || exit 2
+out=$(cd "$out" && pwd) # apt reads relative folders against /etc/apt
 cache=${HIP_MATRIX_CACHE:-$out/cache}
 cc=${CC:-cc}
-mkdir -p "$out" "$cache/lists/partial" "$cache/archives/partial" "$cache/parts" || exit 2
+mkdir -p "$cache/lists/partial" "$cache/archives/partial" "$cache/parts" || exit 2
+cache=$(cd "$cache" && pwd)
 for t in apt-get apt-cache dpkg nm "$cc"; do
     command -v "$t" >/dev/null || { echo "hip-matrix: $t is needed and not installed" >&2; exit 2; }
 done
@@ -34,7 +37,7 @@ apt-get "${apt_opts[@]}" -qq update >"$out/apt-update.log" 2>&1 || {
     echo "hip-matrix: apt-get update failed; see $out/apt-update.log" >&2; exit 2; }
 
 status=0
-rows=()
+available=0
 json=
 printf '%-8s %-14s %-26s %-10s %s\n' release suite package build "entry points present / missing (required missing)"
 while read -r want suite _; do
@@ -49,6 +52,7 @@ while read -r want suite _; do
     {\"release\": \"$want\", \"suite\": \"$suite\", \"package\": null, \"build\": \"unavailable\", \"present\": [], \"missing\": [], \"required_missing\": []}"
         continue
     fi
+    available=$((available + 1))
     major=${ver%%.*}
     root=$out/$want
     rm -rf "$root" && mkdir -p "$root/root"
@@ -89,4 +93,8 @@ done <"$here/tools/hip-releases.txt"
 tmp=$(mktemp "$out/.compat.json.XXXXXX") || exit 2
 printf '{\n  "schema_version": 1,\n  "tool": "hip-matrix",\n  "releases": [%s\n  ]\n}\n' "$json" >"$tmp" && mv "$tmp" "$out/compat.json"
 echo "hip-matrix: $out/compat.json"
+if [ "$available" -eq 0 ]; then
+    echo "hip-matrix: no release was found in any suite: the package source is not reachable (see $out/apt-update.log)" >&2
+    exit 2
+fi
 exit $status
