@@ -13,6 +13,8 @@ bin=${BUILD:-$here/build}/bin
 [ -x "$bin/report" ] || { echo "bench_report: run 'make report' first" >&2; exit 2; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+# the source run's backend, for the generated manifests (manifest.sh checks it)
+backend=$(sed -n 's/^ *"backend": "\([a-z]*\)",*$/\1/p' "$src/env.json" 2>/dev/null | head -1)
 for i in $(seq 1 "$n"); do
     d=$tmp/runs/run$(printf %03d "$i")
     mkdir -p "$d"
@@ -22,7 +24,7 @@ for i in $(seq 1 "$n"); do
             "$src/$f.json" >"$d/$f.json" && steps+=("$f:0")
     done
     # Each generated run is whole (its records changed, so its manifest is new).
-    "$here/report/manifest.sh" "$d" cuda 0 "" "${steps[@]}" || exit 2
+    "$here/report/manifest.sh" "$d" "$backend" 0 "" "${steps[@]}" || exit 2
 done
 cd "$tmp" || exit 2
 size=$(du -sh runs | cut -f1)

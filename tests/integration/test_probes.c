@@ -257,6 +257,27 @@ static void run_all_lays_out_one_folder_per_device(void **s)
     assert_int_equal(it_sh("BUILD=%s ./run_all.sh --bogus", build), 2);
 }
 
+/* The small things a new user meets first. */
+static void first_contact_is_clean(void **s)
+{
+    (void)s;
+    /* --help is the comment block, not the script's first line of code */
+    assert_int_equal(it_sh("./run_all.sh --help"), 0);
+    assert_non_null(strstr(it_out, "One run of everything"));
+    assert_null(strstr(it_out, "set -u"));
+    /* a compiled-out backend's reason is said once */
+    assert_int_equal(it_sh("%s/probe_discriminator --list-backends", build), 0);
+    char *line = it_out;
+    for (char *nl; line && *line; line = nl ? nl + 1 : NULL) {
+        nl = strchr(line, '\n');
+        if (nl)
+            *nl = 0;
+        char *first = strstr(line, "compiled out");
+        if (first && strstr(first + 1, "compiled out"))
+            fail_msg("said twice: %s", line);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -269,6 +290,7 @@ int main(void)
         cmocka_unit_test(bad_input_is_a_usage_error),
         cmocka_unit_test(unwritable_or_existing_record_is_refused),
         cmocka_unit_test(run_all_lays_out_one_folder_per_device),
+        cmocka_unit_test(first_contact_is_clean),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -254,6 +254,17 @@ static void trend_page_renders_every_plot(void **s)
     assert_non_null(strstr(it_out, "data-plots-rendered=\"3\""));
 }
 
+/* The report benchmark never calls a figure "met" when a tool it times failed. */
+static void bench_report_fails_when_a_tool_fails(void **s)
+{
+    (void)s;
+    assert_int_equal(it_sh("mkdir -p %s/broken/bin && for t in report compare trend; do printf '#!/bin/sh\\nexit 2\\n' "
+                           "> %s/broken/bin/$t; chmod +x %s/broken/bin/$t; done", tmp, tmp, tmp), 0);
+    assert_int_equal(it_sh("BUILD=%s/broken report/bench_report.sh %s 2", tmp, run), 1);
+    assert_non_null(strstr(it_out, "not measured: a tool failed"));
+    assert_null(strstr(it_out, ": met"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -263,6 +274,7 @@ int main(void)
         cmocka_unit_test(broken_records_are_refused_in_one_line),
         cmocka_unit_test(compare_finds_regressions),
         cmocka_unit_test(trend_page_renders_every_plot),
+        cmocka_unit_test(bench_report_fails_when_a_tool_fails),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
