@@ -9,7 +9,8 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 src=${1:-$(ls -d "$here"/results/*-cuda-dev0 2>/dev/null | sort | head -1)}
 n=${2:-100}
 [ -d "$src" ] || { echo "bench_report: no run folder to copy ($src)" >&2; exit 2; }
-bin=${BUILD:-$here/build}/bin
+# absolute: the timings run from a scratch folder
+bin=$(cd "${BUILD:-$here/build}" 2>/dev/null && pwd)/bin
 [ -x "$bin/report" ] || { echo "bench_report: run 'make report' first" >&2; exit 2; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
