@@ -244,13 +244,13 @@ static int r_range(const ha_backend *be, const ha_query *q, const ha_alloc *a, v
 }
 
 static const ha_query sim_queries[] = {
-    {"sim_pointer_type", "simPointerGetAttribute(MEMORY_TYPE)", r_pointer_type, 0, HA_VT_INT, 4,
+    {"sim_pointer_type", "the model: where the memory lives (2, device, for every device allocation)", r_pointer_type, 0, HA_VT_INT, 4,
      NULL, 0},
-    {"sim_retain_handle", "simMemRetainAllocationHandle", r_retain, 0, HA_VT_HANDLE, 8, NULL, 0},
-    {"sim_address_range_base", "simMemGetAddressRange (base)", r_range, 0, HA_VT_PTR, 8, NULL, 0},
-    {"sim_get_access_device", "simMemGetAccess(device)", ha_raw_get_access, HA_LOC_DEVICE,
+    {"sim_retain_handle", "the model: the VMM chunk's handle (fails off VMM, as a retain does)", r_retain, 0, HA_VT_HANDLE, 8, NULL, 0},
+    {"sim_address_range_base", "the model: the start of the allocation unit holding the pointer", r_range, 0, HA_VT_PTR, 8, NULL, 0},
+    {"sim_get_access_device", "the model: device access of the VMM chunk", ha_raw_get_access, HA_LOC_DEVICE,
      HA_VT_INT, 8, NULL, 0},
-    {"sim_get_access_host", "simMemGetAccess(host)", ha_raw_get_access, HA_LOC_HOST, HA_VT_INT, 8,
+    {"sim_get_access_host", "the model: access asked for the host (refused, as ROCm refuses it)", ha_raw_get_access, HA_LOC_HOST, HA_VT_INT, 8,
      NULL, 0},
     {0},
 };
