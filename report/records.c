@@ -308,23 +308,6 @@ int rec_validate(const json_t *root, const char *tool, char *err, size_t errlen)
     return 0;
 }
 
-static json_t *finish(json_t *j, const json_error_t *je, const char *name, const char *tool,
-                      char *err, size_t errlen)
-{
-    if (!j) {
-        snprintf(err, errlen, "%s: line %d, column %d: expected valid JSON (%s)", name, je->line,
-                 je->column, je->text);
-        return NULL;
-    }
-    char why[400];
-    if (rec_validate(j, tool, why, sizeof why) != 0) {
-        snprintf(err, errlen, "%s: %s", name, why);
-        json_decref(j);
-        return NULL;
-    }
-    return j;
-}
-
 /* Reads a whole record file into a new buffer: a regular file only (a FIFO
  * would block, a folder has no bytes), opened without blocking, at most
  * REC_MAX_BYTES. */
@@ -368,37 +351,45 @@ static char *read_file(const char *path, size_t *len, char *err, size_t errlen)
     return buf;
 }
 
-static json_t *parse(const char *buf, size_t len, json_error_t *je)
-{
-    return json_loadb(buf, len, JSON_REJECT_DUPLICATES, je);
-}
+static size_t drop_samples(char *buf, size_t len);
 
-json_t *rec_load(const char *path, const char *tool, char *err, size_t errlen)
+/* Reads path strictly and parses it; summary drops the raw samples first.
+ * NULL with err set when the file cannot be read or is not JSON. */
+static json_t *read_json(const char *path, bool summary, char *err, size_t errlen)
 {
     size_t len;
     char *buf = read_file(path, &len, err, errlen);
     if (!buf)
         return NULL;
+    if (summary)
+        len = drop_samples(buf, len);
     json_error_t je;
-    json_t *j = parse(buf, len, &je);
-    free(buf);
-    return finish(j, &je, path, tool, err, errlen);
-}
-
-json_t *rec_load_json(const char *path, char *err, size_t errlen)
-{
-    size_t len;
-    char *buf = read_file(path, &len, err, errlen);
-    if (!buf)
-        return NULL;
-    json_error_t je;
-    json_t *j = parse(buf, len, &je);
+    json_t *j = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &je);
     free(buf);
     if (!j)
         snprintf(err, errlen, "%s: line %d, column %d: expected valid JSON (%s)", path, je.line, je.column,
                  je.text);
     return j;
 }
+
+/* A parsed document, checked as a record of tool; NULL with err otherwise. */
+static json_t *checked(json_t *j, const char *name, const char *tool, char *err, size_t errlen)
+{
+    char why[400];
+    if (j && rec_validate(j, tool, why, sizeof why) != 0) {
+        snprintf(err, errlen, "%s: %s", name, why);
+        json_decref(j);
+        return NULL;
+    }
+    return j;
+}
+
+json_t *rec_load(const char *path, const char *tool, char *err, size_t errlen)
+{
+    return checked(read_json(path, false, err, errlen), path, tool, err, errlen);
+}
+
+json_t *rec_load_json(const char *path, char *err, size_t errlen) { return read_json(path, false, err, errlen); }
 
 /* Drops the contents of "samples_ns": [ ... ] arrays, where they hold only
  * number characters, compacting buf; returns the new length. Strings
@@ -447,22 +438,18 @@ static size_t drop_samples(char *buf, size_t len)
 
 json_t *rec_load_summary(const char *path, const char *tool, char *err, size_t errlen)
 {
-    size_t got;
-    char *buf = read_file(path, &got, err, errlen);
-    if (!buf)
-        return NULL;
-    got = drop_samples(buf, got);
-    json_error_t je;
-    json_t *j = parse(buf, got, &je);
-    free(buf);
-    return finish(j, &je, path, tool, err, errlen);
+    return checked(read_json(path, true, err, errlen), path, tool, err, errlen);
 }
 
 json_t *rec_load_buffer(const char *buf, size_t len, char *err, size_t errlen)
 {
     json_error_t je;
-    json_t *j = parse(buf, len, &je);
-    return finish(j, &je, "(buffer)", NULL, err, errlen);
+    json_t *j = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &je);
+    if (!j) {
+        snprintf(err, errlen, "(buffer): line %d, column %d: expected valid JSON (%s)", je.line, je.column, je.text);
+        return NULL;
+    }
+    return checked(j, "(buffer)", NULL, err, errlen);
 }
 
 const char *rec_str(const json_t *o, const char *key)
