@@ -3,53 +3,22 @@
  * top of it (hardened fast path). Which candidates work is decided in this
  * run, on this machine, by the probe's own logic. */
 #include <math.h>
-#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "discriminate.h"
+#include "cpupick.h"
 #include "measure.h"
+#include "pathdefs.h"
 #include "paths.h"
+#include "rounds.h"
 #include "tool.h"
 
 #define MAX_ROWS 512
 #define COPY_BUF SWEEP_LIMIT
 #define SWEEP_LIMIT (1u << 20) /* the largest --sweep-max */
 #define MAX_ITERATIONS 10000000L
-
-typedef struct path_def {
-    const char *name;
-    bench_fn fn;
-    const char *what;
-    bool per_candidate; /* one row per distinguishing candidate */
-    bool session;       /* fault-guard handlers installed once around the loop */
-} path_def;
-
-/* Paths on readable memory, in table order. */
-static const path_def read_paths[] = {
-    {"fast", path_deref, "host dereference, 4 B, line warm in cache (latency: loads chained)", false, false},
-    {"fast_cold", path_deref_cold, "host dereference, 4 B, line flushed first", false, false},
-    {"fast_nt", path_deref_nt, "non-temporal load (MOVNTDQA), 16 B", false, false},
-    {"guarded", path_guarded, "fault-guarded dereference, handlers set per access", false, false},
-    {"guarded_session", path_guarded, "fault-guarded dereference, handlers set once", false, true},
-    {"disc", path_disc, "discriminator alone", true, false},
-    {"hardened", path_hardened, "discriminator, then the dereference (or its own read)", true, false},
-    {NULL, NULL, NULL, false, false},
-};
-
-static const path_def copy_paths[] = {
-    {"copy_pageable", path_copy_pageable, "runtime D2H copy, 4 B, into pageable memory", false, false},
-    {"copy_pinned", path_copy_pinned, "runtime D2H copy, 4 B, into pinned memory", false, false},
-    {"copy_async", path_copy_async, "async D2H copy, 4 B, pinned, + stream synchronize", false, false},
-    {NULL, NULL, NULL, false, false},
-};
-
-static const path_def fault_paths[] = {
-    {"fault", path_fault, "contained fault: guarded read of unreadable memory", false, false},
-    {"fault_fallback", path_fault_fallback, "contained fault, then the runtime copy", false, false},
-    {NULL, NULL, NULL, false, false},
-};
 
 typedef struct bench {
     ha_tool t;
@@ -73,7 +42,12 @@ typedef struct bench {
     int headline;                  /* kind index of the headline readable kind, -1 none */
     int device_kind;               /* the runtime's own device memory, -1 none */
     int bad_kind;                  /* an unreadable kind, -1 none */
-    int pinned_cpu;                /* the CPU the run was held on, -1 if not pinned */
+    cpu_choice cpu;                /* the CPU the run was held on, and why */
+    long forced_cpu;               /* --cpu, -1 none */
+    bench_job jobs[MAX_ROWS];      /* the rows that are timed, one job each */
+    size_t njobs;
+    struct { const path_def *p; long pct; } slow[8]; /* HOSTACCESS_TEST_SLOWDOWN */
+    int nslow;
     const ha_query *good[HA_MAX_QUERIES];
     size_t ngood;
     char no_readable_reason[200];
@@ -100,30 +74,20 @@ static bool kind_selected(const bench *b, const char *name)
     return false;
 }
 
-static bool known_path(const char *name)
-{
-    const path_def *tabs[] = {read_paths, copy_paths, fault_paths};
-    for (int t = 0; t < 3; t++)
-        for (const path_def *p = tabs[t]; p->name; p++)
-            if (strcmp(p->name, name) == 0)
-                return true;
-    return false;
-}
-
 static const bench_row *find_row(const bench *b, const char *path, const char *kind,
                                  const char *cand, int rep);
 
-static bench_row *new_row(bench *b, const char *path, const char *kind, const char *cand,
-                          const char *what, int rep)
+static bench_row *new_row(bench *b, const path_def *p, const char *kind, const char *cand, int rep)
 {
     if (b->nrows >= MAX_ROWS)
         return NULL;
     bench_row *r = &b->rows[b->nrows++];
     memset(r, 0, sizeof *r);
-    snprintf(r->path, sizeof r->path, "%s", path);
+    snprintf(r->path, sizeof r->path, "%s", p->name);
     snprintf(r->kind, sizeof r->kind, "%s", kind ? kind : "");
     snprintf(r->candidate, sizeof r->candidate, "%s", cand ? cand : "");
-    snprintf(r->what, sizeof r->what, "%s", what);
+    snprintf(r->what, sizeof r->what, "%s", p->what);
+    r->family = p->family;
     r->repeat = rep;
     return r;
 }
@@ -135,21 +99,6 @@ static bool crosses_bar(const bench *b, int ki)
     return strcmp(b->t.be.ops->name, "hip") == 0 && ki == b->device_kind;
 }
 
-static void measure_row(bench *b, bench_row *r, bench_fn f, bench_ctx *c, bool session)
-{
-    if (session && ha_guard_session_begin() != 0) {
-        r->skipped = true;
-        snprintf(r->skip_reason, sizeof r->skip_reason, "could not install the fault guard");
-        return;
-    }
-    if (bench_measure(f, c, &b->plan, &b->clock, b->empty_ns, r) != 0) {
-        r->skipped = true;
-        snprintf(r->skip_reason, sizeof r->skip_reason, "out of memory for samples");
-    }
-    if (session)
-        ha_guard_session_end();
-}
-
 static void skip_row(bench_row *r, const char *why)
 {
     if (!r)
@@ -158,35 +107,62 @@ static void skip_row(bench_row *r, const char *why)
     snprintf(r->skip_reason, sizeof r->skip_reason, "%s", why);
 }
 
-/* One path, measured --repeat times back to back: the runs compared for
- * repeatability are neighbours in time, not minutes apart. */
-static void run_path(bench *b, bench_ctx *c, const path_def *p, const char *kind, const char *cand,
+static double slowdown_of(const bench *b, const path_def *p)
+{
+    for (int i = 0; i < b->nslow; i++)
+        if (b->slow[i].p == p)
+            return (double)b->slow[i].pct / 100.0;
+    return 0;
+}
+
+/* One path's rows, --repeat of them; each becomes a job of the rounds
+ * unless skip says why it cannot run. */
+static void add_path(bench *b, const bench_ctx *c, const path_def *p, const char *kind, const char *cand,
                      bool bar, const char *skip)
 {
     for (int rep = 1; rep <= b->repeat; rep++) {
-        bench_row *r = new_row(b, p->name, kind, cand, p->what, rep);
+        bench_row *r = new_row(b, p, kind, cand, rep);
         if (!r)
             return;
         r->comparable_to_bar = bar;
-        if (skip)
+        if (skip) {
             skip_row(r, skip);
-        else
-            measure_row(b, r, p->fn, c, p->session);
+            continue;
+        }
+        bench_job *j = &b->jobs[b->njobs++];
+        memset(j, 0, sizeof *j);
+        j->row = r;
+        j->f = p->fn;
+        j->c.be = c->be;
+        j->c.a = c->a;
+        j->c.bad = c->bad;
+        j->c.q = c->q;
+        j->c.ref = c->ref;
+        j->c.pageable = c->pageable;
+        j->c.pinned = c->pinned;
+        j->session = p->session;
+        j->slowdown = slowdown_of(b, p);
     }
 }
 
-/* The fast-path family and the discriminators on one readable kind. */
-static void run_read_paths(bench *b, bench_ctx *c, int ki)
+static const char *lacks(const bench *b, const bench_ctx *c, const path_def *p)
+{
+    if (((p->needs & NEED_FLUSH) && !bench_have_flush()) || ((p->needs & NEED_NT) && !bench_have_nt()))
+        return "this CPU has no cache-line flush or no SSE4.1 streaming load";
+    if ((p->needs & NEED_PINNED) && !c->pinned)
+        return b->no_pinned_reason;
+    return NULL;
+}
+
+/* The reads and the discriminators on one readable kind. */
+static void add_read_paths(bench *b, bench_ctx *c, int ki)
 {
     const char *kind = b->d.kinds[ki]->name;
-    for (const path_def *p = read_paths; p->name; p++) {
-        if (!path_selected(b, p->name))
+    for (const path_def *p = bench_paths; p->name; p++) {
+        if (p->target != ON_READABLE || !path_selected(b, p->name))
             continue;
         if (!p->per_candidate) {
-            bool cpu_lacks = (p->fn == path_deref_cold && !bench_have_flush()) ||
-                             (p->fn == path_deref_nt && !bench_have_nt());
-            run_path(b, c, p, kind, NULL, crosses_bar(b, ki) && strncmp(p->name, "fast", 4) == 0,
-                     cpu_lacks ? "this CPU has no cache-line flush or no SSE4.1 streaming load" : NULL);
+            add_path(b, c, p, kind, NULL, p->bar_read && crosses_bar(b, ki), lacks(b, c, p));
             continue;
         }
         for (size_t qi = 0; qi < b->ngood; qi++) {
@@ -194,55 +170,63 @@ static void run_read_paths(bench *b, bench_ctx *c, int ki)
             memset(&c->ref, 0, sizeof c->ref);
             ha_sentinel_fill(c->ref.out, sizeof c->ref.out);
             c->ref.status = c->q->raw(&b->t.be, c->q, c->a, c->ref.out);
-            run_path(b, c, p, kind, c->q->name, false, NULL);
+            add_path(b, c, p, kind, c->q->name, false, NULL);
         }
     }
 }
 
-static void run_copy_paths(bench *b, bench_ctx *c, int ki)
+static void add_paths_on(bench *b, bench_ctx *c, bench_target t, const char *kind, const char *skip)
 {
-    for (const path_def *p = copy_paths; p->name; p++)
-        if (path_selected(b, p->name))
-            run_path(b, c, p, b->d.kinds[ki]->name, NULL, false,
-                     p->fn != path_copy_pageable && !c->pinned ? b->no_pinned_reason : NULL);
+    for (const path_def *p = bench_paths; p->name; p++)
+        if (p->target == t && path_selected(b, p->name))
+            add_path(b, c, p, kind, NULL, false, skip ? skip : lacks(b, c, p));
 }
 
-static const path_def harness_path = {"harness", path_empty,
-                                      "empty batch loop: the harness's own cost, and a canary: "
-                                      "if it moves between repeats, the machine changed speed",
-                                      false, false};
-
-static void run_all_paths(bench *b, bench_ctx *c)
+/* Every row, in table order; the timed ones become jobs. */
+static void plan_rows(bench *b, bench_ctx *c)
 {
-    run_path(b, c, &harness_path, NULL, NULL, false, NULL);
-    const bench_row *h = find_row(b, "harness", NULL, NULL, 1);
-    b->empty_ns = h ? h->st.median : 0;
+    /* The canary always runs: every row's overhead is reckoned from it. */
+    for (const path_def *p = bench_paths; p->name; p++)
+        if (p->target == ON_NOTHING)
+            add_path(b, c, p, NULL, NULL, false, NULL);
     bool any = false;
     for (size_t ki = 0; ki < b->d.nk; ki++) {
         if (!b->have_alloc[ki] || b->d.runs[ki].readable != HA_TRUTH_YES)
             continue;
         any = true;
         c->a = &b->allocs[ki];
-        fprintf(stderr, "bench_discriminator: kind %s\n", b->d.kinds[ki]->name);
-        run_read_paths(b, c, (int)ki);
+        add_read_paths(b, c, (int)ki);
         if ((int)ki == b->headline)
-            run_copy_paths(b, c, (int)ki);
+            add_paths_on(b, c, ON_SLOW_KIND, b->d.kinds[ki]->name, NULL);
     }
     if (!any)
-        for (const path_def *p = read_paths; p->name; p++)
-            if (path_selected(b, p->name))
-                run_path(b, c, p, NULL, NULL, false, b->no_readable_reason);
+        add_paths_on(b, c, ON_READABLE, NULL, b->no_readable_reason);
     if (b->device_kind >= 0 && b->device_kind != b->headline && b->have_alloc[b->device_kind]) {
         c->a = &b->allocs[b->device_kind];
-        run_copy_paths(b, c, b->device_kind);
+        add_paths_on(b, c, ON_SLOW_KIND, b->d.kinds[b->device_kind]->name, NULL);
     }
     bool bad = b->bad_kind >= 0 && b->have_alloc[b->bad_kind];
     if (bad)
         c->bad = &b->allocs[b->bad_kind];
-    for (const path_def *p = fault_paths; p->name; p++)
-        if (path_selected(b, p->name))
-            run_path(b, c, p, bad ? b->d.kinds[b->bad_kind]->name : NULL, NULL, false,
-                     bad ? NULL : "no unreadable kind on this platform");
+    add_paths_on(b, c, ON_UNREADABLE, bad ? b->d.kinds[b->bad_kind]->name : NULL,
+                 bad ? NULL : "no unreadable kind on this platform");
+}
+
+/* The rounds, then each row's statistics against the empty loop's cost. */
+static void time_rows(bench *b)
+{
+    fprintf(stderr, "bench_discriminator: %zu rows in %ld interleaved rounds\n", b->njobs,
+            b->plan.rounds * b->repeat);
+    bench_run_rounds(b->jobs, b->njobs, &b->plan, (int)b->repeat, &b->clock);
+    for (size_t i = 0; i < b->njobs; i++)
+        if (!strcmp(b->jobs[i].row->path, "harness") && b->jobs[i].row->repeat == 1)
+            bench_summarise(b->jobs[i].f, b->jobs[i].row, &b->clock, 0);
+    const bench_row *h = find_row(b, "harness", NULL, NULL, 1);
+    b->empty_ns = h ? h->st.median : 0;
+    for (size_t i = 0; i < b->njobs; i++)
+        if (!b->jobs[i].row->skipped)
+            bench_summarise(b->jobs[i].f, b->jobs[i].row, &b->clock,
+                            strcmp(b->jobs[i].row->path, "harness") ? b->empty_ns : 0);
 }
 
 /* ---- setup: which kinds, which candidates, fresh allocations ---- */
@@ -513,35 +497,42 @@ static double repeat_drift(const bench *b, const bench_row *r)
     return 100.0 * fabs(o->st.median - r->st.median) / fmin(o->st.median, r->st.median);
 }
 
+/* The empty loop and the canary measure the harness and the machine, not a path. */
+static bool is_instrument(const bench_row *r)
+{
+    return !strcmp(r->family, "harness") || !strcmp(r->family, "canary");
+}
+
 static void print_checks(const bench *b)
 {
-    const bench_row *smallest = NULL;
+    const bench_row *worst = NULL;
     for (size_t i = 0; i < b->nrows; i++) {
         const bench_row *r = &b->rows[i];
-        if (r->skipped || r->repeat != 1 || strcmp(r->path, "harness") == 0)
+        if (r->skipped || is_instrument(r))
             continue;
-        if (!smallest || r->st.median < smallest->st.median)
-            smallest = r;
+        if (!worst || r->overhead_pct > worst->overhead_pct)
+            worst = r;
     }
     printf("\n## Checks (printed, not asserted)\n\n");
     printf("clock: resolution %.0f ns, one read %.1f ns, smallest step %.0f ns\n",
            b->clock.resolution_ns, b->clock.read_ns, b->clock.min_step_ns);
-    if (smallest)
-        printf("harness overhead %.3f ns per operation = %.2f%% of the smallest figure (%s/%s, "
-               "%.2f ns): %s (target <= 1%%)\n",
-               smallest->overhead_ns, smallest->overhead_pct, smallest->path, smallest->kind,
-               smallest->st.median, smallest->overhead_pct <= 1.0 ? "met" : "MISSED");
+    if (worst)
+        printf("harness overhead: at most %.2f%% of a row's median, on every row (largest: %s/%s%s%s, "
+               "%.3f ns of %.2f ns): %s (target <= 1%%)\n",
+               worst->overhead_pct, worst->path, worst->kind, worst->candidate[0] ? "/" : "",
+               worst->candidate, worst->overhead_ns, worst->st.median,
+               worst->overhead_pct <= 1.0 ? "met" : "MISSED");
     if (b->repeat < 2)
         return;
     int copy_bad = 0, copy_n = 0, ns_bad = 0, ns_n = 0;
     for (size_t i = 0; i < b->nrows; i++) {
         const bench_row *r = &b->rows[i];
-        if (r->skipped || r->repeat != 1 || strcmp(r->path, "harness") == 0)
+        if (r->skipped || r->repeat != 1 || is_instrument(r))
             continue;
         double dr = repeat_drift(b, r);
         if (isnan(dr))
             continue;
-        bool copy = strncmp(r->path, "copy", 4) == 0;
+        bool copy = strcmp(r->family, "copy") == 0;
         if (copy) {
             copy_n++;
             copy_bad += dr > 3.0;
@@ -554,12 +545,12 @@ static void print_checks(const bench *b)
                    r->candidate[0] ? "/" : "", r->candidate, dr, r->st.median,
                    find_row(b, r->path, r->kind, r->candidate, 2)->st.median);
     }
-    printf("repeat 1 vs 2 (back to back): copy paths within 3%%: %d of %d; ns-scale paths within 5%%: "
+    printf("repeat 1 vs 2 (interleaved rounds, odd vs even): copy paths within 3%%: %d of %d; ns-scale paths within 5%%: "
            "%d of %d\n", copy_n - copy_bad, copy_n, ns_n - ns_bad, ns_n);
-    const bench_row *h1 = find_row(b, "harness", NULL, NULL, 1);
-    const bench_row *h2 = find_row(b, "harness", NULL, NULL, 2);
+    const bench_row *h1 = find_row(b, "canary", NULL, NULL, 1);
+    const bench_row *h2 = find_row(b, "canary", NULL, NULL, 2);
     if (h1 && h2)
-        printf("canary: the empty loop moved %.1f%% between its repeats (%.3f vs %.3f ns)%s\n",
+        printf("canary: the multiply-add chain moved %.1f%% between its repeats (%.3f vs %.3f ns)%s\n",
                repeat_drift(b, h1), h1->st.median, h2->st.median,
                repeat_drift(b, h1) > 5 ? ": the machine itself changed speed" : "");
 }
@@ -585,6 +576,7 @@ static void json_row(jw *w, const bench_row *r, bool samples)
     jw_kstr(w, "kind", r->kind[0] ? r->kind : NULL);
     jw_kstr(w, "candidate", r->candidate[0] ? r->candidate : NULL);
     jw_kstr(w, "what", r->what);
+    jw_kstr(w, "family", r->family);
     jw_kbool(w, "comparable_to_bar_read", r->comparable_to_bar);
     jw_kint(w, "repeat", r->repeat);
     jw_kbool(w, "skipped", r->skipped);
@@ -594,6 +586,7 @@ static void json_row(jw *w, const bench_row *r, bool samples)
         jw_kuint(w, "fallbacks", r->fallbacks);
         jw_kuint(w, "batch", r->batch);
         jw_kuint(w, "n", r->nsamples);
+        jw_kuint(w, "block_samples", r->block_samples);
         jw_kbool(w, "capped", r->capped);
         json_stats(w, r);
         jw_kuint(w, "outliers", r->st.outliers);
@@ -661,6 +654,8 @@ static void json_sweep(const bench *b, jw *w)
     }
     jw_obj(w);
     jw_kstr(w, "kind", b->d.kinds[b->headline]->name);
+    jw_kstr(w, "read_timing", "chained: each read of the whole size waits for the previous read's data, "
+                              "as the fast row is timed, so the 4-byte point and the fast row are one figure");
     jw_key(w, "crossover_bytes");
     crossover >= 0 ? jw_int(w, crossover) : jw_null(w);
     jw_key(w, "points");
@@ -695,10 +690,41 @@ static void write_json(bench *b, jw *w, double wall)
     jw_kdbl(w, "row_seconds", b->plan.row_seconds);
     jw_kdbl(w, "min_row_seconds", b->plan.min_row_seconds);
     jw_kint(w, "repeat", b->repeat);
+    jw_kint(w, "rounds", b->plan.rounds);
+    jw_kstr(w, "order", "every row takes one block of its samples in each round it is in (the rounds of "
+                        "repeat r are those where round % repeat == r - 1), rows shuffled per round with a "
+                        "fixed seed; one unrecorded batch before each block");
     jw_kint(w, "sweep_iterations", b->sweep_iterations);
     jw_obj_end(w);
     jw_key(w, "pinned_cpu");
-    b->pinned_cpu >= 0 ? jw_int(w, b->pinned_cpu) : jw_null(w);
+    b->cpu.cpu >= 0 ? jw_int(w, b->cpu.cpu) : jw_null(w);
+    jw_key(w, "cpu_choice");
+    jw_obj(w);
+    jw_kstr(w, "how", b->cpu.how);
+    jw_key(w, "survey");
+    jw_arr(w);
+    for (int i = 0; i < b->cpu.nscores; i++) {
+        jw_obj(w);
+        jw_kint(w, "cpu", b->cpu.scores[i].cpu);
+        jw_kdbl(w, "empty_loop_p50_ns", b->cpu.scores[i].p50_ns);
+        jw_kdbl(w, "empty_loop_p90_ns", b->cpu.scores[i].p90_ns);
+        jw_obj_end(w);
+    }
+    jw_arr_end(w);
+    jw_obj_end(w);
+    jw_key(w, "test_slowdown");
+    if (b->nslow) {
+        jw_arr(w);
+        for (int i = 0; i < b->nslow; i++) {
+            jw_obj(w);
+            jw_kstr(w, "path", b->slow[i].p->name);
+            jw_kint(w, "percent", b->slow[i].pct);
+            jw_obj_end(w);
+        }
+        jw_arr_end(w);
+    } else {
+        jw_null(w);
+    }
     jw_key(w, "clock");
     jw_obj(w);
     jw_kstr(w, "source", "CLOCK_MONOTONIC");
@@ -725,7 +751,7 @@ static void write_json(bench *b, jw *w, double wall)
 static int parse(bench *b, int argc, char **argv)
 {
     enum { O_ITER = HA_OPT_TOOL_BASE, O_WARM, O_REPEAT, O_KIND, O_PATH, O_CSV, O_NOSWEEP,
-           O_SWEEPIT, O_ROWSEC, O_LISTPATHS, O_SWEEPMAX };
+           O_SWEEPIT, O_ROWSEC, O_LISTPATHS, O_SWEEPMAX, O_ROUNDS, O_CPU };
     static const struct option longopts[] = {
         HA_COMMON_LONGOPTS,
         {"iterations", required_argument, 0, O_ITER},
@@ -739,6 +765,8 @@ static int parse(bench *b, int argc, char **argv)
         {"row-seconds", required_argument, 0, O_ROWSEC},
         {"list-paths", no_argument, 0, O_LISTPATHS},
         {"sweep-max", required_argument, 0, O_SWEEPMAX},
+        {"rounds", required_argument, 0, O_ROUNDS},
+        {"cpu", required_argument, 0, O_CPU},
         {0, 0, 0, 0},
     };
     int c;
@@ -767,6 +795,14 @@ static int parse(bench *b, int argc, char **argv)
             if (ha_parse_long(optarg, 1, 10, &b->repeat))
                 return ha_tool_usage(&b->t, "--repeat takes 1 to 10");
             break;
+        case O_ROUNDS:
+            if (ha_parse_long(optarg, 1, 100, &b->plan.rounds))
+                return ha_tool_usage(&b->t, "--rounds takes 1 to 100");
+            break;
+        case O_CPU:
+            if (ha_parse_long(optarg, 0, CPUPICK_MAX - 1, &b->forced_cpu))
+                return ha_tool_usage(&b->t, "--cpu takes a CPU number from 0 to 255");
+            break;
         case O_ROWSEC: {
             char *end;
             double d = strtod(optarg, &end);
@@ -780,7 +816,7 @@ static int parse(bench *b, int argc, char **argv)
                 b->only_kinds[b->nonly_kinds++] = optarg;
             break;
         case O_PATH:
-            if (!known_path(optarg)) {
+            if (!bench_path_find(optarg)) {
                 snprintf(msg, sizeof msg, "unknown path '%s' (see --list-paths)", optarg);
                 return ha_tool_usage(&b->t, msg);
             }
@@ -794,13 +830,10 @@ static int parse(bench *b, int argc, char **argv)
                 return ha_tool_usage(&b->t, "--sweep-max takes a power of two from 8 B to 1 MiB (e.g. 64KiB)");
             break;
         case O_NOSWEEP: b->sweep = false; break;
-        case O_LISTPATHS: {
-            const path_def *tabs[] = {read_paths, copy_paths, fault_paths};
-            for (int t = 0; t < 3; t++)
-                for (const path_def *p = tabs[t]; p->name; p++)
-                    printf("%-16s %s\n", p->name, p->what);
+        case O_LISTPATHS:
+            for (const path_def *p = bench_paths; p->name; p++)
+                printf("%-16s %-9s %s\n", p->name, p->family, p->what);
             return -1;
-        }
         case 'h': ha_tool_usage(&b->t, NULL); return -1;
         default: return ha_tool_usage(&b->t, "unknown option or missing value");
         }
@@ -810,14 +843,43 @@ static int parse(bench *b, int argc, char **argv)
     return 0;
 }
 
+/* HOSTACCESS_TEST_SLOWDOWN: "PATH=PERCENT[,PATH=PERCENT]". */
+static int parse_slowdown(bench *b, const char *spec, char *msg, size_t n)
+{
+    if (!spec || !*spec)
+        return 0;
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s", spec);
+    char *save = NULL;
+    for (char *item = strtok_r(buf, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
+        char *eq = strchr(item, '=');
+        const path_def *p = NULL;
+        long pct;
+        if (eq)
+            *eq = 0;
+        if (!eq || !(p = bench_path_find(item)) || ha_parse_long(eq + 1, 1, 1000, &pct) ||
+            b->nslow == (int)(sizeof b->slow / sizeof b->slow[0])) {
+            snprintf(msg, n, "HOSTACCESS_TEST_SLOWDOWN takes PATH=PERCENT[,...] (a path of --list-paths, "
+                             "1 to 1000 %%), not '%.100s'", spec);
+            return -1;
+        }
+        b->slow[b->nslow].p = p;
+        b->slow[b->nslow++].pct = pct;
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     static bench b;
     ha_tool_init(&b.t, "bench_discriminator",
                  "[--iterations N] [--warmup N] [--repeat N] [--kind NAME]... [--path NAME]... "
                  "[--sweep-csv FILE] [--sweep-max SIZE] [--no-sweep] [--sweep-iterations N] [--row-seconds S] "
-                 "[--list-paths]");
-    b.plan = (bench_plan){20000, 1000, 200, 1.0, 0.05};
+                 "[--rounds N] [--cpu N] [--list-paths]\n"
+                 "  test only: HOSTACCESS_TEST_SLOWDOWN=PATH=PERCENT[,...] stretches every batch of PATH by\n"
+                 "  PERCENT of its own time (the record says so), to show compare flags a known change");
+    b.plan = (bench_plan){20000, 1000, 200, 1.0, 0.05, 12};
+    b.forced_cpu = -1;
     b.repeat = 2;
     b.sweep = true;
     b.sweep_iterations = 2000;
@@ -825,6 +887,9 @@ int main(int argc, char **argv)
     int rc = parse(&b, argc, argv);
     if (rc)
         return rc < 0 ? HA_EXIT_OK : rc;
+    char msg[200];
+    if (parse_slowdown(&b, getenv("HOSTACCESS_TEST_SLOWDOWN"), msg, sizeof msg) != 0)
+        return ha_tool_usage(&b.t, msg);
     double t0 = ha_now_s();
     rc = ha_tool_start(&b.t);
     if (rc < 0)
@@ -865,14 +930,12 @@ int main(int argc, char **argv)
         }
         ha_record_abort(&csv_check);
     }
-    /* One CPU for the whole run: a migration mid-row mixes two cores' caches
-     * and clock rates into one figure. */
-    int cpu = sched_getcpu();
-    cpu_set_t set;
-    CPU_ZERO(&set);
-    if (cpu >= 0)
-        CPU_SET(cpu, &set);
-    b.pinned_cpu = cpu >= 0 && sched_setaffinity(0, sizeof set, &set) == 0 ? cpu : -1;
+    if (cpupick_choose("", b.t.env.pci_bus_id, (int)b.forced_cpu, &b.cpu) != 0) {
+        snprintf(msg, sizeof msg, "--cpu %ld is not a CPU this process may run on", b.forced_cpu);
+        ha_tool_abort(&b.t);
+        return ha_tool_usage(&b.t, msg);
+    }
+    fprintf(stderr, "bench_discriminator: held on CPU %d: %s\n", b.cpu.cpu, b.cpu.how);
     fprintf(stderr, "bench_discriminator: finding the working discriminators on this machine\n");
     setup(&b);
     ha_clock_measure(&b.clock);
@@ -894,12 +957,17 @@ int main(int argc, char **argv)
     /* Half a second of work first: the clock rate ramps before repeat 1. */
     for (double until = ha_clock_ns() + 0.5e9; ha_clock_ns() < until;)
         path_empty(&c, 1u << 16);
-    run_all_paths(&b, &c);
+    plan_rows(&b, &c);
+    time_rows(&b);
     run_sweep(&b, &c);
     double wall = ha_now_s() - t0;
 
     if (ha_backend_simulated(&b.t.be))
         printf("# SIMULATED run - not evidence\n");
+    for (int i = 0; i < b.nslow; i++)
+        printf("# TEST SLOWDOWN: every %s batch stretched by %ld%% (HOSTACCESS_TEST_SLOWDOWN) - not evidence\n",
+               b.slow[i].p->name, b.slow[i].pct);
+    printf("held on CPU %d: %s\n", b.cpu.cpu, b.cpu.how);
     ha_env_print(&b.t.env);
     printf("discriminators that distinguish here:");
     for (size_t qi = 0; qi < b.ngood; qi++)

@@ -10,15 +10,14 @@ static double time_batch(bench_fn f, bench_ctx *c, size_t n)
     return (ha_clock_ns() - t0) / (double)n;
 }
 
-int bench_measure(bench_fn f, bench_ctx *c, const bench_plan *plan, const ha_clock_info *ci,
-                  double empty_ns, bench_row *r)
+void bench_calibrate(bench_fn f, bench_ctx *c, long warmup, const ha_clock_info *ci, bench_row *r)
 {
     c->status = 0;
     c->fallbacks = 0;
     /* Warm-up: the operation count asked for, and at least 10 ms of it, so
      * caches, TLBs and the clock rate settle; at most 0.2 s. */
     double start = ha_clock_ns(), deadline = start + 0.2e9, least = start + 10e6;
-    for (long i = 0; ha_clock_ns() < deadline && (i < plan->warmup || ha_clock_ns() < least); i += 16)
+    for (long i = 0; ha_clock_ns() < deadline && (i < warmup || ha_clock_ns() < least); i += 16)
         f(c, 16);
     /* Estimate the cost of one operation from a batch of at least 20 us. */
     size_t k = 1;
@@ -29,6 +28,7 @@ int bench_measure(bench_fn f, bench_ctx *c, const bench_plan *plan, const ha_clo
     }
     if (est <= 0)
         est = ci->min_step_ns > 0 ? ci->min_step_ns : 1;
+    r->est_ns = est;
     /* The clock is read twice per batch: keep that within 0.5 % of a batch,
      * leaving the rest of the 1 % budget to the loop itself; and let each
      * sample cover at least 200 us of work, so a row is hundreds of steady
@@ -37,40 +37,63 @@ int bench_measure(bench_fn f, bench_ctx *c, const bench_plan *plan, const ha_clo
     r->batch = b < 1 ? 1 : b > (double)(1u << 24) ? (1u << 24) : (size_t)b;
     size_t u = bench_unroll(f);
     r->batch = (r->batch + u - 1) / u * u; /* whole unrolled loop iterations */
-    size_t want = (size_t)((plan->iterations + (long)r->batch - 1) / (long)r->batch);
-    if (want < (size_t)plan->min_samples)
-        want = (size_t)plan->min_samples;
-    size_t cap = want;
-    r->samples = malloc(cap * sizeof *r->samples);
-    if (!r->samples)
-        return -1;
-    double t0 = ha_clock_ns(), stop = t0 + plan->row_seconds * 1e9,
-           enough = t0 + plan->min_row_seconds * 1e9;
-    size_t n = 0;
-    for (;;) {
-        if (n == cap) {
-            double *grown = realloc(r->samples, 2 * cap * sizeof *r->samples);
-            if (!grown)
-                break;
-            r->samples = grown;
-            cap *= 2;
-        }
-        r->samples[n++] = time_batch(f, c, r->batch);
-        double now = ha_clock_ns();
-        if (n >= want && now >= enough)
-            break;
-        if (n >= 50 && now > stop) {
-            r->capped = n < want;
-            break;
-        }
-    }
-    r->nsamples = n;
+}
+
+size_t bench_plan_samples(const bench_plan *plan, long rounds, bench_row *r)
+{
+    double batch_ns = fmax((double)r->batch * r->est_ns, 1);
+    double want = ceil((double)plan->iterations / (double)r->batch);
+    want = fmax(want, (double)plan->min_samples);
+    want = fmax(want, ceil(plan->min_row_seconds * 1e9 / batch_ns));
+    /* Two samples a round at the least, so a block has a middle. */
+    double cap = fmax(floor(plan->row_seconds * 1e9 / batch_ns), 2.0 * (double)rounds);
+    r->capped = want > cap;
+    if (r->capped)
+        want = cap;
+    r->block_samples = (size_t)ceil(want / (double)rounds);
+    return r->block_samples * (size_t)rounds;
+}
+
+static double stretched_batch(bench_fn f, bench_ctx *c, size_t n, double slowdown)
+{
+    double t0 = ha_clock_ns();
+    f(c, n);
+    double t1 = ha_clock_ns();
+    if (slowdown > 0)
+        for (double until = t1 + slowdown * (t1 - t0); ha_clock_ns() < until;)
+            ;
+    return (ha_clock_ns() - t0) / (double)n;
+}
+
+void bench_take(bench_fn f, bench_ctx *c, bench_row *r, size_t n, double slowdown)
+{
+    for (size_t i = 0; i < n; i++)
+        r->samples[r->nsamples++] = slowdown > 0 ? stretched_batch(f, c, r->batch, slowdown)
+                                                 : time_batch(f, c, r->batch);
+}
+
+void bench_summarise(bench_fn f, bench_row *r, const ha_clock_info *ci, double empty_ns)
+{
+    if (r->nsamples == 0)
+        return;
     r->first_batch_ns = r->samples[0];
-    ha_stats_compute(r->samples, n, &r->st);
-    r->status = c->status;
-    r->fallbacks = c->fallbacks;
+    ha_stats_compute(r->samples, r->nsamples, &r->st);
     r->overhead_ns = 2 * ci->read_ns / (double)r->batch + empty_ns / (double)bench_unroll(f);
     r->overhead_pct = r->st.median > 0 ? 100.0 * r->overhead_ns / r->st.median : NAN;
+}
+
+int bench_measure(bench_fn f, bench_ctx *c, const bench_plan *plan, const ha_clock_info *ci,
+                  double empty_ns, bench_row *r)
+{
+    bench_calibrate(f, c, plan->warmup, ci, r);
+    size_t n = bench_plan_samples(plan, 1, r);
+    r->samples = malloc(n * sizeof *r->samples);
+    if (!r->samples)
+        return -1;
+    bench_take(f, c, r, n, 0);
+    r->status = c->status;
+    r->fallbacks = c->fallbacks;
+    bench_summarise(f, r, ci, empty_ns);
     return 0;
 }
 

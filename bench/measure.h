@@ -1,5 +1,5 @@
-/* Timing one path: warm up, size the batch so the clock costs at most 1 %
- * of the figure, take samples, summarise them. */
+/* Timing one path: warm it up, size the batch so the clock and the loop
+ * cost at most 1 % of the figure, take samples in blocks, summarise them. */
 #ifndef HA_BENCH_MEASURE_H
 #define HA_BENCH_MEASURE_H
 
@@ -13,9 +13,10 @@ typedef struct bench_plan {
     long iterations;    /* operations per row, as upstream counts them */
     long warmup;        /* operations before timing */
     long min_samples;   /* at least this many batches, whatever the batch size */
-    double row_seconds; /* a row stops taking samples after this long */
-    double min_row_seconds; /* and goes on until at least this long: a few
+    double row_seconds; /* a row takes no more samples than fill this long */
+    double min_row_seconds; /* and at least enough to fill this long: a few
                              * milliseconds of samples drift with the clock rate */
+    long rounds;        /* interleaved rounds each row takes part in */
 } bench_plan;
 
 typedef struct bench_row {
@@ -23,6 +24,7 @@ typedef struct bench_row {
     char kind[40];
     char candidate[64];
     char what[200];
+    const char *family;  /* the path's family (pathdefs.h) */
     bool comparable_to_bar;
     int repeat;
     bool skipped;
@@ -30,8 +32,10 @@ typedef struct bench_row {
     int status;          /* first failing status inside the loop, 0 if none */
     unsigned fallbacks;  /* hardened rows: reads that fell back to the copy */
     size_t batch;        /* operations per sample */
+    double est_ns;       /* one operation, as calibration found it */
     size_t nsamples;
-    bool capped;         /* stopped early by row_seconds */
+    size_t block_samples; /* samples taken per round: the samples are blocks of this many */
+    bool capped;         /* fewer samples than planned: row_seconds would be passed */
     double *samples;     /* ns per operation, one per batch, in order taken */
     ha_stats st;
     double overhead_ns;  /* clock share per operation + the empty loop's cost */
@@ -39,8 +43,23 @@ typedef struct bench_row {
     double first_batch_ns;
 } bench_row;
 
-/* Times f; fills the row's samples and statistics. empty_ns is the empty
- * loop's cost per operation (0 when timing the empty loop itself). */
+/* Warm-up and batch sizing: sets r->batch and r->est_ns. */
+void bench_calibrate(bench_fn f, bench_ctx *c, long warmup, const ha_clock_info *ci, bench_row *r);
+
+/* How many samples the plan asks of a calibrated row, a whole number of
+ * blocks of r->block_samples (set here) over `rounds` blocks. */
+size_t bench_plan_samples(const bench_plan *plan, long rounds, bench_row *r);
+
+/* Appends n samples of r->batch operations. slowdown (test only, normally
+ * 0) stretches each batch by that fraction of its own time. */
+void bench_take(bench_fn f, bench_ctx *c, bench_row *r, size_t n, double slowdown);
+
+/* Statistics and the harness's share, once every sample is in. empty_ns
+ * is the empty loop's cost per operation (0 for the empty loop itself). */
+void bench_summarise(bench_fn f, bench_row *r, const ha_clock_info *ci, double empty_ns);
+
+/* Calibrate, take the planned samples in one block, summarise: for rows
+ * that are not interleaved with others (the size sweep). */
 int bench_measure(bench_fn f, bench_ctx *c, const bench_plan *plan, const ha_clock_info *ci,
                   double empty_ns, bench_row *r);
 

@@ -27,11 +27,25 @@ void path_empty(bench_ctx *c, size_t n)
         BARRIER();
 }
 
+/* A chain of dependent multiply-adds: each waits for the one before, so
+ * its time is a fixed number of core cycles whatever the front end, code
+ * alignment or memory do; its figure moves only when the core's clock
+ * does. The empty loop is no canary: its one-cycle body runs at the mercy
+ * of loop alignment, which moves between builds. */
+void path_canary(bench_ctx *c, size_t n)
+{
+    uint64_t x = c->sink | 1;
+    for (size_t i = 0; i < n; i++)
+        x = x * 0x9e3779b97f4a7c15ull + 1;
+    c->sink = x;
+}
+
 /* Each load's address depends on the value the previous one returned (an
  * AND with a zero the compiler cannot see), so loads cannot overlap: the
  * figure is the latency of one isolated read, as a lone .item() sees it,
  * not the throughput of many. Unrolled so the loop costs 1/UNROLL per read. */
 #define UNROLL 64
+#define GUARD_UNROLL 8 /* path_guarded's */
 #define CHAIN(p, v, zero) (v = *(const volatile uint32_t *)((const char *)(p) + ((v) & (zero))))
 
 void path_deref(bench_ctx *c, size_t n)
@@ -50,7 +64,7 @@ void path_deref(bench_ctx *c, size_t n)
 
 size_t bench_unroll(bench_fn f)
 {
-    return f == path_deref || f == path_deref_nt ? UNROLL : 1;
+    return f == path_deref || f == path_deref_nt ? UNROLL : f == path_guarded ? GUARD_UNROLL : 1;
 }
 
 bool bench_have_flush(void) { return HAVE_X86; }
@@ -65,17 +79,29 @@ bool bench_have_nt(void)
 }
 
 /* The line is flushed before each load, so the load goes to memory: the
- * figure for host memory that is comparable to an uncached read. */
+ * figure for host memory that is comparable to an uncached read. Each load
+ * takes the next of up to 512 lines, each on its own page, so the figure
+ * is that of the allocation's pages together, not of wherever one page
+ * happened to land (which moves it by tens of % from run to run). */
+#define COLD_STRIDE (4096 + 64)
+#define COLD_LINES 512
+
 void path_deref_cold(bench_ctx *c, size_t n)
 {
 #if HAVE_X86
-    const volatile uint32_t *p = c->a->ptr;
+    const char *base = c->a->ptr;
+    size_t lines = c->a->size / COLD_STRIDE;
+    lines = lines < 1 ? 1 : lines > COLD_LINES ? COLD_LINES : lines;
+    size_t k = c->cursor;
     uint64_t s = 0;
     for (size_t i = 0; i < n; i++) {
+        const volatile uint32_t *p = (const volatile uint32_t *)(base + (k % lines) * COLD_STRIDE % c->a->size);
+        k++;
         _mm_clflush((const void *)p);
         _mm_mfence();
         s += *p;
     }
+    c->cursor = k;
     c->sink = s;
 #else
     (void)c;
@@ -113,16 +139,18 @@ void path_deref_nt(bench_ctx *c, size_t n)
 }
 
 /* The read under the fault guard, handlers installed per access unless a
- * guard session is open around the loop. */
+ * guard session is open around the loop. Unrolled: with a session a read
+ * costs a few ns, and one loop test per read would be a visible share. */
 void path_guarded(bench_ctx *c, size_t n)
 {
     uint64_t s = 0;
-    for (size_t i = 0; i < n; i++) {
-        uint32_t v;
-        if (ha_guarded_load32(c->a->ptr, &v, NULL) != HA_HR_OK)
-            note_status(c, -1);
-        s += v;
-    }
+    for (size_t i = 0; i < n; i += GUARD_UNROLL)
+        for (int k = 0; k < GUARD_UNROLL; k++) {
+            uint32_t v;
+            if (ha_guarded_load32(c->a->ptr, &v, NULL) != HA_HR_OK)
+                note_status(c, -1);
+            s += v;
+        }
     c->sink = s;
 }
 
@@ -205,34 +233,43 @@ void path_sweep_copy(bench_ctx *c, size_t n)
         note_status(c, c->be->ops->copy_d2h(c->be, c->pageable, c->a->ptr, c->n));
 }
 
-/* Host read of c->n bytes: 8-byte loads (4-byte for the 4-byte size). */
+/* Host read of c->n bytes, timed as the headline's fast path is: each
+ * read's address depends on the words the previous read returned, so
+ * reads do not overlap and the 4-byte point is the same figure as the
+ * "fast" row. Within one read the 8-byte loads are independent. */
 void path_sweep_read(bench_ctx *c, size_t n)
 {
-    uint64_t s = 0;
+    uint64_t v = 0, zero = 0;
+    __asm__("" : "+r"(zero));
     for (size_t i = 0; i < n; i++) {
+        const char *p = (const char *)c->a->ptr + (v & zero);
         if (c->n < 8) {
-            s += *(const volatile uint32_t *)c->a->ptr;
+            v = *(const volatile uint32_t *)p;
             continue;
         }
-        const volatile uint64_t *p = c->a->ptr;
+        uint64_t s = 0;
         for (size_t k = 0; k < c->n / 8; k++)
-            s += p[k];
+            s += ((const volatile uint64_t *)p)[k];
+        v = s;
     }
-    c->sink = s;
+    c->sink = v;
 }
 
+/* The same with streaming loads, chained across reads like path_sweep_read. */
 void path_sweep_read_nt(bench_ctx *c, size_t n)
 {
 #if HAVE_X86
-    uint64_t s = 0;
+    uint64_t v = 0, zero = 0;
+    __asm__("" : "+r"(zero));
     for (size_t i = 0; i < n; i++) {
-        const char *p = c->a->ptr;
+        const char *p = (const char *)c->a->ptr + (v & zero);
         size_t words = c->n < 16 ? 1 : c->n / 16;
+        uint64_t s = 0;
         for (size_t k = 0; k < words; k++)
             s += nt_load16(p + 16 * k);
-        BARRIER();
+        v = s;
     }
-    c->sink = s;
+    c->sink = v;
 #else
     (void)c;
     (void)n;

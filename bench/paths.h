@@ -16,8 +16,9 @@ typedef struct bench_ctx {
     const ha_alloc *bad;     /* an unreadable allocation, for the fault path */
     const ha_query *q;       /* the discriminator, for disc and hardened */
     ha_raw_ref ref;          /* what q answers on readable memory */
-    void *pageable, *pinned; /* copy destinations (64 KiB each) */
+    void *pageable, *pinned; /* copy destinations (1 MiB each: the largest sweep size) */
     size_t n;                /* bytes, for the size sweep */
+    size_t cursor;           /* the next line path_deref_cold reads */
     int status;              /* first failing status seen in a loop, 0 if none */
     unsigned fallbacks;      /* hardened path: reads that fell back to a copy */
     volatile uint64_t sink;
@@ -26,6 +27,7 @@ typedef struct bench_ctx {
 typedef void (*bench_fn)(bench_ctx *c, size_t n);
 
 void path_empty(bench_ctx *c, size_t n);
+void path_canary(bench_ctx *c, size_t n);
 void path_deref(bench_ctx *c, size_t n);
 void path_deref_cold(bench_ctx *c, size_t n);
 void path_deref_nt(bench_ctx *c, size_t n);

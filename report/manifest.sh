@@ -11,7 +11,7 @@ set -u
 dir=$1 backend=$2 device=$3 interrupted=$4
 shift 4
 # Only values this script controls go into the JSON: names come from
-X
+# run_all.sh's fixed list, numbers are checked, the backend is one of three.
 case "$backend" in hip|cuda|sim) ;; *) echo "manifest: bad backend '$backend'" >&2; exit 2 ;; esac
 [[ "$device" =~ ^[0-9]{1,9}$ ]] || { echo "manifest: bad device '$device'" >&2; exit 2; }
 case "$interrupted" in ""|SIGINT|SIGTERM|SIGHUP) ;; *) echo "manifest: bad signal '$interrupted'" >&2; exit 2 ;; esac

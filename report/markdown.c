@@ -255,10 +255,16 @@ static void md_bench(FILE *f, const json_t *b, const char *plots)
         figures(f, b, fr);
         fprintf(f, " |\n");
     }
-    const json_t *h1 = rec_bench_row(b, "harness", "", NULL, 1), *h2 = rec_bench_row(b, "harness", "", NULL, 2);
+    /* The canary when the record has one; records before it timed the empty loop. */
+    const char *inst = rec_bench_row(b, "canary", "", NULL, 1) ? "canary" : "harness";
+    const json_t *h1 = rec_bench_row(b, inst, "", NULL, 1), *h2 = rec_bench_row(b, inst, "", NULL, 2);
     if (h1 && h2 && rec_num(h1, "median_ns") > 0)
-        fprintf(f, "\nThe two repeats ran back to back; the empty loop, which does no memory work, moved "
+        fprintf(f, "\nThe two repeats %s; the %s, which does no memory work, moved "
                    "%.1f%% between them: differences of that order are the machine's, not the paths'.\n",
+                json_is_integer(json_object_get(json_object_get(b, "plan"), "rounds"))
+                    ? "took turns in interleaved rounds (odd and even rounds)"
+                    : "ran back to back",
+                strcmp(inst, "canary") ? "empty loop" : "canary (a chain of multiply-adds)",
                 100 * fabs(rec_num(h2, "median_ns") - rec_num(h1, "median_ns")) / rec_num(h1, "median_ns"));
     const json_t *sw = json_object_get(b, "sweep");
     if (json_is_object(sw)) {

@@ -59,11 +59,12 @@ static int paths_plot(const json_t *b, const char *tmp)
     size_t i;
     const json_t *r;
     json_array_foreach(json_object_get(b, "rows"), i, r) {
-        const char *k = rec_str(r, "kind"), *path = rec_str(r, "path");
-        bool mine = !strcmp(k, fk) && strncmp(path, "copy", 4);
-        bool slow = !strcmp(k, sk) && !strncmp(path, "copy", 4);
+        const char *k = rec_str(r, "kind"), *path = rec_str(r, "path"), *fam = rec_row_family(r);
+        bool copy = !strcmp(fam, "copy");
+        bool mine = !strcmp(k, fk) && !copy && strcmp(fam, "canary");
+        bool slow = !strcmp(k, sk) && copy;
         if (json_integer_value(json_object_get(r, "repeat")) != 1 ||
-            json_is_true(json_object_get(r, "skipped")) || !(mine || slow || !strncmp(path, "fault", 5)))
+            json_is_true(json_object_get(r, "skipped")) || !(mine || slow || !strcmp(fam, "fault")))
             continue;
         char label[300];
         snprintf(label, sizeof label, "%s%s%s", path, *rec_str(r, "candidate") ? " " : "",

@@ -81,6 +81,8 @@ static const rec_field bench_fields[] = {
     {"rows[].repeat", RT_INT, 1, 1000},
     {"rows[].skipped", RT_BOOL, 0, 0},
     {"rows[].comparable_to_bar_read", RT_BOOL, 0, 0},
+    {"rows[].family", RT_STR | RT_ABSENT, 0, 0},
+    {"test_slowdown", RT_ARR | RT_NULL | RT_ABSENT, 0, 0},
     {"sweep", RT_OBJ | RT_NULL, 0, 0},
     {NULL, 0, 0, 0},
 };
@@ -96,6 +98,7 @@ static const rec_field bench_row_fields[] = {
     {"n", RT_INT, 0, 1ll << 40},
     {"samples_ns", RT_ARR, 0, 0},
     {"samples_ns[]", RT_NUM, 0, 0}, /* every raw sample a number: a 200 MB array of objects is refused */
+    {"block_samples", RT_INT | RT_ABSENT, 1, 1ll << 40},
     {NULL, 0, 0, 0},
 };
 
@@ -214,6 +217,8 @@ static int walk(const json_t *node, const char *path, char *where, size_t wlen, 
     }
     const json_t *child = json_object_get(node, key);
     if (!child) {
+        if (f->types & RT_ABSENT) /* a field newer records carry and older ones lack */
+            return 0;
         snprintf(err, errlen, "%s: missing", where);
         return -1;
     }
@@ -495,4 +500,21 @@ const json_t *rec_bench_row(const json_t *bench, const char *path, const char *k
         return r;
     }
     return NULL;
+}
+
+const char *rec_row_family(const json_t *row)
+{
+    const char *f = rec_str(row, "family");
+    if (*f)
+        return f;
+    /* Records from before the field: the path names of that bench. */
+    static const struct { const char *prefix, *family; } legacy[] = {
+        {"harness", "harness"}, {"canary", "canary"}, {"fast", "read"},   {"guarded", "guarded"}, {"disc", "query"},
+        {"hardened", "hardened"}, {"copy", "copy"}, {"fault", "fault"},
+    };
+    const char *p = rec_str(row, "path");
+    for (size_t i = 0; i < sizeof legacy / sizeof legacy[0]; i++)
+        if (!strncmp(p, legacy[i].prefix, strlen(legacy[i].prefix)))
+            return legacy[i].family;
+    return "";
 }

@@ -10,7 +10,7 @@
 
 /* Types a field may take, or-ed. */
 enum { RT_NULL = 1, RT_BOOL = 2, RT_INT = 4, RT_REAL = 8, RT_NUM = RT_INT | RT_REAL, RT_STR = 16,
-       RT_OBJ = 32, RT_ARR = 64 };
+       RT_OBJ = 32, RT_ARR = 64, RT_ABSENT = 128 /* may be missing (older records) */ };
 
 typedef struct rec_field {
     const char *path; /* "kinds[].readable": [] is every element of an array */
@@ -56,6 +56,11 @@ json_t *rec_load_buffer(const char *buf, size_t len, char *err, size_t errlen);
  * matched exactly ("" matches a null field) unless NULL, which matches any. */
 const json_t *rec_bench_row(const json_t *bench, const char *path, const char *kind,
                             const char *candidate, int repeat);
+
+/* A bench row's family (harness, canary, read, guarded, query, hardened, copy,
+ * fault): the record's own, or for records older than the field, the one
+ * its path name implies. "" when neither says. */
+const char *rec_row_family(const json_t *row);
 
 /* Convenience getters for validated documents. */
 const char *rec_str(const json_t *o, const char *key);

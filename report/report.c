@@ -82,7 +82,7 @@ int main(int argc, char **argv)
     }
     rundir r;
     char err[1200];
-    if (rundir_load(&r, dir, allow, err, sizeof err) != 0) {
+    if (rundir_load(&r, dir, allow, false, err, sizeof err) != 0) {
         fprintf(stderr, "report: %s\n", err);
         return 2;
     }

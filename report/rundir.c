@@ -99,7 +99,7 @@ int rundir_check_whole(const char *path, char *why, size_t n)
     return rc;
 }
 
-int rundir_load(rundir *r, const char *path, bool allow_incomplete, char *err, size_t errlen)
+int rundir_load(rundir *r, const char *path, bool allow_incomplete, bool with_samples, char *err, size_t errlen)
 {
     memset(r, 0, sizeof *r);
     snprintf(r->path, sizeof r->path, "%s", path);
@@ -120,7 +120,7 @@ int rundir_load(rundir *r, const char *path, bool allow_incomplete, char *err, s
         snprintf(f, sizeof f, "%s/%s", path, run_files[i]);
         if (stat(f, &st) != 0)
             continue;
-        r->rec[i] = rec_load_summary(f, run_tools[i], err, errlen);
+        r->rec[i] = with_samples ? rec_load(f, run_tools[i], err, errlen) : rec_load_summary(f, run_tools[i], err, errlen);
         if (!r->rec[i]) {
             rundir_free(r);
             return -1;

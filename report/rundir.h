@@ -23,8 +23,10 @@ extern const char *const run_tools[RUN_NREC]; /* "env", "probe_discriminator", .
  * fails too. So does a run that is not whole — no MANIFEST.json (run_all.sh
  * writes it last), a manifest that says incomplete, a record that differs
  * from it, a temporary file left behind — unless allow_incomplete, which
- * loads what is there with complete false and the reason. */
-int rundir_load(rundir *r, const char *path, bool allow_incomplete, char *err, size_t errlen);
+ * loads what is there with complete false and the reason. The bench's raw
+ * samples are read only when with_samples (compare judges on them; the
+ * report needs the statistics alone, and the samples are most of a run). */
+int rundir_load(rundir *r, const char *path, bool allow_incomplete, bool with_samples, char *err, size_t errlen);
 void rundir_free(rundir *r);
 
 bool rundir_simulated(const rundir *r);

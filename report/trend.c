@@ -80,7 +80,7 @@ static int load_all(const char *dir)
             fprintf(stderr, "trend: skipped %s: not a whole run: %s\n", names[i], why);
             continue;
         }
-        if (rundir_load(&r, p, false, err, sizeof err) != 0) {
+        if (rundir_load(&r, p, false, false, err, sizeof err) != 0) {
             fprintf(stderr, "trend: %s\n", err);
             return 2;
         }

@@ -9,8 +9,15 @@ $(BUILD)/tests/%: tests/unit/%.c $(LIBCOMMON) $(BUILD)/fix/refpool.o
 	@mkdir -p $(dir $@)
 	$(CC) $(BASE) -Ifix $(CFLAGS) $(LDFLAGS) $< $(BUILD)/fix/refpool.o $(LIBCOMMON) -o $@ $(CMOCKA) $(JANSSON) $(LIBS)
 
-check-unit: $(UNIT_BIN)
-	@tests/run_unit.sh $(UNIT_BIN)
+# compare's judgement, on synthetic runs: linked with the report code.
+REPORT_UNIT_SRC := $(wildcard tests/unit/report/test_*.c)
+REPORT_UNIT_BIN := $(REPORT_UNIT_SRC:tests/unit/report/%.c=$(BUILD)/tests/report_%)
+$(BUILD)/tests/report_%: tests/unit/report/%.c $(REPORT_LIB_OBJ) $(LIBCOMMON)
+	@mkdir -p $(dir $@)
+	$(CC) $(BASE) -Ireport $(CFLAGS) $(LDFLAGS) $< $(REPORT_LIB_OBJ) $(LIBCOMMON) -o $@ $(CMOCKA) $(JANSSON) $(LIBS)
+
+check-unit: $(UNIT_BIN) $(REPORT_UNIT_BIN)
+	@tests/run_unit.sh $(UNIT_BIN) $(REPORT_UNIT_BIN)
 
 # Stand-in runtimes, so CI drives the hip and cuda backends past "no device".
 FAKES := $(BUILD)/fakes/cuda/libcuda.so.1 $(BUILD)/fakes/hip/libamdhip64.so $(BUILD)/fakes/cuda-datasym/libcuda.so.1 \

@@ -3,6 +3,7 @@
 #ifndef HA_ITEST_H
 #define HA_ITEST_H
 
+#include <jansson.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -35,6 +36,10 @@ int it_count_entries(const char *dir);
  * records become the run's own. dir may hold ' and ; but not " $ or `.
  * Returns the exit status of report/manifest.sh. */
 int it_seal(const char *dir);
+
+/* Makes a bench record's rows whose path starts with prefix factor times
+ * slower, as a run would record it: the median and every raw sample. */
+void it_slow_rows(json_t *bench, const char *prefix, double factor);
 
 /* Says why a test does not apply here, then skips it (cmocka's skip()). */
 #define it_skip(...)                                                                               \

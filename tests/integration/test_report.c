@@ -179,11 +179,7 @@ static void stop_distinguishing(json_t *j)
 
 static void slow_down(json_t *j)
 {
-    size_t i;
-    json_t *r;
-    json_array_foreach(json_object_get(j, "rows"), i, r)
-        if (!strcmp(json_string_value(json_object_get(r, "path")), "copy_pageable"))
-            json_object_set_new(r, "median_ns", json_real(json_number_value(json_object_get(r, "median_ns")) * 10));
+    it_slow_rows(j, "copy_pageable", 10);
 }
 
 static void compare_finds_regressions(void **s)

@@ -142,11 +142,7 @@ static void the_trend_page_shows_record_text_as_text(void **s)
 
 static void slow_copies(json_t *j)
 {
-    size_t i;
-    json_t *r;
-    json_array_foreach(json_object_get(j, "rows"), i, r)
-        if (!strncmp(json_string_value(json_object_get(r, "path")), "copy", 4))
-            json_object_set_new(r, "median_ns", json_real(json_number_value(json_object_get(r, "median_ns")) * 10));
+    it_slow_rows(j, "copy", 10);
 }
 
 /* run_all.sh stopped by a signal while the bench runs: the folder says so,

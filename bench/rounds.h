@@ -1,0 +1,30 @@
+/* Interleaved rounds: every row takes a block of its samples in each round,
+ * in a shuffled order, so all rows see the same slow minutes, warm caches
+ * and bimodal driver states in the same proportion, instead of one row
+ * catching a quiet second and its neighbour a busy one. */
+#ifndef HA_BENCH_ROUNDS_H
+#define HA_BENCH_ROUNDS_H
+
+#include "measure.h"
+
+typedef struct bench_job {
+    bench_row *row;
+    bench_fn f;
+    bench_ctx c;       /* its own: the allocation, candidate and reference it reads */
+    bool session;      /* fault-guard handlers installed around each block */
+    double slowdown;   /* test only (HOSTACCESS_TEST_SLOWDOWN): 0 normally */
+} bench_job;
+
+/* The seed of the per-round shuffles: fixed, so two runs of one build take
+ * their rows in the same order. */
+#define BENCH_ROUND_SEED 0x9e3779b97f4a7c15ull
+
+/* Calibrates every job, then runs plan->rounds x repeats rounds; a job of
+ * repeat r takes part in the rounds where round % repeats == r - 1, taking
+ * one unrecorded batch (caches warm again after the other rows) and then
+ * its block. Returns -1 when memory for samples runs out (those rows are
+ * marked skipped). Statistics are left to bench_summarise. */
+int bench_run_rounds(bench_job *jobs, size_t n, const bench_plan *plan, int repeats,
+                     const ha_clock_info *ci);
+
+#endif

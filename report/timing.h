@@ -1,0 +1,43 @@
+/* Whether a bench row got slower or faster between two runs, decided on the
+ * raw samples. The unit is the block: the samples one row took in one
+ * interleaved round. Samples inside a block are neighbours in time and move
+ * together; blocks from rounds seconds apart are close to independent. So
+ * the figure compared is the median of the block medians, and its
+ * uncertainty comes from resampling blocks (a percentile bootstrap of the
+ * ratio of the two runs' figures), not from treating thousands of
+ * correlated samples as independent. */
+#ifndef HA_TIMING_H
+#define HA_TIMING_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#define TIMING_MAX_BLOCKS 1024
+#define TIMING_RESAMPLES 2000
+
+typedef struct row_blocks {
+    double med[TIMING_MAX_BLOCKS]; /* one median per block */
+    size_t n;
+} row_blocks;
+
+/* The block medians of one row key (path, kind, candidate) over all its
+ * repeats. Returns 0, or -1 when the record holds no samples in blocks
+ * for it (no samples, or a record from before the rounds). */
+int timing_blocks(const json_t *bench, const char *path, const char *kind, const char *cand,
+                  row_blocks *out);
+
+typedef struct timing_change {
+    double a, b;      /* each run's figure: median of block medians, ns */
+    double ratio;     /* b / a */
+    double lo, hi;    /* 95 % percentile-bootstrap interval of the ratio */
+} timing_change;
+
+/* Compares two sets of block medians. The bootstrap's generator is seeded
+ * with seed, so a comparison repeats exactly. Returns -1 if either is empty. */
+int timing_compare(const row_blocks *a, const row_blocks *b, unsigned long long seed, timing_change *out);
+
+/* The median of n values (copied, not reordered). */
+double timing_median(const double *x, size_t n);
+
+#endif
