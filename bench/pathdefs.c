@@ -9,7 +9,7 @@ const path_def bench_paths[] = {
      "chain of dependent multiply-adds: a fixed count of core cycles; if it moves, the machine changed speed"},
     {"fast", path_deref, "read", ON_READABLE, false, false, true, 0,
      "host dereference, 4 B, line warm in cache (latency: loads chained)"},
-    {"fast_cold", path_deref_cold, "read", ON_READABLE, false, false, true, NEED_FLUSH,
+    {"fast_cold", path_deref_cold, "memory", ON_READABLE, false, false, true, NEED_FLUSH,
      "host dereference, 4 B, line flushed first; the next of up to 512 lines, each on its own page"},
     {"fast_nt", path_deref_nt, "read", ON_READABLE, false, false, true, NEED_NT,
      "non-temporal load (MOVNTDQA), 16 B (latency: loads chained)"},

@@ -21,7 +21,7 @@ enum { NEED_FLUSH = 1, NEED_NT = 2, NEED_PINNED = 4 };
 typedef struct path_def {
     const char *name;
     bench_fn fn;
-    const char *family; /* harness, canary, read, guarded, query, hardened, copy, fault */
+    const char *family; /* harness, canary, read, memory, guarded, query, hardened, copy, fault */
     bench_target target;
     bool per_candidate; /* one row per distinguishing candidate */
     bool session;       /* fault-guard handlers installed once around the loop */

@@ -18,13 +18,16 @@ typedef struct finding {
     char detail[480];
 } finding;
 
-/* How far the two runs' figures are apart, row by row: what "repeatable"
- * means for this pair, whatever the verdicts. */
+/* How far the two runs' figures are apart: what "repeatable" means for
+ * this pair, whatever the verdicts. A figure is a row's median over all
+ * its blocks (the median of block medians, as judged); |new - old| / old
+ * in %, as measured and after the canary. */
 typedef struct stability {
     int have;
-    size_t rows, copies;       /* timed rows matched (every repeat), of them copies */
-    double p50, p90, max;      /* |new median - old median| / old median, % */
-    double copy_p90, copy_max;
+    size_t rows, copies;          /* figures in both runs, of them copies */
+    double p50, p90, max;         /* as measured */
+    double np90, nmax;            /* after the canary */
+    double copy_p90, copy_max, copy_np90, copy_nmax;
     double overhead_old, overhead_new; /* the largest harness share on any row, % */
 } stability;
 

@@ -509,7 +509,7 @@ const char *rec_row_family(const json_t *row)
         return f;
     /* Records from before the field: the path names of that bench. */
     static const struct { const char *prefix, *family; } legacy[] = {
-        {"harness", "harness"}, {"canary", "canary"}, {"fast", "read"},   {"guarded", "guarded"}, {"disc", "query"},
+        {"harness", "harness"}, {"canary", "canary"}, {"fast_cold", "memory"}, {"fast", "read"},   {"guarded", "guarded"}, {"disc", "query"},
         {"hardened", "hardened"}, {"copy", "copy"}, {"fault", "fault"},
     };
     const char *p = rec_str(row, "path");

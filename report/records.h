@@ -57,7 +57,7 @@ json_t *rec_load_buffer(const char *buf, size_t len, char *err, size_t errlen);
 const json_t *rec_bench_row(const json_t *bench, const char *path, const char *kind,
                             const char *candidate, int repeat);
 
-/* A bench row's family (harness, canary, read, guarded, query, hardened, copy,
+/* A bench row's family (harness, canary, read, memory, guarded, query, hardened, copy,
  * fault): the record's own, or for records older than the field, the one
  * its path name implies. "" when neither says. */
 const char *rec_row_family(const json_t *row);

@@ -217,7 +217,7 @@ static void the_threshold_is_per_family_and_configurable(void **s)
 {
     (void)s;
     spec b = base;
-    b.copy = base.copy * 1.07;  /* beyond copy's 5 % */
+    b.copy = base.copy * 1.09;  /* beyond copy's 8 % */
     b.query = base.query * 1.07; /* within query's 10 % */
     judge(&base, &b);
     assert_int_equal(count(REGRESSION, "copy_pinned"), 1);
@@ -241,11 +241,15 @@ static void a_machine_that_changed_speed_is_normalised_by_the_canary(void **s)
     spec b = base;
     b.canary *= 1.3;
     b.fast *= 1.3;
-    b.copy *= 1.3;
+    b.copy *= sqrt(1.3); /* a copy follows the core clock halfway */
     b.query *= 1.3;
     judge(&base, &b);
     assert_int_equal(findings_count(&f, REGRESSION), 0);
-    assert_true(noted("the machine changed speed"));
+    assert_true(noted("each timing ratio is divided by it"));
+    /* had the copy followed the clock fully, it would be a regression */
+    b.copy = base.copy * 1.3;
+    judge(&base, &b);
+    assert_int_equal(count(REGRESSION, "copy_pinned"), 1);
     /* the canary alone moved: the paths are now relatively faster */
     spec c = base;
     c.canary *= 1.3;
@@ -354,6 +358,8 @@ static void pool_checks_and_throughput_regress_and_improve(void **s)
     assert_int_equal(count(IMPROVEMENT, "pool"), 1);
     pool_pair(pool("PASS", true, 0.91), pool("PASS", true, 0.97));
     assert_int_equal(f.n, 0);
+    pool_pair(pool("PASS", true, 0.905), pool("PASS", true, 0.895)); /* across the goal, within the margin */
+    assert_int_equal(f.n, 0);
     /* the new run has no pool record at all */
     rundir ra, rb;
     run_of(&ra, "h", NULL, NULL, pool("PASS", true, 0.95));
@@ -396,9 +402,10 @@ static void the_run_to_run_figures_are_measured(void **s)
     b.copy *= 1.04;
     judge(&base, &b);
     assert_true(f.st.have);
-    assert_int_equal(f.st.rows, 6); /* fast, copy, disc x 2 repeats; the canary is an instrument */
-    assert_int_equal(f.st.copies, 2);
-    assert_true(fabs(f.st.copy_max - 4.0) < 0.01);
+    assert_int_equal(f.st.rows, 3); /* fast, copy, disc; the canary is an instrument */
+    assert_int_equal(f.st.copies, 1);
+    assert_true(fabs(f.st.copy_max - 4.0) < 0.5); /* the 2 % noise of the synthetic samples */
+    assert_true(f.st.p90 < 5);
 }
 
 static void the_bootstrap_interval_covers_the_ratio(void **s)
