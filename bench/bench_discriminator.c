@@ -92,11 +92,12 @@ static bench_row *new_row(bench *b, const path_def *p, const char *kind, const c
     return r;
 }
 
-/* A host read of device memory crosses the PCIe BAR only on a large-BAR
- * runtime's device allocation; everything else here reads host DRAM. */
+/* A host read crosses the PCIe BAR only on the runtime's own device
+ * memory, where the backend says such reads do; everything else here reads
+ * host DRAM. */
 static bool crosses_bar(const bench *b, int ki)
 {
-    return strcmp(b->t.be.ops->name, "hip") == 0 && ki == b->device_kind;
+    return b->t.be.ops->device_reads_cross_bar && ki == b->device_kind;
 }
 
 static void skip_row(bench_row *r, const char *why)

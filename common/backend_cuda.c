@@ -29,7 +29,7 @@
     REQ(cuMemcpyHtoD) REQ(cuMemcpyDtoH) REQ(cuMemGetInfo)                                  \
     OPT(cuGetErrorName) OPT(cuDeviceGetName) OPT(cuDeviceTotalMem) OPT(cuDeviceGetAttribute) \
     OPT(cuDeviceGetPCIBusId) OPT(cuStreamCreate) OPT(cuStreamDestroy) OPT(cuStreamSynchronize) \
-    OPT(cuMemcpyDtoHAsync) OPT(cuMemAlloc) OPT(cuMemFree) OPT(cuMemHostAlloc) OPT(cuMemFreeHost) \
+    OPT(cuMemcpyDtoHAsync) OPT(cuMemcpyHtoDAsync) OPT(cuCtxSynchronize) OPT(cuMemAlloc) OPT(cuMemFree) OPT(cuMemHostAlloc) OPT(cuMemFreeHost) \
     OPT(cuMemAllocManaged) OPT(cuPointerGetAttribute) OPT(cuPointerGetAttributes)           \
     OPT(cuMemGetAccess) OPT(cuMemRetainAllocationHandle) OPT(cuMemGetAddressRange)          \
     OPT(cuMemGetAllocationGranularity) OPT(cuMemAddressReserve) OPT(cuMemAddressFree)       \
@@ -359,6 +359,24 @@ static int cu_d2h_async(const ha_backend *be, void *dst, const void *src, size_t
     return st ? st : CALL(cuStreamSynchronize, S.stream);
 }
 
+static int cu_h2d_enqueue(const ha_backend *be, void *dst, const void *src, size_t n)
+{
+    (void)be;
+    return CALL(cuMemcpyHtoDAsync, dptr(dst), src, n, S.stream);
+}
+
+static int cu_stream_sync(const ha_backend *be)
+{
+    (void)be;
+    return CALL(cuStreamSynchronize, S.stream);
+}
+
+static int cu_synchronize(const ha_backend *be)
+{
+    (void)be;
+    return CALL(cuCtxSynchronize);
+}
+
 static int cu_pinned(const ha_backend *be, void **p, size_t n)
 {
     (void)be;
@@ -559,6 +577,9 @@ const ha_backend_ops ha_backend_cuda = {
     .copy_h2d = cu_h2d,
     .copy_d2h = cu_d2h,
     .copy_d2h_async = cu_d2h_async,
+    .copy_h2d_enqueue = cu_h2d_enqueue,
+    .stream_sync = cu_stream_sync,
+    .synchronize = cu_synchronize,
     .host_alloc_pinned = cu_pinned,
     .host_free_pinned = cu_pinned_free,
     .mem_info = cu_mem_info,

@@ -504,6 +504,24 @@ static int hip_d2h_async(const ha_backend *be, void *dst, const void *src, size_
     return st ? st : CALL(hipStreamSynchronize, S.stream);
 }
 
+static int hip_h2d_enqueue(const ha_backend *be, void *dst, const void *src, size_t n)
+{
+    (void)be;
+    return CALL(hipMemcpyAsync, dst, src, n, hipMemcpyHostToDevice, S.stream);
+}
+
+static int hip_stream_sync(const ha_backend *be)
+{
+    (void)be;
+    return CALL(hipStreamSynchronize, S.stream);
+}
+
+static int hip_synchronize(const ha_backend *be)
+{
+    (void)be;
+    return CALL(hipDeviceSynchronize);
+}
+
 static int hip_pinned(const ha_backend *be, void **p, size_t n)
 {
     (void)be;
@@ -715,11 +733,15 @@ const ha_backend_ops ha_backend_hip = {
     .copy_h2d = hip_h2d,
     .copy_d2h = hip_d2h,
     .copy_d2h_async = hip_d2h_async,
+    .copy_h2d_enqueue = hip_h2d_enqueue,
+    .stream_sync = hip_stream_sync,
+    .synchronize = hip_synchronize,
     .host_alloc_pinned = hip_pinned,
     .host_free_pinned = hip_pinned_free,
     .mem_info = hip_mem_info,
     .vmm = &hip_vmm,
     .vram_held_while_reserved = true,
+    .device_reads_cross_bar = true,
 };
 
 #else /* no HIP headers at build time */

@@ -269,6 +269,13 @@ static int sim_d2h(const ha_backend *be, void *dst, const void *src, size_t n)
     return lb_copy(dst, src, n);
 }
 
+/* The model's copies finish before they return: nothing is ever in flight. */
+static int sim_no_work(const ha_backend *be)
+{
+    (void)be;
+    return HA_ST_OK;
+}
+
 /* "Pinned" memory is an anonymous mapping; its size goes in front of the
  * block, since the free call is not given it. */
 static int sim_pinned(const ha_backend *be, void **p, size_t n)
@@ -366,6 +373,9 @@ const ha_backend_ops ha_backend_sim = {
     .copy_h2d = sim_h2d,
     .copy_d2h = sim_d2h,
     .copy_d2h_async = sim_d2h,
+    .copy_h2d_enqueue = sim_h2d,
+    .stream_sync = sim_no_work,
+    .synchronize = sim_no_work,
     .host_alloc_pinned = sim_pinned,
     .host_free_pinned = sim_pinned_free,
     .mem_info = sim_mem_info,

@@ -161,6 +161,14 @@ typedef struct ha_backend_ops {
     int (*copy_d2h)(const ha_backend *be, void *dst, const void *src, size_t n);
     /* Async copy on the backend's stream, then a stream synchronize. */
     int (*copy_d2h_async)(const ha_backend *be, void *dst, const void *src, size_t n);
+    /* An H2D copy enqueued on the backend's stream and not waited for
+     * (src must be pinned); stream_sync waits for every such copy. */
+    int (*copy_h2d_enqueue)(const ha_backend *be, void *dst, const void *src, size_t n);
+    int (*stream_sync)(const ha_backend *be);
+    /* Waits for all work on the device, whoever's stream it is on: what a
+     * pool must do before it copies out or unmaps memory a kernel may
+     * still be writing. */
+    int (*synchronize)(const ha_backend *be);
     int (*host_alloc_pinned)(const ha_backend *be, void **p, size_t n);
     void (*host_free_pinned)(const ha_backend *be, void *p);
     int (*mem_info)(const ha_backend *be, size_t *free_bytes, size_t *total_bytes);
@@ -168,6 +176,10 @@ typedef struct ha_backend_ops {
     /* Released VRAM stays taken while its address range is reserved (ROCm,
      * and the large-BAR model): a pool must free and re-reserve on sleep. */
     bool vram_held_while_reserved;
+    /* A host read of the runtime's own device memory goes across the PCIe
+     * BAR (ROCm on a large-BAR GPU). Not CUDA's, whose device memory the
+     * host cannot read, nor the model's, which is host DRAM. */
+    bool device_reads_cross_bar;
 } ha_backend_ops;
 
 struct ha_backend {

@@ -12,7 +12,8 @@
     OPT(hipInit) OPT(hipRuntimeGetVersion) OPT(hipDriverGetVersion) OPT(hipGetErrorName)        \
     OPT(hipDeviceGetName) OPT(hipDeviceTotalMem) OPT(hipDeviceGetAttribute)                     \
     OPT(hipDeviceGetPCIBusId) OPT(hipGetDeviceProperties) OPT(hipStreamCreateWithFlags)         \
-    OPT(hipStreamDestroy) OPT(hipStreamSynchronize) OPT(hipMemcpyAsync) OPT(hipMalloc)          \
+    OPT(hipStreamDestroy) OPT(hipStreamSynchronize) OPT(hipMemcpyAsync) OPT(hipDeviceSynchronize) \
+    OPT(hipMalloc)                                                                              \
     OPT(hipFree) OPT(hipHostMalloc) OPT(hipHostFree) OPT(hipMallocManaged)                      \
     OPT(hipPointerGetAttributes) OPT(hipPointerGetAttribute) OPT(hipDrvPointerGetAttributes)    \
     OPT(hipMemGetAccess) OPT(hipMemRetainAllocationHandle) OPT(hipMemGetAddressRange)           \

@@ -10,6 +10,9 @@
 #define MIB (1024u * 1024u)
 #define TAG_MAX 64
 #define INJECTED_STATUS HA_ST_UNAVAILABLE
+/* Tries at taking an address range back after sleep freed it, as vLLM
+ * does on ROCm: another address is given back and asked for again. */
+#define RE_RESERVE_TRIES 3
 
 typedef struct rp_alloc {
     struct rp_alloc *next;
@@ -20,6 +23,8 @@ typedef struct rp_alloc {
     int nchunks;
     ha_vmm_handle *h;
     bool awake;
+    bool reserved;  /* the address range is held (a failed re-reserve loses it) */
+    bool waking;    /* woken by the wake in progress: undone if a later one fails */
     void *backup;   /* pinned host copy; kept across cycles, as PyTorch caches pinned blocks */
     bool offloaded; /* the backup holds this sleep's contents */
 } rp_alloc;
@@ -72,18 +77,20 @@ static size_t round_up(size_t v, size_t g) { return (v + g - 1) / g * g; }
 
 static bool injected(refpool *p, int what)
 {
-    if (p->inject_nth < 0 || p->inject_what != what)
+    bool always = what == REFPOOL_INJECT_RESERVE_ELSEWHERE && p->inject_what == REFPOOL_INJECT_RESERVE_ELSEWHERE_ALWAYS;
+    if (p->inject_nth < 0 || (p->inject_what != what && !always))
         return false;
-    if (p->inject_nth-- == 0) {
-        p->inject_nth = -1;
+    if (p->inject_nth == 0) {
+        p->inject_nth = always ? 0 : -1;
         return true;
     }
+    p->inject_nth--;
     return false;
 }
 
 static int vmm_create(refpool *p, ha_vmm_handle *h, size_t size)
 {
-    if (injected(p, 0))
+    if (injected(p, REFPOOL_INJECT_CREATE))
         return INJECTED_STATUS;
     *h = HA_VMM_NO_HANDLE;
     int st = p->be->ops->vmm->create(p->be, h, size, ha_vmm_backing_loc(p->be, p->cfg.backing),
@@ -93,9 +100,50 @@ static int vmm_create(refpool *p, ha_vmm_handle *h, size_t size)
     return st;
 }
 
+static int vmm_reserve_at(refpool *p, void **va, size_t size, void *hint);
+
+/* Reserves size bytes at hint (NULL: anywhere) aligned to the granularity,
+ * or with no alignment where the aligned reserve is refused (vLLM's
+ * fallback). A reserve that reports success without writing is a failure. */
+static int vmm_reserve(refpool *p, void **va, size_t size, void *hint)
+{
+    /* The test hook: with the range at hint held while it asks, the runtime
+     * can only hand out another one. */
+    void *blocker = NULL;
+    if (hint && injected(p, REFPOOL_INJECT_RESERVE_ELSEWHERE) &&
+        p->be->ops->vmm->reserve(p->be, &blocker, size, p->gran, hint) == HA_ST_OK && blocker != hint) {
+        p->be->ops->vmm->free_va(p->be, blocker, size);
+        blocker = NULL;
+    }
+    int st = vmm_reserve_at(p, va, size, hint);
+    if (blocker)
+        p->be->ops->vmm->free_va(p->be, blocker, size);
+    return st;
+}
+
+static int vmm_reserve_at(refpool *p, void **va, size_t size, void *hint)
+{
+    int st = HA_ST_OK;
+    for (int k = 0; k < 2; k++) {
+        void *got = (void *)(uintptr_t)UINTPTR_MAX;
+        if (k == 0 && injected(p, REFPOOL_INJECT_ALIGNED_RESERVE)) {
+            st = INJECTED_STATUS;
+            continue;
+        }
+        st = p->be->ops->vmm->reserve(p->be, &got, size, k ? 0 : p->gran, hint);
+        if (st == HA_ST_OK && got == (void *)(uintptr_t)UINTPTR_MAX)
+            st = HA_ST_NOT_WRITTEN;
+        if (st == HA_ST_OK) {
+            *va = got;
+            return HA_ST_OK;
+        }
+    }
+    return st;
+}
+
 static int vmm_map(refpool *p, void *va, size_t size, ha_vmm_handle h)
 {
-    if (injected(p, 1))
+    if (injected(p, REFPOOL_INJECT_MAP))
         return INJECTED_STATUS;
     return p->be->ops->vmm->map(p->be, va, size, h);
 }
@@ -139,6 +187,33 @@ static int unmap_release(refpool *p, rp_alloc *a, int mapped)
     return first;
 }
 
+/* Takes a's range back after freeing it: the same addresses, or after
+ * RE_RESERVE_TRIES tries an error, with the range lost (a->reserved false:
+ * a later wake of a fails, saying so, rather than mapping elsewhere while
+ * the caller holds the old pointer). A range the runtime gives at another
+ * address is freed again before the next try. */
+static int re_reserve(refpool *p, rp_alloc *a)
+{
+    const ha_backend *be = p->be;
+    int st = be->ops->vmm->free_va(be, a->va, a->mapped);
+    if (st != HA_ST_OK)
+        return st;
+    a->reserved = false;
+    for (int t = 0; t < RE_RESERVE_TRIES; t++) {
+        void *again = NULL;
+        st = vmm_reserve(p, &again, a->mapped, a->va);
+        if (st != HA_ST_OK)
+            continue;
+        if (again == a->va) {
+            a->reserved = true;
+            return HA_ST_OK;
+        }
+        be->ops->vmm->free_va(be, again, a->mapped);
+        st = HA_ST_NOT_WRITTEN;
+    }
+    return st;
+}
+
 /* Unmaps and releases a's chunks; where the runtime keeps VRAM while a
  * range stays reserved (ROCm: re_reserve), also gives the range back and
  * takes the same addresses again. Sleep does this, and so does a wake that
@@ -148,39 +223,47 @@ static int give_back(refpool *p, rp_alloc *a, int mapped)
     int st = unmap_release(p, a, mapped);
     if (!p->cfg.re_reserve || st != HA_ST_OK)
         return st;
-    const ha_backend *be = p->be;
-    void *again = a->va;
-    st = be->ops->vmm->free_va(be, a->va, a->mapped);
-    if (st == HA_ST_OK)
-        st = be->ops->vmm->reserve(be, &again, a->mapped, p->gran, a->va);
-    if (st == HA_ST_OK && again != a->va)
-        st = HA_ST_NOT_WRITTEN;
-    return st;
+    return re_reserve(p, a);
 }
 
-/* vLLM's create_and_map: every chunk created and mapped back to back, then
- * one SetAccess over the whole range. Undoes itself on failure (waking:
- * giving the range back too, as sleep did). */
+/* Creates, maps and grants a's chunks one after another (vLLM creates
+ * every handle first; here chunk i is granted before chunk i+1 is made, so
+ * a wake's restore of chunk i, enqueued at once, runs while the runtime
+ * makes the next: the copy hides the calls). The grant is the device
+ * descriptor plus, with the fix, the host one. Undoes itself on failure
+ * (waking: giving the range back too, as sleep did). */
 static int create_and_map(refpool *p, rp_alloc *a, bool waking)
 {
     int mapped = 0, st = HA_ST_OK;
     const char *what = "create";
-    for (int i = 0; i < a->nchunks; i++) {
-        size_t len = chunk_len(p, a, i);
+    bool restore = waking && a->offloaded;
+    for (int i = 0; i < a->nchunks && st == HA_ST_OK; i++) {
+        size_t off = (size_t)i * p->cfg.chunk_size, len = chunk_len(p, a, i);
+        char *at = (char *)a->va + off;
+        what = "create";
         if ((st = vmm_create(p, &a->h[i], len)))
             break;
         what = "map";
-        if ((st = vmm_map(p, (char *)a->va + (size_t)i * p->cfg.chunk_size, len, a->h[i])))
+        if ((st = vmm_map(p, at, len, a->h[i])))
             break;
         mapped++;
-        what = "create";
-    }
-    if (st == HA_ST_OK) {
         what = p->cfg.host_access ? "set access (device+host)" : "set access (device)";
-        st = grant(p, a->va, a->mapped);
+        if ((st = grant(p, at, len)))
+            break;
+        if (restore && off < a->size) {
+            what = "restore";
+            size_t n = a->size - off < len ? a->size - off : len;
+            st = p->be->ops->copy_h2d_enqueue(p->be, at, (char *)a->backup + off, n);
+        }
+    }
+    if (restore && st == HA_ST_OK) {
+        what = "restore";
+        st = p->be->ops->stream_sync(p->be);
     }
     if (st == HA_ST_OK)
         return REFPOOL_OK;
+    if (restore)
+        p->be->ops->stream_sync(p->be); /* no copy may land after the unmap */
     int ust = waking ? give_back(p, a, mapped) : unmap_release(p, a, mapped);
     return fail(p, REFPOOL_E_RUNTIME, "%s of a %zu-byte allocation (%s): %s%s%s", what, a->mapped,
                 a->tag, st_name(p, st), ust ? "; undoing it also failed: " : "",
@@ -280,10 +363,8 @@ int refpool_alloc(refpool *p, size_t size, const char *tag, void **ptr)
     }
     for (int i = 0; i < a->nchunks; i++)
         a->h[i] = HA_VMM_NO_HANDLE;
-    void *va = (void *)(uintptr_t)UINTPTR_MAX;
-    int st = p->be->ops->vmm->reserve(p->be, &va, a->mapped, p->gran, NULL);
-    if (st == HA_ST_OK && va == (void *)(uintptr_t)UINTPTR_MAX)
-        st = HA_ST_NOT_WRITTEN;
+    void *va = NULL;
+    int st = vmm_reserve(p, &va, a->mapped, NULL);
     if (st) {
         size_t mapped = a->mapped;
         drop(p, a);
@@ -291,6 +372,7 @@ int refpool_alloc(refpool *p, size_t size, const char *tag, void **ptr)
                     ha_status_name(p->be, st));
     }
     a->va = va;
+    a->reserved = true;
     int rc = create_and_map(p, a, false);
     if (rc != REFPOOL_OK) {
         p->be->ops->vmm->free_va(p->be, a->va, a->mapped);
@@ -312,7 +394,7 @@ int refpool_free(refpool *p, void *ptr)
         return fail(p, REFPOOL_E_NOT_FOUND, "%p is not an allocation of this pool (double free?)",
                     ptr);
     int st = a->awake ? unmap_release(p, a, a->nchunks) : HA_ST_OK;
-    int fst = p->be->ops->vmm->free_va(p->be, a->va, a->mapped);
+    int fst = a->reserved ? p->be->ops->vmm->free_va(p->be, a->va, a->mapped) : HA_ST_OK;
     *link = a->next;
     drop(p, a);
     if (st || fst)
@@ -362,6 +444,12 @@ int refpool_sleep(refpool *p, const char *const *offload_tags, size_t ntags)
     if (rc)
         return rc;
     const ha_backend *be = p->be;
+    /* Drain first, as vLLM does: a kernel enqueued before sleep may still be
+     * writing pool memory; its final bytes are the ones to offload, and no
+     * write may land after the unmap. */
+    int dst = be->ops->synchronize(be);
+    if (dst)
+        return fail(p, REFPOOL_E_RUNTIME, "waiting for the device before sleep: %s", ha_status_name(be, dst));
     /* Offload first: if a copy fails, nothing has been released yet. */
     for (rp_alloc *a = p->head; a; a = a->next) {
         a->offloaded = false;
@@ -404,31 +492,84 @@ int refpool_wake(refpool *p, const char *const *tags, size_t ntags)
     }
     if (targets == 0)
         return fail(p, REFPOOL_E_STATE, "nothing is asleep: wake without sleep");
-    rp_alloc *done[1024];
-    size_t ndone = 0;
+    for (rp_alloc *a = p->head; a; a = a->next)
+        a->waking = false;
     for (rp_alloc *a = p->head; a; a = a->next) {
         if (a->awake || (ntags && !tagged(a, tags, ntags)))
             continue;
-        rc = ndone < sizeof done / sizeof done[0] ? create_and_map(p, a, true) : REFPOOL_E_NOMEM;
+        rc = a->reserved ? create_and_map(p, a, true)
+                         : fail(p, REFPOOL_E_RUNTIME, "'%s': its address range could not be taken back at "
+                                                      "sleep, so it cannot wake where its users point", a->tag);
         if (rc != REFPOOL_OK) {
-            /* Undo this call's work: the pool stays asleep, backups intact. */
-            for (size_t i = 0; i < ndone; i++)
-                give_back(p, done[i], done[i]->nchunks);
+            /* Undo this call's work: the pool stays asleep, the backups
+             * of what was restored still hold its contents. */
+            for (rp_alloc *b = p->head; b; b = b->next)
+                if (b->waking) {
+                    give_back(p, b, b->nchunks);
+                    b->waking = false;
+                }
             return rc;
         }
-        done[ndone++] = a;
+        a->waking = true;
     }
-    for (size_t i = 0; i < ndone; i++) {
-        rp_alloc *a = done[i];
-        a->awake = true;
-        if (!a->offloaded)
+    for (rp_alloc *a = p->head; a; a = a->next)
+        if (a->waking) {
+            a->awake = true;
+            a->waking = false;
+            a->offloaded = false;
+        }
+    return REFPOOL_OK;
+}
+
+int refpool_discard(refpool *p, const char *const *tags, size_t ntags)
+{
+    if (ntags == 0)
+        return fail(p, REFPOOL_E_INVALID, "discard needs at least one tag");
+    int rc = check_tags(p, tags, ntags);
+    if (rc)
+        return rc;
+    for (rp_alloc *a = p->head; a; a = a->next)
+        if (tagged(a, tags, ntags) && a->awake)
+            return fail(p, REFPOOL_E_STATE, "'%s' is awake: only what sleeps can be discarded", a->tag);
+    for (rp_alloc *a = p->head; a; a = a->next) {
+        if (!tagged(a, tags, ntags))
             continue;
-        int st = p->be->ops->copy_h2d(p->be, a->va, a->backup, a->size);
-        if (st)
-            rc = fail(p, REFPOOL_E_RUNTIME, "restore of '%s': %s", a->tag, ha_status_name(p->be, st));
+        if (a->backup)
+            p->be->ops->host_free_pinned(p->be, a->backup);
+        a->backup = NULL;
         a->offloaded = false;
     }
-    return rc;
+    return REFPOOL_OK;
+}
+
+int refpool_tag(const refpool *p, const char *tag, refpool_tag_info *out)
+{
+    memset(out, 0, sizeof *out);
+    for (const rp_alloc *a = p->head; a; a = a->next) {
+        if (!tag || strcmp(a->tag, tag))
+            continue;
+        out->allocations++;
+        out->asleep += !a->awake;
+        out->bytes += a->mapped;
+        out->offloaded_bytes += a->offloaded ? a->size : 0;
+    }
+    return out->allocations ? REFPOOL_OK : REFPOOL_E_UNKNOWN_TAG;
+}
+
+size_t refpool_tags(const refpool *p, const char **tags, size_t max)
+{
+    size_t n = 0;
+    for (const rp_alloc *a = p->head; a; a = a->next) {
+        bool seen = false;
+        for (const rp_alloc *b = p->head; b != a && !seen; b = b->next)
+            seen = strcmp(a->tag, b->tag) == 0;
+        if (seen)
+            continue;
+        if (n < max)
+            tags[n] = a->tag;
+        n++;
+    }
+    return n;
 }
 
 size_t refpool_mapped_bytes(const refpool *p)

@@ -51,9 +51,29 @@ void refpool_destroy(refpool *p);
 int refpool_alloc(refpool *p, size_t size, const char *tag, void **ptr);
 int refpool_free(refpool *p, void *ptr);
 
-/* Offloads the allocations tagged with any of offload_tags (ntags may be 0),
- * then unmaps and releases everything. */
+/* Waits for the device (a kernel still writing pool memory finishes
+ * first), offloads the allocations tagged with any of offload_tags (ntags
+ * may be 0), then unmaps and releases everything. */
 int refpool_sleep(refpool *p, const char *const *offload_tags, size_t ntags);
+
+/* Forgets what sleep offloaded for these tags (every one must exist and be
+ * asleep): their pinned backups are freed, and a later wake gives them
+ * fresh memory. For contents the caller will load again itself. */
+int refpool_discard(refpool *p, const char *const *tags, size_t ntags);
+
+typedef struct refpool_tag_info {
+    size_t allocations;     /* carrying the tag */
+    size_t asleep;          /* of them, asleep */
+    size_t bytes;           /* mapped when awake (granularity-rounded) */
+    size_t offloaded_bytes; /* held in backups for the next wake */
+} refpool_tag_info;
+
+/* What the pool holds under a tag: REFPOOL_OK, or REFPOOL_E_UNKNOWN_TAG. */
+int refpool_tag(const refpool *p, const char *tag, refpool_tag_info *out);
+
+/* The distinct tags, newest allocation's first; returns how many there are
+ * (at most max are written). */
+size_t refpool_tags(const refpool *p, const char **tags, size_t max);
 
 /* Wakes the allocations with these tags (NULL/0: every sleeping one). On a
  * failure everything this call mapped is undone: the pool stays asleep and
@@ -69,8 +89,12 @@ size_t refpool_granularity(const refpool *p);
 /* Handles currently held: what a leak would leave behind. */
 size_t refpool_live_handles(const refpool *p);
 
-/* Test hook: make the pool's nth VMM create (what=0) or map (what=1) from
- * now on fail as if the runtime refused it. */
+/* Test hook: the pool's nth VMM create or map from now on fails as if the
+ * runtime refused it; its nth reserve at a given address gets another
+ * range, as a runtime that hands out another range does (_ALWAYS: that one
+ * and every later one); or its nth aligned reserve is refused. */
+enum { REFPOOL_INJECT_CREATE, REFPOOL_INJECT_MAP, REFPOOL_INJECT_RESERVE_ELSEWHERE,
+       REFPOOL_INJECT_RESERVE_ELSEWHERE_ALWAYS, REFPOOL_INJECT_ALIGNED_RESERVE };
 void refpool_inject_failure(refpool *p, int what, int nth);
 
 #endif

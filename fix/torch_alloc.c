@@ -8,7 +8,12 @@
  * Configured from the environment when the first allocation arrives:
  * HOSTACCESS_BACKEND (auto), HOSTACCESS_POOL_BACKING (device | host),
  * HOSTACCESS_POOL_HOST_ACCESS (1: the fix, default; 0: reproduce the bug),
- * HOSTACCESS_POOL_CHUNK (bytes per handle, e.g. 64MiB). */
+ * HOSTACCESS_POOL_CHUNK (bytes per handle, e.g. 64MiB).
+ *
+ * Every hostaccess_* call that succeeds clears hostaccess_last_error();
+ * one that fails leaves the reason there. Tags follow vLLM's allocator:
+ * allocations carry "default" until hostaccess_set_tag names another, and
+ * sleep with no tags offloads the default tag. */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,7 +28,8 @@
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static ha_backend be;
 static refpool *pool;
-static char tag[64] = "default";
+#define DEFAULT_TAG "default" /* vLLM's CuMemAllocator.default_tag */
+static char tag[64] = DEFAULT_TAG;
 static char err[600];
 static char config[200];
 
@@ -82,6 +88,7 @@ void *my_malloc(ssize_t size, int device, void *stream)
     (void)stream;
     void *p = NULL;
     pthread_mutex_lock(&lock);
+    err[0] = 0;
     if (size <= 0)
         snprintf(err, sizeof err, "my_malloc: size %zd", size);
     else if (init(device) == 0 && refpool_alloc(pool, (size_t)size, tag, &p) != REFPOOL_OK)
@@ -98,6 +105,7 @@ void my_free(void *ptr, ssize_t size, int device, void *stream)
     (void)device;
     (void)stream;
     pthread_mutex_lock(&lock);
+    err[0] = 0;
     if (pool && refpool_free(pool, ptr) != REFPOOL_OK) {
         snprintf(err, sizeof err, "my_free: %s", refpool_last_error(pool));
         fprintf(stderr, "hostaccess pool: %s\n", err);
@@ -108,12 +116,17 @@ void my_free(void *ptr, ssize_t size, int device, void *stream)
 /* Allocations made from now on carry this tag. */
 int hostaccess_set_tag(const char *t)
 {
-    if (!t || !*t || strlen(t) >= sizeof tag)
-        return REFPOOL_E_INVALID;
     pthread_mutex_lock(&lock);
-    snprintf(tag, sizeof tag, "%s", t);
+    int rc = REFPOOL_E_INVALID;
+    if (!t || !*t || strlen(t) >= sizeof tag) {
+        snprintf(err, sizeof err, "set_tag: a tag of 1 to %zu characters is needed", sizeof tag - 1);
+    } else {
+        snprintf(tag, sizeof tag, "%s", t);
+        err[0] = 0;
+        rc = 0;
+    }
     pthread_mutex_unlock(&lock);
-    return 0;
+    return rc;
 }
 
 /* Splits "a,b" into tags; returns the count. */
@@ -123,31 +136,112 @@ static size_t split(const char *csv, char *buf, size_t len, const char **tags, s
     if (!csv || !*csv)
         return 0;
     snprintf(buf, len, "%s", csv);
-    for (char *t = strtok(buf, ","); t && n < max; t = strtok(NULL, ","))
+    char *save = NULL;
+    for (char *t = strtok_r(buf, ",", &save); t && n < max; t = strtok_r(NULL, ",", &save))
         tags[n++] = t;
     return n;
 }
 
-static int pool_op(const char *csv, bool wake)
+enum pool_op { OP_SLEEP, OP_WAKE, OP_DISCARD };
+
+static int pool_op(const char *csv, enum pool_op op)
 {
     char buf[512];
     const char *tags[32];
     size_t n = split(csv, buf, sizeof buf, tags, 32);
     pthread_mutex_lock(&lock);
     int rc = REFPOOL_E_STATE;
-    if (!pool)
+    refpool_tag_info ti;
+    if (!pool) {
         snprintf(err, sizeof err, "nothing allocated yet");
-    else if ((rc = wake ? refpool_wake(pool, tags, n) : refpool_sleep(pool, tags, n)))
-        snprintf(err, sizeof err, "%s", refpool_last_error(pool));
+    } else {
+        /* vLLM: sleep() offloads the default tag, when anything carries it */
+        if (op == OP_SLEEP && n == 0 && refpool_tag(pool, DEFAULT_TAG, &ti) == REFPOOL_OK)
+            tags[n++] = DEFAULT_TAG;
+        rc = op == OP_SLEEP ? refpool_sleep(pool, tags, n)
+           : op == OP_WAKE  ? refpool_wake(pool, tags, n)
+                            : refpool_discard(pool, tags, n);
+        if (rc)
+            snprintf(err, sizeof err, "%s", refpool_last_error(pool));
+        else
+            err[0] = 0;
+    }
     pthread_mutex_unlock(&lock);
     return rc;
 }
 
-/* Offloads the comma-separated tags, releases all device memory. */
-int hostaccess_sleep(const char *offload_tags) { return pool_op(offload_tags, false); }
+/* Offloads the comma-separated tags ("" or NULL: the default tag), releases
+ * all device memory. */
+int hostaccess_sleep(const char *offload_tags) { return pool_op(offload_tags, OP_SLEEP); }
 
 /* Wakes the comma-separated tags ("" or NULL: everything). */
-int hostaccess_wake(const char *tags) { return pool_op(tags, true); }
+int hostaccess_wake(const char *tags) { return pool_op(tags, OP_WAKE); }
+
+/* Drops what sleep offloaded for the comma-separated tags (asleep ones):
+ * their next wake gives fresh memory. */
+int hostaccess_discard(const char *tags) { return pool_op(tags, OP_DISCARD); }
+
+/* 1 when every allocation tagged so is asleep, 0 when one is awake, or a
+ * negative refpool error (unknown tag). */
+int hostaccess_tag_asleep(const char *t)
+{
+    pthread_mutex_lock(&lock);
+    refpool_tag_info ti;
+    int rc = pool ? refpool_tag(pool, t, &ti) : REFPOOL_E_UNKNOWN_TAG;
+    if (rc == REFPOOL_OK) {
+        err[0] = 0;
+        rc = ti.asleep == ti.allocations;
+    } else {
+        snprintf(err, sizeof err, "no allocation is tagged '%.100s'", t ? t : "(null)");
+    }
+    pthread_mutex_unlock(&lock);
+    return rc;
+}
+
+/* The bytes the tag maps when awake, or a negative refpool error. */
+long long hostaccess_tag_bytes(const char *t)
+{
+    pthread_mutex_lock(&lock);
+    refpool_tag_info ti;
+    int rc = pool ? refpool_tag(pool, t, &ti) : REFPOOL_E_UNKNOWN_TAG;
+    long long out = rc;
+    if (rc == REFPOOL_OK) {
+        err[0] = 0;
+        out = (long long)ti.bytes;
+    } else {
+        snprintf(err, sizeof err, "no allocation is tagged '%.100s'", t ? t : "(null)");
+    }
+    pthread_mutex_unlock(&lock);
+    return out;
+}
+
+/* The tags in use, comma-separated, into buf; returns how many there are,
+ * or REFPOOL_E_INVALID when buf cannot hold them all. */
+int hostaccess_tags(char *buf, size_t len)
+{
+    pthread_mutex_lock(&lock);
+    const char *tags[256];
+    size_t n = pool ? refpool_tags(pool, tags, 256) : 0, used = 0;
+    int rc = (int)n;
+    if (!buf || len == 0 || n > 256) {
+        rc = REFPOOL_E_INVALID;
+    } else {
+        buf[0] = 0;
+        for (size_t i = 0; i < n && rc >= 0; i++) {
+            int w = snprintf(buf + used, len - used, "%s%s", i ? "," : "", tags[i]);
+            if (w < 0 || (size_t)w >= len - used)
+                rc = REFPOOL_E_INVALID;
+            else
+                used += (size_t)w;
+        }
+    }
+    if (rc < 0)
+        snprintf(err, sizeof err, "tags: the buffer of %zu bytes cannot hold them", len);
+    else
+        err[0] = 0;
+    pthread_mutex_unlock(&lock);
+    return rc;
+}
 
 const char *hostaccess_last_error(void) { return err; }
 const char *hostaccess_config(void) { return config; }

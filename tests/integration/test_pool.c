@@ -94,11 +94,26 @@ static void bad_input_is_refused(void **s)
     }
 }
 
+/* The library's C API as a vLLM-style caller uses it, through ctypes. */
+static void the_pool_api_answers_as_documented(void **s)
+{
+    (void)s;
+    if (it_sh("command -v python3") != 0)
+        it_skip("python3 is not installed: nothing to load the library with ctypes");
+    if (strcmp(build, "build") != 0)
+        it_skip("python3 cannot load a sanitizer-built library (%s); the plain pass runs this", build);
+    int rc = it_sh("HOSTACCESS_BACKEND=sim python3 tests/sim/pool_api.py %s/libhostaccess_pool.so", build);
+    if (rc != 0)
+        fail_msg("%s", it_out);
+    assert_non_null(strstr(it_out, "every check passed"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(every_check_passes_on_the_model),
         cmocka_unit_test(bad_input_is_refused),
+        cmocka_unit_test(the_pool_api_answers_as_documented),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -107,6 +107,36 @@ class PoolThroughPyTorch(unittest.TestCase):
         cache.fill_(5.0)                                   # discarded: usable again
         self.assertEqual(cache[1].item(), 5.0)
 
+    def test_sleep_waits_for_a_kernel_still_writing(self):
+        # A kernel enqueued on a side stream before sleep and still running
+        # when sleep is called: the offloaded bytes must be its final ones.
+        w = self.make("inflight", 16 << 20, 1.0)          # 64 MiB
+        side = torch.cuda.Stream()
+        with torch.cuda.stream(side):
+            torch.cuda._sleep(500_000_000)                 # a few hundred ms of spinning first
+            w.fill_(9.0)
+        self.assertFalse(side.query(), "the kernel finished before sleep: nothing in flight to test")
+        self.assertEqual(self.lib.hostaccess_sleep(b"inflight"), 0, self.err())   # no synchronize before it
+        self.assertEqual(self.lib.hostaccess_wake(b""), 0, self.err())
+        torch.cuda.synchronize()
+        self.assertEqual(float(w.min().item()), 9.0)
+        self.assertEqual(float(w.max().item()), 9.0)
+
+    def test_tags_discard_and_errors_through_the_library(self):
+        a = self.make("tq_a", 1 << 20, 2.0)
+        self.make("tq_b", 1 << 20, 3.0)
+        self.lib.hostaccess_tag_bytes.restype = ctypes.c_longlong
+        self.assertGreaterEqual(self.lib.hostaccess_tag_bytes(b"tq_a"), 4 << 20)
+        self.assertNotEqual(self.lib.hostaccess_sleep(b"no-such-tag"), 0)
+        self.assertEqual(self.lib.hostaccess_sleep(b"tq_a"), 0, self.err())
+        self.assertEqual(self.err(), "")                      # a success clears the last error
+        self.assertEqual(self.lib.hostaccess_tag_asleep(b"tq_a"), 1)
+        self.assertEqual(self.lib.hostaccess_discard(b"tq_a"), 0, self.err())
+        self.assertEqual(self.lib.hostaccess_wake(b""), 0, self.err())
+        self.assertEqual(self.lib.hostaccess_tag_asleep(b"tq_a"), 0)
+        a.fill_(4.0)                                          # discarded: usable, contents its own again
+        self.assertEqual(a[7].item(), 4.0)
+
     def test_bad_calls_are_errors_not_crashes(self):
         self.make("other", 1024, 1.0)
         self.assertNotEqual(self.lib.hostaccess_sleep(b"no-such-tag"), 0)

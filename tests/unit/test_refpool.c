@@ -1,11 +1,14 @@
 /* The pool's paths that pool_check does not take by default, on the sim
- * backend: vLLM's ROCm re-reserve on sleep, chunking of an odd size, and
- * waking one tag at a time. */
+ * backend: vLLM's ROCm re-reserve on sleep (and its retries), the
+ * alignment fallback, chunking of an odd size, waking one tag at a time,
+ * the drain before sleep, discard, the tag queries, and no limit on the
+ * number of allocations. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -89,11 +92,154 @@ static void tags_wake_one_at_a_time(void **s)
     refpool_destroy(p);
 }
 
+/* Whether [at, at + size) is free: a reserve there gets exactly it. */
+static bool range_free(void *at, size_t size)
+{
+    void *got = NULL;
+    if (be.ops->vmm->reserve(&be, &got, size, 64 * 1024, at) != HA_ST_OK)
+        return false;
+    be.ops->vmm->free_va(&be, got, size);
+    return got == at;
+}
+
+static void re_reserve_takes_the_same_range_back_when_first_given_another(void **s)
+{
+    (void)s;
+    refpool *p = pool(true);
+    void *w;
+    assert_int_equal(refpool_alloc(p, 4096, "weights", &w), REFPOOL_OK);
+    assert_int_equal(be.ops->copy_h2d(&be, w, "abcd", 4), 0);
+    refpool_inject_failure(p, REFPOOL_INJECT_RESERVE_ELSEWHERE, 0);
+    const char *tags[] = {"weights"};
+    assert_int_equal(refpool_sleep(p, tags, 1), REFPOOL_OK);
+    assert_false(range_free(w, refpool_granularity(p))); /* its own range is held again */
+    assert_int_equal(refpool_wake(p, NULL, 0), REFPOOL_OK);
+    char got[4];
+    assert_int_equal(be.ops->copy_d2h(&be, got, w, 4), 0);
+    assert_memory_equal(got, "abcd", 4);
+    refpool_destroy(p);
+}
+
+static void re_reserve_gives_up_and_the_wake_says_so(void **s)
+{
+    (void)s;
+    refpool *p = pool(true);
+    void *w;
+    assert_int_equal(refpool_alloc(p, 4096, "weights", &w), REFPOOL_OK);
+    refpool_inject_failure(p, REFPOOL_INJECT_RESERVE_ELSEWHERE_ALWAYS, 0);
+    assert_int_equal(refpool_sleep(p, NULL, 0), REFPOOL_E_RUNTIME);
+    assert_true(range_free(w, refpool_granularity(p))); /* its range is lost, not held */
+    assert_int_equal(refpool_wake(p, NULL, 0), REFPOOL_E_RUNTIME);
+    assert_non_null(strstr(refpool_last_error(p), "could not be taken back"));
+    assert_int_equal(refpool_free(p, w), REFPOOL_OK); /* no second free of the lost range */
+    refpool_destroy(p);
+}
+
+static void an_aligned_reserve_refused_falls_back_to_no_alignment(void **s)
+{
+    (void)s;
+    refpool *p = pool(false);
+    refpool_inject_failure(p, REFPOOL_INJECT_ALIGNED_RESERVE, 0);
+    void *w;
+    assert_int_equal(refpool_alloc(p, 4096, "weights", &w), REFPOOL_OK);
+    assert_non_null(w);
+    refpool_destroy(p);
+}
+
+static int syncs, sync_status;
+static int counting_sync(const ha_backend *b)
+{
+    (void)b;
+    syncs++;
+    return sync_status;
+}
+
+static void sleep_waits_for_the_device_first(void **s)
+{
+    (void)s;
+    ha_backend_ops ops = *be.ops;
+    const ha_backend_ops *real = be.ops;
+    ops.synchronize = counting_sync;
+    be.ops = &ops;
+    refpool *p = pool(false);
+    void *w;
+    assert_int_equal(refpool_alloc(p, 4096, "weights", &w), REFPOOL_OK);
+    syncs = 0;
+    sync_status = HA_ST_UNAVAILABLE; /* the device cannot be waited for: nothing is released */
+    assert_int_equal(refpool_sleep(p, NULL, 0), REFPOOL_E_RUNTIME);
+    assert_int_equal(syncs, 1);
+    assert_int_equal(refpool_mapped_bytes(p), 64 * 1024);
+    sync_status = HA_ST_OK;
+    assert_int_equal(refpool_sleep(p, NULL, 0), REFPOOL_OK);
+    assert_int_equal(syncs, 2);
+    refpool_destroy(p);
+    be.ops = real;
+}
+
+static void discard_drops_the_backup_and_tags_can_be_asked_about(void **s)
+{
+    (void)s;
+    refpool *p = pool(false);
+    void *w, *k;
+    assert_int_equal(refpool_alloc(p, 100000, "weights", &w), REFPOOL_OK);
+    assert_int_equal(refpool_alloc(p, 4096, "kv", &k), REFPOOL_OK);
+    assert_int_equal(be.ops->copy_h2d(&be, w, "abcd", 4), 0);
+    const char *names[4];
+    assert_int_equal(refpool_tags(p, names, 4), 2);
+    refpool_tag_info ti;
+    assert_int_equal(refpool_tag(p, "weights", &ti), REFPOOL_OK);
+    assert_int_equal(ti.allocations, 1);
+    assert_int_equal(ti.asleep, 0);
+    assert_int_equal(ti.bytes, 128 * 1024);
+    assert_int_equal(refpool_tag(p, "nope", &ti), REFPOOL_E_UNKNOWN_TAG);
+    const char *tw[] = {"weights"}, *tn[] = {"nope"};
+    assert_int_equal(refpool_discard(p, tw, 1), REFPOOL_E_STATE); /* awake */
+    assert_int_equal(refpool_sleep(p, tw, 1), REFPOOL_OK);
+    assert_int_equal(refpool_tag(p, "weights", &ti), REFPOOL_OK);
+    assert_int_equal(ti.asleep, 1);
+    assert_int_equal(ti.offloaded_bytes, 100000);
+    assert_int_equal(refpool_discard(p, tn, 1), REFPOOL_E_UNKNOWN_TAG);
+    assert_int_equal(refpool_discard(p, tw, 0), REFPOOL_E_INVALID);
+    assert_int_equal(refpool_discard(p, tw, 1), REFPOOL_OK);
+    assert_int_equal(refpool_tag(p, "weights", &ti), REFPOOL_OK);
+    assert_int_equal(ti.offloaded_bytes, 0);
+    assert_int_equal(refpool_wake(p, NULL, 0), REFPOOL_OK);
+    char got[4];
+    assert_int_equal(be.ops->copy_d2h(&be, got, w, 4), 0);
+    assert_memory_not_equal(got, "abcd", 4); /* fresh memory, not the old contents */
+    refpool_destroy(p);
+}
+
+static void more_allocations_than_any_fixed_table_sleep_and_wake(void **s)
+{
+    (void)s;
+    refpool *p = pool(false);
+    enum { N = 1100 };
+    static void *ptrs[N];
+    for (int i = 0; i < N; i++)
+        assert_int_equal(refpool_alloc(p, 4096, "many", &ptrs[i]), REFPOOL_OK);
+    assert_int_equal(be.ops->copy_h2d(&be, ptrs[N - 1], "last", 4), 0);
+    const char *t[] = {"many"};
+    assert_int_equal(refpool_sleep(p, t, 1), REFPOOL_OK);
+    assert_int_equal(refpool_wake(p, NULL, 0), REFPOOL_OK);
+    char got[4];
+    assert_int_equal(be.ops->copy_d2h(&be, got, ptrs[N - 1], 4), 0);
+    assert_memory_equal(got, "last", 4);
+    assert_int_equal(refpool_mapped_bytes(p), (size_t)N * 64 * 1024);
+    refpool_destroy(p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(re_reserve_keeps_the_address_and_frees_the_memory),
         cmocka_unit_test(tags_wake_one_at_a_time),
+        cmocka_unit_test(re_reserve_takes_the_same_range_back_when_first_given_another),
+        cmocka_unit_test(re_reserve_gives_up_and_the_wake_says_so),
+        cmocka_unit_test(an_aligned_reserve_refused_falls_back_to_no_alignment),
+        cmocka_unit_test(sleep_waits_for_the_device_first),
+        cmocka_unit_test(discard_drops_the_backup_and_tags_can_be_asked_about),
+        cmocka_unit_test(more_allocations_than_any_fixed_table_sleep_and_wake),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -1,0 +1,65 @@
+"""The pool library's C API (what vLLM-style callers use through ctypes),
+over the sim backend: last_error cleared by a success, the default tag,
+discard, and the tag queries. Prints one line per check; exits 1 on the
+first that fails. Run by tests/integration/test_pool.c."""
+import ctypes
+import os
+import sys
+
+lib = ctypes.CDLL(sys.argv[1])
+lib.my_malloc.restype = ctypes.c_void_p
+lib.my_malloc.argtypes = [ctypes.c_ssize_t, ctypes.c_int, ctypes.c_void_p]
+lib.hostaccess_last_error.restype = ctypes.c_char_p
+lib.hostaccess_tag_bytes.restype = ctypes.c_longlong
+lib.hostaccess_mapped_bytes.restype = ctypes.c_size_t
+
+
+def check(what, cond):
+    print(("ok   " if cond else "FAIL ") + what)
+    if not cond:
+        sys.exit(1)
+
+
+def err():
+    return lib.hostaccess_last_error().decode()
+
+
+def write(ptr, data):
+    ctypes.memmove(ptr, data, len(data))  # sim pool memory is host memory with host access
+
+
+def read(ptr, n):
+    return ctypes.string_at(ptr, n)
+
+
+assert os.environ.get("HOSTACCESS_BACKEND") == "sim"
+d = lib.my_malloc(100000, 0, None)                 # tag "default", as vLLM's
+check("an allocation before any set_tag", bool(d))
+check("it carries the default tag", lib.hostaccess_tag_bytes(b"default") > 0)
+lib.hostaccess_set_tag(b"kv")
+k = lib.my_malloc(4096, 0, None)
+write(d, b"DEFT")
+write(k, b"KVKV")
+buf = ctypes.create_string_buffer(64)
+check("two tags listed", lib.hostaccess_tags(buf, 64) == 2 and set(buf.value.split(b",")) == {b"default", b"kv"})
+check("a buffer too small is an error", lib.hostaccess_tags(buf, 4) < 0 and "buffer" in err())
+
+check("an unknown tag is an error", lib.hostaccess_sleep(b"nope") != 0 and "nope" in err())
+check("sleep(''): offloads the default tag and clears the error", lib.hostaccess_sleep(b"") == 0 and err() == "")
+check("both tags asleep", lib.hostaccess_tag_asleep(b"default") == 1 and lib.hostaccess_tag_asleep(b"kv") == 1)
+check("nothing mapped while asleep", lib.hostaccess_mapped_bytes() == 0)
+check("asking about an unknown tag is an error", lib.hostaccess_tag_asleep(b"nope") < 0 and "nope" in err())
+check("wake kv alone, error cleared", lib.hostaccess_wake(b"kv") == 0 and err() == "")
+check("kv awake, default still asleep", lib.hostaccess_tag_asleep(b"kv") == 0 and lib.hostaccess_tag_asleep(b"default") == 1)
+check("kv was not offloaded: its bytes are not the old ones", read(k, 4) != b"KVKV")
+check("discarding an awake tag is an error", lib.hostaccess_discard(b"kv") != 0 and "awake" in err())
+check("wake the rest", lib.hostaccess_wake(b"") == 0)
+check("the default tag's bytes came back", read(d, 4) == b"DEFT")
+
+check("sleep offloading default again", lib.hostaccess_sleep(None) == 0)
+check("discard default while asleep", lib.hostaccess_discard(b"default") == 0 and err() == "")
+check("wake after discard", lib.hostaccess_wake(b"") == 0)
+check("discarded: fresh memory, not the old bytes", read(d, 4) != b"DEFT")
+check("a tag too long is refused, and said", lib.hostaccess_set_tag(b"x" * 100) != 0 and "tag" in err())
+check("a good set_tag clears it", lib.hostaccess_set_tag(b"kv") == 0 and err() == "")
+print("pool API over sim: every check passed")
