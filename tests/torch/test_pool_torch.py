@@ -61,9 +61,12 @@ class PoolThroughPyTorch(unittest.TestCase):
     def err(self):
         return self.lib.hostaccess_last_error().decode()
 
-    def make(self, tag, n, value):
+    def make(self, tag, n, value, pool=None):
+        # A fresh MemPool for a test that needs its own allocations: the
+        # class's pool may serve a request from a block an earlier test
+        # freed, which never reaches my_malloc and so never takes the tag.
         self.assertEqual(self.lib.hostaccess_set_tag(tag.encode()), 0)
-        with torch.cuda.use_mem_pool(self.pool):
+        with torch.cuda.use_mem_pool(pool or self.pool):
             t = torch.full((n,), value, dtype=torch.float32, device="cuda")
         torch.cuda.synchronize()
         return t
@@ -110,8 +113,14 @@ class PoolThroughPyTorch(unittest.TestCase):
     def test_sleep_waits_for_a_kernel_still_writing(self):
         # A kernel enqueued on a side stream before sleep and still running
         # when sleep is called: the offloaded bytes must be its final ones.
-        w = self.make("inflight", 16 << 20, 1.0)          # 64 MiB
-        side = torch.cuda.Stream()
+        pool = torch.cuda.MemPool(self.alloc.allocator())
+        w = self.make("inflight", 16 << 20, 1.0, pool)    # 64 MiB
+        # One cycle first: the pinned backup is allocated then, and that
+        # allocation synchronizes the device by itself, hiding a missing drain.
+        self.assertEqual(self.lib.hostaccess_sleep(b"inflight"), 0, self.err())
+        self.assertEqual(self.lib.hostaccess_wake(b""), 0, self.err())
+        torch.cuda.synchronize()
+        side = torch.cuda.Stream()                         # PyTorch's streams do not wait for the null stream
         with torch.cuda.stream(side):
             torch.cuda._sleep(500_000_000)                 # a few hundred ms of spinning first
             w.fill_(9.0)
@@ -123,8 +132,9 @@ class PoolThroughPyTorch(unittest.TestCase):
         self.assertEqual(float(w.max().item()), 9.0)
 
     def test_tags_discard_and_errors_through_the_library(self):
-        a = self.make("tq_a", 1 << 20, 2.0)
-        self.make("tq_b", 1 << 20, 3.0)
+        pool = torch.cuda.MemPool(self.alloc.allocator())
+        a = self.make("tq_a", 1 << 20, 2.0, pool)
+        self.make("tq_b", 1 << 20, 3.0, pool)
         self.lib.hostaccess_tag_bytes.restype = ctypes.c_longlong
         self.assertGreaterEqual(self.lib.hostaccess_tag_bytes(b"tq_a"), 4 << 20)
         self.assertNotEqual(self.lib.hostaccess_sleep(b"no-such-tag"), 0)
