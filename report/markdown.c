@@ -344,9 +344,16 @@ void md_write(FILE *f, const rundir *r, const char *plots)
 {
     bool sim = rundir_simulated(r);
     const json_t *e = r->env;
-    fprintf(f, "# %s%shostaccess report: %s, %s, %s\n\n", r->complete ? "" : "INCOMPLETE RUN: ",
-            sim ? "SIMULATED, not evidence: " : "", md_text(rec_str(e, "device_name")),
-            md_text(rec_str(e, "backend")), md_text(rec_str(e, "time_utc")));
+    const json_t *slowed = r->rec[RUN_BENCH] ? json_object_get(r->rec[RUN_BENCH], "test_slowdown") : NULL;
+    fprintf(f, "# %s%s%shostaccess report: %s, %s, %s\n\n", r->complete ? "" : "INCOMPLETE RUN: ",
+            sim ? "SIMULATED, not evidence: " : "", json_array_size(slowed) ? "SLOWED ON PURPOSE, not evidence: " : "",
+            md_text(rec_str(e, "device_name")), md_text(rec_str(e, "backend")), md_text(rec_str(e, "time_utc")));
+    size_t si;
+    const json_t *sx;
+    json_array_foreach(slowed, si, sx)
+        fprintf(f, "> **Test slowdown (HOSTACCESS_TEST_SLOWDOWN):** every `%s` batch was stretched by %lld%% "
+                   "of its own time, to show that compare flags a known change. Its figures are not the "
+                   "machine's.\n\n", md_text(rec_str(sx, "path")), rec_int(sx, "percent"));
     if (!r->complete)
         fprintf(f, "> **This run is not whole: %s.** What follows is what its records hold; "
                    "nothing here stands for a finished run.\n\n", md_text(r->incomplete));

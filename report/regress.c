@@ -392,6 +392,12 @@ static void cmp_bench(const regress_cfg *cfg, const rundir *ra, const rundir *rb
 {
     const json_t *a = ra->rec[RUN_BENCH], *b = rb->rec[RUN_BENCH];
     bool judge = same_machine(ra, rb) || cfg->timings_across_hosts;
+    bool ra_rounds = json_is_integer(json_object_get(json_object_get(a, "plan"), "rounds")),
+         rb_rounds = json_is_integer(json_object_get(json_object_get(b, "plan"), "rounds"));
+    if (ra_rounds != rb_rounds)
+        findings_note(f, "the two benches took their samples differently (%s run: interleaved rounds; the other: "
+                         "each row back to back): a timing change between them may be the method's",
+                      ra_rounds ? "the old" : "the new");
     double canary = judge ? canary_ratio(a, b, f) : 1;
     run_to_run(cfg, a, b, canary, &f->st);
     if (!judge) {

@@ -219,6 +219,28 @@ static void compare_finds_regressions(void **s)
     assert_int_equal(it_sh("report/compare --series /nonexistent-ha"), 2);
 }
 
+static void mark_slowed(json_t *j)
+{
+    json_object_set_new(j, "test_slowdown", json_pack("[{s:s, s:i}]", "path", "copy_pinned", "percent", 20));
+    it_slow_rows(j, "copy_pinned", 1.2);
+}
+
+/* A run slowed on purpose says so in its report, and compare counts what
+ * it caught. */
+static void a_slowed_run_says_so(void **s)
+{
+    (void)s;
+    fresh("slow");
+    char p[200];
+    snprintf(p, sizeof p, "%s/slow/bench_discriminator.json", tmp);
+    edit(p, mark_slowed);
+    seal("slow");
+    assert_int_equal(it_sh("report/report %s/slow && head -3 %s/slow/REPORT.md", tmp, tmp), 0);
+    assert_non_null(strstr(it_out, "SLOWED ON PURPOSE, not evidence"));
+    it_sh("report/compare %s %s/slow", run, tmp);
+    assert_non_null(strstr(it_out, "copy_pinned +20%): 1 of 1 rows flagged"));
+}
+
 static void trend_page_renders_every_plot(void **s)
 {
     (void)s;
@@ -269,6 +291,7 @@ int main(void)
         cmocka_unit_test(a_missing_record_is_stated),
         cmocka_unit_test(broken_records_are_refused_in_one_line),
         cmocka_unit_test(compare_finds_regressions),
+        cmocka_unit_test(a_slowed_run_says_so),
         cmocka_unit_test(trend_page_renders_every_plot),
         cmocka_unit_test(bench_report_fails_when_a_tool_fails),
     };
