@@ -6,6 +6,7 @@
 #include <jansson.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <string.h>
 
 /* Output (both streams) of the last it_sh() call. */
 extern char it_out[1 << 16];
@@ -49,6 +50,17 @@ void it_slow_rows(json_t *bench, const char *prefix, double factor);
         printf("\n");                                                                              \
         fflush(stdout);                                                                            \
         skip();                                                                                    \
+    } while (0)
+
+/* Skips, saying why, unless python3 can load the pool library of build
+ * with ctypes (it cannot load one built with sanitizers). */
+#define it_need_ctypes(build)                                                                      \
+    do {                                                                                           \
+        if (it_sh("command -v python3") != 0)                                                      \
+            it_skip("python3 is not installed: nothing to load the library with ctypes");          \
+        if (strcmp((build), "build") != 0)                                                         \
+            it_skip("python3 cannot load a sanitizer-built library (%s); the plain pass runs this", \
+                    (build));                                                                      \
     } while (0)
 
 #endif

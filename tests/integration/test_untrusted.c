@@ -364,10 +364,7 @@ static void a_full_disk_is_said_and_leaves_nothing(void **s)
 static void pool_settings_are_refused_when_not_understood(void **s)
 {
     (void)s;
-    if (it_sh("command -v python3") != 0)
-        it_skip("python3 is not installed: nothing to load the library with ctypes");
-    if (strcmp(build, "build") != 0)
-        it_skip("python3 cannot load a sanitizer-built library (%s); the plain pass runs this", build);
+    it_need_ctypes(build);
     const char *bad[] = {"HOSTACCESS_POOL_BACKING=vram", "HOSTACCESS_POOL_HOST_ACCESS=yes",
                          "HOSTACCESS_POOL_CHUNK=lots"};
     for (int i = 0; i < 3; i++) {
