@@ -9,9 +9,10 @@
 #include "records.h"
 #include "timing.h"
 
-/* Defaults, in %, from the H200's A/A runs (15 pairs of 6 back-to-back
- * runs, after the canary): copies moved at most 5.5 %, the CPU-bound
- * families at most 8 %, reads that go to DRAM (memory) 12 %. Each
+/* Defaults, in %, from the H200's A/A runs (results/aa-calibration: 15
+ * pairs of 6 back-to-back runs, after the canary; tools/diag/aa_spread.py):
+ * copies moved at most 5.5 %, the CPU-bound families at most 8 %, reads
+ * that go to DRAM (memory) 12 %. Each
  * threshold sits above that and below 20 %, the change the A/A check
  * must catch every time. */
 void regress_defaults(regress_cfg *c)
