@@ -28,6 +28,10 @@ CUDA_FLAGS := $(if $(CUDA_HDR),-DHA_HAVE_CUDA $(call inc_unless_usr,$(CUDA_PATH)
 COMMON_SRC := $(wildcard common/*.c)
 COMMON_OBJ := $(COMMON_SRC:%.c=$(BUILD)/%.o)
 LIBCOMMON  := $(BUILD)/libhacommon.a
+# The base library: what the report tools need (JSON writing, record files,
+# statistics, cleanup, status names) and nothing that knows a GPU.
+BASE_SRC   := common/jsonw.c common/record.c common/cleanup.c common/stats.c common/statusname.c
+LIBBASE    := $(BUILD)/libhabase.a
 
 # The stand-in ROCm runtime (standin/): built wherever HIP headers are, with
 # them, so the hip backend runs against ROCm's semantics without an AMD GPU.
@@ -66,6 +70,9 @@ FORCE:
 $(LIBCOMMON): $(COMMON_OBJ)
 	@rm -f $@
 	$(AR) rcs $@ $^
+$(LIBBASE): $(BASE_SRC:%.c=$(BUILD)/%.o)
+	@rm -f $@
+	$(AR) rcs $@ $^
 
 $(BUILD)/probe_%: $(BUILD)/probes/probe_%.o $(LIBCOMMON)
 	$(CC) $(CFLAGS) $(LDFLAGS) $^ -o $@ $(LIBS)
@@ -84,7 +91,7 @@ $(BUILD)/libhostaccess_pool.so: $(BUILD)/fix/torch_alloc.o $(BUILD)/fix/refpool.
 	$(CC) -shared $(CFLAGS) $(LDFLAGS) $^ -o $@ $(LIBS)
 
 $(BUILD)/report/%.o: BACKEND_FLAGS = -Ireport $(shell pkg-config --cflags jansson 2>/dev/null)
-$(BUILD)/bin/%: $(BUILD)/report/%.o $(REPORT_LIB_OBJ) $(LIBCOMMON)
+$(BUILD)/bin/%: $(BUILD)/report/%.o $(REPORT_LIB_OBJ) $(LIBBASE)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LDFLAGS) $^ -o $@ $(JANSSON) $(LIBS)
 report: $(REPORT)

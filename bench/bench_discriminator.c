@@ -432,61 +432,76 @@ static void print_warnings(const bench *b)
         printf("warning: ... and %d more rows (every count is in the JSON)\n", more);
 }
 
+/* The headline, found once in the rows and then printed and recorded. */
+typedef struct headline {
+    const char *kind;            /* the fast path's kind; NULL: no readable kind */
+    const bench_row *fast, *cold, *slow, *fault;
+    const bench_row *slows[3];   /* copy_pageable, copy_pinned, copy_async from the slow kind */
+    struct { const char *q; const bench_row *h, *d; } hard[HA_MAX_QUERIES];
+    size_t nhard;
+} headline;
+
 /* The slow path the headline compares against: a copy from the runtime's
  * own device memory where that is not host-readable (CUDA), else from the
  * headline memory itself (a large-BAR hipMalloc is both). */
-static const bench_row *slow_row(const bench *b, int rep)
+static headline find_headline(const bench *b)
 {
-    const bench_row *r = NULL;
+    headline h = {0};
+    if (b->headline < 0)
+        return h;
+    h.kind = b->d.kinds[b->headline]->name;
+    h.fast = find_row(b, "fast", h.kind, NULL, 1);
+    h.cold = find_row(b, "fast_cold", h.kind, NULL, 1);
     if (b->device_kind >= 0)
-        r = find_row(b, "copy_pageable", b->d.kinds[b->device_kind]->name, NULL, rep);
-    if (!r && b->headline >= 0)
-        r = find_row(b, "copy_pageable", b->d.kinds[b->headline]->name, NULL, rep);
-    return r;
+        h.slow = find_row(b, "copy_pageable", b->d.kinds[b->device_kind]->name, NULL, 1);
+    if (!h.slow)
+        h.slow = find_row(b, "copy_pageable", h.kind, NULL, 1);
+    const char *slows[] = {"copy_pageable", "copy_pinned", "copy_async"};
+    for (int i = 0; i < 3; i++)
+        h.slows[i] = find_row(b, slows[i], h.slow ? h.slow->kind : h.kind, NULL, 1);
+    for (size_t qi = 0; qi < b->ngood && h.fast; qi++) {
+        const bench_row *hr = find_row(b, "hardened", h.kind, b->good[qi]->name, 1);
+        if (!hr)
+            continue;
+        h.hard[h.nhard].q = b->good[qi]->name;
+        h.hard[h.nhard].h = hr;
+        h.hard[h.nhard++].d = find_row(b, "disc", h.kind, b->good[qi]->name, 1);
+    }
+    h.fault = find_row(b, "fault_fallback", NULL, NULL, 1);
+    return h;
 }
 
-static void print_headline(const bench *b)
+static void print_headline(const bench *b, const headline *h)
 {
-    if (b->headline < 0) {
+    if (!h->kind) {
         printf("\nheadline: %s\n", b->no_readable_reason);
         return;
     }
-    const char *hk = b->d.kinds[b->headline]->name;
-    const bench_row *fast = find_row(b, "fast", hk, NULL, 1);
-    const bench_row *slow = slow_row(b, 1);
+    const bench_row *fast = h->fast;
     printf("\n## Headline (%s%s; fast path on %s, slow path from %s)\n\n", b->t.env.device_name,
-           ha_backend_simulated(&b->t.be) ? ", SIMULATED" : "", hk, slow ? slow->kind : "-");
+           ha_backend_simulated(&b->t.be) ? ", SIMULATED" : "", h->kind, h->slow ? h->slow->kind : "-");
     printf("| path | median ns | spread ns | vs fast path |\n|---|---|---|---|\n");
     if (fast)
         printf("| host deref (fast path)%s | %.1f | %.1f | 1.00x |\n",
                fast->comparable_to_bar ? "" : " [host DRAM, warm: not a BAR read]",
                fast->st.median, fast->st.spread);
-    const bench_row *cold = find_row(b, "fast_cold", hk, NULL, 1);
-    if (cold && fast)
-        printf("| host deref, line flushed first | %.1f | %.1f | %.2fx |\n", cold->st.median,
-               cold->st.spread, cold->st.median / fast->st.median);
-    for (size_t qi = 0; qi < b->ngood; qi++) {
-        const bench_row *h = find_row(b, "hardened", hk, b->good[qi]->name, 1);
-        const bench_row *d = find_row(b, "disc", hk, b->good[qi]->name, 1);
-        if (!h || !fast)
-            continue;
-        double over = h->st.median - fast->st.median;
-        printf("| %s + deref (hardened) | %.1f | %.1f | +%.1f ns (+%.1f%%) |\n", b->good[qi]->name,
-               h->st.median, h->st.spread, over, 100 * over / fast->st.median);
-        if (d)
-            printf("| %s alone | %.1f | %.1f | |\n", b->good[qi]->name, d->st.median, d->st.spread);
+    if (h->cold && fast)
+        printf("| host deref, line flushed first | %.1f | %.1f | %.2fx |\n", h->cold->st.median,
+               h->cold->st.spread, h->cold->st.median / fast->st.median);
+    for (size_t i = 0; i < h->nhard; i++) {
+        double over = h->hard[i].h->st.median - fast->st.median;
+        printf("| %s + deref (hardened) | %.1f | %.1f | +%.1f ns (+%.1f%%) |\n", h->hard[i].q,
+               h->hard[i].h->st.median, h->hard[i].h->st.spread, over, 100 * over / fast->st.median);
+        if (h->hard[i].d)
+            printf("| %s alone | %.1f | %.1f | |\n", h->hard[i].q, h->hard[i].d->st.median, h->hard[i].d->st.spread);
     }
-    const char *slows[] = {"copy_pageable", "copy_pinned", "copy_async"};
-    for (int i = 0; i < 3; i++) {
-        const bench_row *s = find_row(b, slows[i], slow ? slow->kind : hk, NULL, 1);
-        if (s && fast)
-            printf("| %s (slow path) | %.1f | %.1f | fast path %.2fx faster |\n", slows[i],
-                   s->st.median, s->st.spread, s->st.median / fast->st.median);
-    }
-    const bench_row *fault = find_row(b, "fault_fallback", NULL, NULL, 1);
-    if (fault)
-        printf("| contained fault + copy (%s) | %.1f | %.1f | |\n", fault->kind, fault->st.median,
-               fault->st.spread);
+    for (int i = 0; i < 3; i++)
+        if (h->slows[i] && fast)
+            printf("| %s (slow path) | %.1f | %.1f | fast path %.2fx faster |\n", h->slows[i]->path,
+                   h->slows[i]->st.median, h->slows[i]->st.spread, h->slows[i]->st.median / fast->st.median);
+    if (h->fault)
+        printf("| contained fault + copy (%s) | %.1f | %.1f | |\n", h->fault->kind, h->fault->st.median,
+               h->fault->st.spread);
 }
 
 /* Two runs in one invocation: how far apart their medians are. */
@@ -606,18 +621,16 @@ static void json_row(jw *w, const bench_row *r, bool samples)
     jw_obj_end(w);
 }
 
-static void json_headline(const bench *b, jw *w)
+static void json_headline(const headline *h, jw *w)
 {
     jw_key(w, "headline");
-    if (b->headline < 0) {
+    if (!h->kind) {
         jw_null(w);
         return;
     }
-    const char *hk = b->d.kinds[b->headline]->name;
-    const bench_row *fast = find_row(b, "fast", hk, NULL, 1);
-    const bench_row *slow = slow_row(b, 1);
+    const bench_row *fast = h->fast, *slow = h->slow;
     jw_obj(w);
-    jw_kstr(w, "fast_kind", hk);
+    jw_kstr(w, "fast_kind", h->kind);
     jw_kstr(w, "slow_kind", slow ? slow->kind : NULL);
     jw_key(w, "fast_median_ns");
     fast ? jw_dbl(w, fast->st.median) : jw_null(w);
@@ -628,18 +641,14 @@ static void json_headline(const bench *b, jw *w)
     jw_kbool(w, "fast_comparable_to_bar_read", fast && fast->comparable_to_bar);
     jw_key(w, "hardened");
     jw_arr(w);
-    for (size_t qi = 0; qi < b->ngood && fast; qi++) {
-        const bench_row *h = find_row(b, "hardened", hk, b->good[qi]->name, 1);
-        const bench_row *d = find_row(b, "disc", hk, b->good[qi]->name, 1);
-        if (!h)
-            continue;
+    for (size_t i = 0; i < h->nhard; i++) {
         jw_obj(w);
-        jw_kstr(w, "candidate", b->good[qi]->name);
-        jw_kdbl(w, "hardened_median_ns", h->st.median);
-        jw_kdbl(w, "overhead_ns", h->st.median - fast->st.median);
-        jw_kdbl(w, "overhead_pct", 100 * (h->st.median - fast->st.median) / fast->st.median);
+        jw_kstr(w, "candidate", h->hard[i].q);
+        jw_kdbl(w, "hardened_median_ns", h->hard[i].h->st.median);
+        jw_kdbl(w, "overhead_ns", h->hard[i].h->st.median - fast->st.median);
+        jw_kdbl(w, "overhead_pct", 100 * (h->hard[i].h->st.median - fast->st.median) / fast->st.median);
         jw_key(w, "discriminator_alone_ns");
-        d ? jw_dbl(w, d->st.median) : jw_null(w);
+        h->hard[i].d ? jw_dbl(w, h->hard[i].d->st.median) : jw_null(w);
         jw_obj_end(w);
     }
     jw_arr_end(w);
@@ -738,7 +747,8 @@ static void write_json(bench *b, jw *w, double wall)
     for (size_t qi = 0; qi < b->ngood; qi++)
         jw_str(w, b->good[qi]->name);
     jw_arr_end(w);
-    json_headline(b, w);
+    headline h = find_headline(b);
+    json_headline(&h, w);
     jw_key(w, "rows");
     jw_arr(w);
     for (size_t i = 0; i < b->nrows; i++)
@@ -975,7 +985,8 @@ int main(int argc, char **argv)
         printf(" %s", b.good[qi]->name);
     printf("%s\n\n", b.ngood ? "" : " none");
     print_rows(&b);
-    print_headline(&b);
+    headline hl = find_headline(&b);
+    print_headline(&b, &hl);
     if (nsweep) {
         printf("\n## Size sweep (%s): runtime copy vs host read, median ns\n\n| bytes | copy | read | read NT |\n|---|---|---|---|\n",
                b.d.kinds[b.headline]->name);

@@ -117,17 +117,6 @@ const char *ha_outcome_name(ha_outcome o)
     return "?";
 }
 
-const char *ha_short_status(const char *s)
-{
-    static const char *const prefixes[] = {"CUDA_ERROR_", "hipError", "SIM_ERR_", NULL};
-    for (int i = 0; prefixes[i]; i++) {
-        size_t l = strlen(prefixes[i]);
-        if (strncmp(s, prefixes[i], l) == 0)
-            return s + l;
-    }
-    return s;
-}
-
 void ha_result_cell(const ha_result *r, char *cell, size_t n)
 {
     switch (r->outcome) {

@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "gpu.h"
+#include "statusname.h"
 
 typedef enum {
     HA_VT_NONE,   /* status only */
@@ -46,9 +47,6 @@ void ha_result_cell(const ha_result *r, char *cell, size_t n);
 
 const char *ha_outcome_name(ha_outcome o);
 
-/* A status name without the runtime's long common prefix (CUDA_ERROR_,
- * hipError, SIM_ERR_), for tables. */
-const char *ha_short_status(const char *status_name);
 
 /* What a raw call answered on memory known to be readable: the reference a
  * hardened fast path compares against at read time. */

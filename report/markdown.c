@@ -5,7 +5,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "classify.h"
+#include "statusname.h"
 #include "records.h"
 #include "text.h"
 

@@ -12,9 +12,9 @@ $(BUILD)/tests/%: tests/unit/%.c $(LIBCOMMON) $(BUILD)/fix/refpool.o
 # compare's judgement, on synthetic runs: linked with the report code.
 REPORT_UNIT_SRC := $(wildcard tests/unit/report/test_*.c)
 REPORT_UNIT_BIN := $(REPORT_UNIT_SRC:tests/unit/report/%.c=$(BUILD)/tests/report_%)
-$(BUILD)/tests/report_%: tests/unit/report/%.c $(REPORT_LIB_OBJ) $(LIBCOMMON)
+$(BUILD)/tests/report_%: tests/unit/report/%.c $(REPORT_LIB_OBJ) $(LIBBASE)
 	@mkdir -p $(dir $@)
-	$(CC) $(BASE) -Ireport $(CFLAGS) $(LDFLAGS) $< $(REPORT_LIB_OBJ) $(LIBCOMMON) -o $@ $(CMOCKA) $(JANSSON) $(LIBS)
+	$(CC) $(BASE) -Ireport $(CFLAGS) $(LDFLAGS) $< $(REPORT_LIB_OBJ) $(LIBBASE) -o $@ $(CMOCKA) $(JANSSON) $(LIBS)
 
 check-unit: $(UNIT_BIN) $(REPORT_UNIT_BIN)
 	@tests/run_unit.sh $(UNIT_BIN) $(REPORT_UNIT_BIN)
@@ -52,10 +52,10 @@ check-sanitize:
 
 # The fuzz corpus, replayed through both fuzz targets (ASan in check-sanitize):
 # the record reader alone, and the whole report path behind it.
-$(BUILD)/tests/fuzz_replay: tests/fuzz/replay.c $(BUILD)/report/fuzz_record.o $(REPORT_LIB_OBJ) $(LIBCOMMON)
+$(BUILD)/tests/fuzz_replay: tests/fuzz/replay.c $(BUILD)/report/fuzz_record.o $(REPORT_LIB_OBJ) $(LIBBASE)
 	@mkdir -p $(dir $@)
 	$(CC) $(BASE) $(CFLAGS) $(LDFLAGS) $^ -o $@ $(JANSSON) $(LIBS)
-$(BUILD)/tests/fuzz_replay_report: tests/fuzz/replay.c $(BUILD)/report/fuzz_report.o $(REPORT_LIB_OBJ) $(LIBCOMMON)
+$(BUILD)/tests/fuzz_replay_report: tests/fuzz/replay.c $(BUILD)/report/fuzz_report.o $(REPORT_LIB_OBJ) $(LIBBASE)
 	@mkdir -p $(dir $@)
 	$(CC) $(BASE) $(CFLAGS) $(LDFLAGS) $^ -o $@ $(JANSSON) $(LIBS)
 
@@ -70,7 +70,7 @@ check-fuzz-corpus: $(BUILD)/tests/fuzz_replay $(BUILD)/tests/fuzz_replay_report
 FUZZ_SECONDS ?= 60
 FUZZ_CFLAGS := -g -O1 -fsanitize=fuzzer,address,undefined -std=c11 -D_GNU_SOURCE -Icommon -Ireport
 FUZZ_LIB_SRC := $(filter-out report/report.c report/compare.c report/trend.c report/fuzz_%.c,$(wildcard report/*.c)) \
-                $(wildcard common/*.c)
+                $(BASE_SRC)
 fuzz:
 	@mkdir -p build-fuzz/corpus-record build-fuzz/corpus-report
 	clang $(FUZZ_CFLAGS) report/fuzz_record.c report/records.c -o build-fuzz/fuzz_record $(JANSSON)

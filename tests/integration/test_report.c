@@ -241,6 +241,23 @@ static void a_slowed_run_says_so(void **s)
     assert_non_null(strstr(it_out, "copy_pinned +20%): 1 of 1 rows flagged"));
 }
 
+/* The report tools stand on the base library alone: no backend, no
+ * runtime loader, no platform model inside them. */
+static void the_report_tools_hold_no_gpu_code(void **s)
+{
+    (void)s;
+    if (it_sh("command -v nm") != 0)
+        it_skip("nm (binutils) is not installed: nothing to list the symbols with");
+    const char *tools[] = {"report", "compare", "trend"};
+    for (int i = 0; i < 3; i++) {
+        int rc = it_sh("nm %s/bin/%s | grep -E ' (ha_backend_open|ha_kinds|ha_raw_same_class|ha_result_value|lb_reserve|dlopen)(@.*)?$'",
+                       it_build(),
+                       tools[i]);
+        if (rc == 0)
+            fail_msg("%s links GPU code: %s", tools[i], it_out);
+    }
+}
+
 static void trend_page_renders_every_plot(void **s)
 {
     (void)s;
@@ -292,6 +309,7 @@ int main(void)
         cmocka_unit_test(broken_records_are_refused_in_one_line),
         cmocka_unit_test(compare_finds_regressions),
         cmocka_unit_test(a_slowed_run_says_so),
+        cmocka_unit_test(the_report_tools_hold_no_gpu_code),
         cmocka_unit_test(trend_page_renders_every_plot),
         cmocka_unit_test(bench_report_fails_when_a_tool_fails),
     };
