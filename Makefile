@@ -43,8 +43,8 @@ BENCH_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(filter-out bench/bench_discriminator.
 
 # report/ reads records with jansson: built where libjansson-dev is installed.
 HAVE_JANSSON := $(shell pkg-config --exists jansson 2>/dev/null && echo yes)
-REPORT_LIB_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(filter-out report/report.c report/compare.c report/trend.c report/fuzz_record.c report/fuzz_report.c,$(wildcard report/*.c)))
-REPORT := $(BUILD)/bin/report $(BUILD)/bin/compare $(BUILD)/bin/trend
+REPORT_LIB_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(filter-out report/report.c report/compare.c report/trend.c report/fleet.c report/fuzz_record.c report/fuzz_report.c,$(wildcard report/*.c)))
+REPORT := $(BUILD)/bin/report $(BUILD)/bin/compare $(BUILD)/bin/trend $(BUILD)/bin/fleet
 
 .SECONDARY:
 .PHONY: all probes bench fix report check check-torch check-fuzz-corpus fuzz check-unit check-integration check-sanitize check-gpu check-nohdr check-standin coverage hip-matrix clean backends

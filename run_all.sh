@@ -89,7 +89,13 @@ if [ ${#profile[@]} -gt 0 ]; then
 fi
 
 mkdir -p "$results" || exit 1
-host=$(hostname -s 2>/dev/null || hostname)
+# HOSTACCESS_HOST: the name a survey files this node under (fleet/); the
+# tools record the same name. Only letters, digits, '.', '_' and '-'.
+host=${HOSTACCESS_HOST:-$(hostname -s 2>/dev/null || hostname)}
+if ! [[ "$host" =~ ^[A-Za-z0-9._-]{1,63}$ ]]; then
+    echo "run_all.sh: host name '$host' is not usable in a folder name (HOSTACCESS_HOST: letters, digits, . _ -)" >&2
+    exit 2
+fi
 stamp=$(date -u +%Y-%m-%dT%H%M%SZ)
 failed=0
 

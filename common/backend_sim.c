@@ -173,7 +173,16 @@ static int plain_create(const ha_backend *be, ha_alloc *a, bool visible)
     return SIM_SUCCESS;
 }
 
-static int plain_readable(const ha_backend *be, ha_alloc *a) { return plain_create(be, a, true); }
+/* HA_SIM_LARGE_BAR: 1 (default) models a large BAR, 0 a small one, where
+ * even "readable" device memory is out of the host's reach — the BIOS
+ * setting a fleet survey is there to catch; -1 for anything else. */
+static int sim_large_bar(void)
+{
+    const char *s = getenv("HA_SIM_LARGE_BAR");
+    return !s ? 1 : !strcmp(s, "1") ? 1 : !strcmp(s, "0") ? 0 : -1;
+}
+
+static int plain_readable(const ha_backend *be, ha_alloc *a) { return plain_create(be, a, sim_large_bar() == 1); }
 static int plain_hidden(const ha_backend *be, ha_alloc *a) { return plain_create(be, a, false); }
 
 static void plain_destroy(const ha_backend *be, ha_alloc *a)
@@ -329,6 +338,10 @@ static int sim_open(ha_backend *be, int device, char *why, size_t n)
         snprintf(why, n, "HA_SIM_DEVICES='%.40s': expected a whole number from 1 to 8", getenv("HA_SIM_DEVICES"));
         return HA_EXIT_USAGE;
     }
+    if (sim_large_bar() < 0) {
+        snprintf(why, n, "HA_SIM_LARGE_BAR='%.40s': expected 1 (large BAR) or 0 (small BAR)", getenv("HA_SIM_LARGE_BAR"));
+        return HA_EXIT_USAGE;
+    }
     if (device >= sim_devices()) {
         snprintf(why, n, "device %d does not exist: sim has %d device(s)", device, sim_devices());
         return HA_EXIT_USAGE;
@@ -344,13 +357,14 @@ static void sim_env(const ha_backend *be, ha_env *e)
     snprintf(e->header_version, sizeof e->header_version, "sim 1");
     snprintf(e->runtime_version, sizeof e->runtime_version, "sim 1");
     snprintf(e->driver_version, sizeof e->driver_version, "sim 1");
-    snprintf(e->device_name, sizeof e->device_name, "simulated large-BAR GPU (not a device)");
+    bool large = sim_large_bar() == 1;
+    snprintf(e->device_name, sizeof e->device_name, "simulated %s GPU (not a device)", large ? "large-BAR" : "small-BAR");
     snprintf(e->arch, sizeof e->arch, "sim");
     e->device = be->device;
     e->device_count = sim_devices();
     e->vram_bytes = SIM_VRAM;
-    e->large_bar_runtime = 1;
-    snprintf(e->large_bar_runtime_note, sizeof e->large_bar_runtime_note, "modelled");
+    e->large_bar_runtime = large;
+    snprintf(e->large_bar_runtime_note, sizeof e->large_bar_runtime_note, "modelled (HA_SIM_LARGE_BAR=%d)", large);
     e->vmm_supported = 1;
     snprintf(e->large_bar_sysfs_note, sizeof e->large_bar_sysfs_note,
              "simulated device has no PCI function");

@@ -55,7 +55,12 @@ void ha_env_init(ha_env *e, const char *backend, bool simulated)
     if (uname(&u) == 0)
         snprintf(e->kernel, sizeof e->kernel, "%.20s %.100s %.20s", u.sysname, u.release, u.machine);
     cpu_model(e->cpu, sizeof e->cpu);
-    if (gethostname(e->host, sizeof e->host - 1) != 0)
+    /* HOSTACCESS_HOST: the name a survey files this node under (the
+     * scheduler's node name), where it differs from the kernel's. */
+    const char *h = getenv("HOSTACCESS_HOST");
+    if (h && *h)
+        snprintf(e->host, sizeof e->host, "%s", h);
+    else if (gethostname(e->host, sizeof e->host - 1) != 0)
         snprintf(e->host, sizeof e->host, "unknown");
     time_t t = time(NULL);
     struct tm tm;

@@ -1,0 +1,104 @@
+/* The fleet survey on the sim backend, without a scheduler: tasks posing as
+ * hosts (HOSTACCESS_HOST), one with a small BAR (HA_SIM_LARGE_BAR=0);
+ * report/fleet must name exactly that host, list what failed, what is not
+ * whole and what appears twice, and never merge or drop a folder. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "itest.h"
+
+static char tmp[256];
+
+#define FAST "--backend sim --bench-args \"--iterations 100 --rounds 2 --no-sweep --row-seconds 0.01\" " \
+             "--pool-args \"--cycles 2 --throughput-sizes 1MiB\""
+
+static int task(const char *host, const char *env)
+{
+    return it_sh("HOSTACCESS_HOST=%s %s fleet/task.sh %s/survey " FAST, host, env, tmp);
+}
+
+static int setup(void **s)
+{
+    (void)s;
+    if (!it_backend_compiled("sim"))
+        return 0;
+    return it_tmpdir(tmp, sizeof tmp, "fleet");
+}
+
+/* The departures section of the last output. */
+static const char *departures(void)
+{
+    const char *d = strstr(it_out, "## Departures");
+    return d ? d : "";
+}
+
+static void a_fleet_that_agrees_passes_and_one_that_departs_is_named(void **s)
+{
+    (void)s;
+    if (it_sh("test -x %s/bin/fleet", it_build()) != 0)
+        it_skip("report tools are not built (libjansson-dev)");
+    const char *hosts[] = {"node-a", "node-b", "node-c"};
+    for (int i = 0; i < 3; i++)
+        assert_int_equal(task(hosts[i], ""), 0);
+    assert_int_equal(it_sh("report/fleet %s/survey", tmp), 0);
+    assert_non_null(strstr(it_out, "3 host/device pair(s)"));
+    assert_non_null(strstr(it_out, "agrees with the fleet's majority"));
+
+    assert_int_equal(task("node-d", "HA_SIM_LARGE_BAR=0"), 0);
+    assert_int_equal(it_sh("report/fleet %s/survey", tmp), 1);
+    const char *d = departures();
+    assert_non_null(strstr(d, "`node-d` device 0, plain-readable: faults (the majority: readable)"));
+    assert_non_null(strstr(d, "`node-d` device 0, large BAR"));
+    for (int i = 0; i < 3; i++) {
+        char h[32];
+        snprintf(h, sizeof h, "`%s`", hosts[i]);
+        assert_null(strstr(d, h)); /* exactly the departing host */
+    }
+}
+
+static void failures_halves_and_twins_are_listed_not_dropped(void **s)
+{
+    (void)s;
+    if (it_sh("test -x %s/bin/fleet", it_build()) != 0)
+        it_skip("report tools are not built (libjansson-dev)");
+    if (it_sh("test -d %s/survey", tmp) != 0)
+        assert_int_equal(task("node-a", ""), 0);
+    /* a task that fails (no such device), one that never finished */
+    assert_int_not_equal(it_sh("HOSTACCESS_HOST=node-e fleet/task.sh %s/survey --backend sim --device 7", tmp), 0);
+    assert_int_equal(it_sh("cd %s/survey/tasks && date > node-f.started && echo 'bench: sweep 4096 B' > node-f.log", tmp),
+                     0);
+    /* a folder that is not whole, and a host run twice */
+    assert_int_equal(it_sh("cd %s/survey && d=$(ls -d *-node-a-sim-dev0 | head -1) && cp -r \"$d\" "
+                           "2099-01-01T000000Z-node-x-sim-dev0 && rm 2099-01-01T000000Z-node-x-sim-dev0/MANIFEST.json",
+                           tmp), 0);
+    assert_int_equal(task("node-a", ""), 0);
+    it_sh("report/fleet %s/survey", tmp);
+    assert_non_null(strstr(it_out, "`node-e`: failed"));
+    assert_non_null(strstr(it_out, "device 7 does not exist")); /* the log's last lines */
+    assert_non_null(strstr(it_out, "`node-f`: no status"));
+    assert_non_null(strstr(it_out, "2099-01-01T000000Z-node-x-sim-dev0` (node-a, device 0): **not a whole run**"));
+    assert_non_null(strstr(it_out, "`node-a` device 0 appears twice"));
+    /* bad input */
+    assert_int_equal(it_sh("report/fleet %s/nothing-here", tmp), 2);
+    assert_int_equal(it_sh("report/fleet"), 2);
+    assert_int_equal(it_sh("touch %s/out.md && report/fleet %s/survey --md %s/out.md", tmp, tmp, tmp), 5);
+    assert_int_equal(it_sh("HOSTACCESS_HOST='bad name' fleet/task.sh %s/survey --backend sim", tmp), 2);
+}
+
+int main(void)
+{
+    if (!it_backend_compiled("sim")) {
+        printf("[  SKIP    ] because the sim backend is not built\n");
+        return 0;
+    }
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(a_fleet_that_agrees_passes_and_one_that_departs_is_named),
+        cmocka_unit_test(failures_halves_and_twins_are_listed_not_dropped),
+    };
+    return cmocka_run_group_tests(tests, setup, NULL);
+}
