@@ -24,7 +24,7 @@
 
 #define MAX_NODES 1024
 #define MAX_COLS 48
-#define CELL 160
+#define CELL 512
 #define TIMINGS "fast / slow ns (reported only)"
 
 typedef struct column {
@@ -117,7 +117,7 @@ static void fill(node *n)
     }
     if (pool) {
         char all[CELL];
-        snprintf(all, sizeof all, "%lld pass%s%.120s", pass, *pc ? "; " : "", pc);
+        snprintf(all, sizeof all, "%lld pass%s%.480s", pass, *pc ? "; " : "", pc);
         set(n, "pool checks", true, "%s", all);
     }
     const json_t *h = json_object_get(n->r.rec[RUN_BENCH], "headline");
