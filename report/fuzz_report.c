@@ -45,7 +45,7 @@ static void drive(const rundir *r)
     trend_summarise(&u[0], r, "fuzz-run");
     char script[64];
     trend_write_group(dir, 0, u, 0, 1, script, sizeof script);
-    trend_write_html(dir, "fuzz", u, 1, NULL, 0);
+    trend_write_html(dir, "fuzz", u, 1, NULL, 0, NULL);
     ha_remove_flat_dir(dir);
 }
 

@@ -151,7 +151,13 @@ int main(int argc, char **argv)
         }
         i = j;
     }
-    if (trend_write_html(out, dir, runs, nruns, skipped, nskipped) < 0) {
+    static fleet fl;
+    char ferr[1200];
+    bool have_fleet = fleet_load(&fl, dir, ferr, sizeof ferr) == 0;
+    int wrote = trend_write_html(out, dir, runs, nruns, skipped, nskipped, have_fleet ? &fl : NULL);
+    if (have_fleet)
+        fleet_free(&fl);
+    if (wrote < 0) {
         fprintf(stderr, "trend: cannot write %s/index.html\n", out);
         ha_remove_flat_dir(out);
         return 5;

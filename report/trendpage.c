@@ -138,8 +138,45 @@ static void nonce(char *buf, size_t n)
         snprintf(buf + 2 * i, 3, "%02x", r[i]);
 }
 
+/* The fleet view: hosts x devices against the fleet's majority. */
+static void html_fleet(FILE *f, const fleet *fl)
+{
+    int hosts = 0;
+    for (int i = 0; i < fl->nnodes; i++) {
+        bool seen = false;
+        for (int j = 0; j < i && !seen; j++)
+            seen = fl->nodes[j].used && !strcmp(fl->nodes[j].host, fl->nodes[i].host);
+        hosts += fl->nodes[i].used && !seen;
+    }
+    if (hosts < 2)
+        return;
+    fprintf(f, "<h2>Fleet: %d hosts</h2>\n<p>Each column's majority is the fleet's configuration; "
+               "<span class=\"off\">marked</span> cells depart from it (%d in large-BAR evidence, readability, "
+               "verdicts or pool checks).</p>\n<table><tr><th>host</th><th>device</th>", hosts, fleet_judged(fl));
+    for (int c = 0; c < fl->ncols; c++) {
+        fprintf(f, "<th>");
+        html_text(f, fl->cols[c].name);
+        fprintf(f, "</th>");
+    }
+    fprintf(f, "</tr>\n");
+    for (int i = 0; i < fl->nnodes; i++) {
+        if (!fl->nodes[i].used)
+            continue;
+        fprintf(f, "<tr><td>");
+        html_text(f, fl->nodes[i].host);
+        fprintf(f, "</td><td>%lld</td>", fl->nodes[i].device);
+        for (int c = 0; c < fl->ncols; c++) {
+            fprintf(f, "<td%s>", fleet_departs(fl, i, c) ? " class=\"off\"" : "");
+            html_text(f, fl->nodes[i].cell[c]);
+            fprintf(f, "</td>");
+        }
+        fprintf(f, "</tr>\n");
+    }
+    fprintf(f, "</table>\n");
+}
+
 int trend_write_html(const char *out, const char *dir, const trend_run *runs, size_t nruns,
-                     const trend_skip *skipped, size_t nskipped)
+                     const trend_skip *skipped, size_t nskipped, const fleet *fl)
 {
     char p[800], n[40];
     trend_track(out, "index.html", p, sizeof p);
@@ -154,10 +191,12 @@ int trend_write_html(const char *out, const char *dir, const trend_run *runs, si
     fprintf(f, 
                "<style>body{font-family:sans-serif;margin:2em}table{border-collapse:collapse}"
                "td,th{border:1px solid #ccc;padding:2px 6px;font-size:90%%}img{display:block;margin:1em 0}"
-               ".sim{color:#a00}</style></head>\n<body>\n<h1>hostaccess trend: ");
+               ".sim{color:#a00}.off{background:#fdd;font-weight:bold}</style></head>\n<body>\n<h1>hostaccess trend: ");
     html_text(f, dir);
     fprintf(f, "</h1>\n<p>%zu runs. Each group is one device and backend, its runs ordered by "
                "runtime version. Simulated groups are not evidence.</p>\n", nruns);
+    if (fl)
+        html_fleet(f, fl);
     if (nskipped) {
         fprintf(f, "<h2>Not whole, not plotted</h2>\n<ul>\n");
         for (size_t k = 0; k < nskipped; k++) {

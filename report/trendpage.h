@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "fleetmodel.h"
 #include "rundir.h"
 
 typedef struct trend_run {
@@ -38,8 +39,10 @@ int trend_write_group(const char *out, int g, const trend_run *runs, size_t from
                       size_t n);
 
 /* Writes out/index.html for runs (sorted into groups) and the folders
- * skipped as not whole. Returns the number of groups, or -1. */
+ * skipped as not whole; with fl (NULL: none) and more than one host in
+ * it, a fleet view first: a row per host x device, departing cells
+ * marked. Returns the number of groups, or -1. */
 int trend_write_html(const char *out, const char *dir, const trend_run *runs, size_t nruns,
-                     const trend_skip *skipped, size_t nskipped);
+                     const trend_skip *skipped, size_t nskipped, const fleet *fl);
 
 #endif

@@ -59,6 +59,16 @@ static void a_fleet_that_agrees_passes_and_one_that_departs_is_named(void **s)
         snprintf(h, sizeof h, "`%s`", hosts[i]);
         assert_null(strstr(d, h)); /* exactly the departing host */
     }
+    /* the trend page's fleet view marks the same cells */
+    if (it_sh("command -v gnuplot") != 0) {
+        printf("[  SKIP    ] the trend page's fleet view: gnuplot is not installed\n");
+        return;
+    }
+    assert_int_equal(it_sh("report/trend %s/survey --out %s/trend >/dev/null && grep -o '<h2>Fleet: 4 hosts' "
+                           "%s/trend/index.html && grep -o '<tr><td>node-d</td><td>0</td>.*' %s/trend/index.html",
+                           tmp, tmp, tmp, tmp), 0);
+    assert_non_null(strstr(it_out, "<td class=\"off\">faults</td>"));
+    assert_int_equal(it_sh("grep -c '<tr><td>node-a</td>.*class=\"off\"' %s/trend/index.html", tmp), 1);
 }
 
 static void failures_halves_and_twins_are_listed_not_dropped(void **s)
@@ -81,8 +91,8 @@ static void failures_halves_and_twins_are_listed_not_dropped(void **s)
     assert_non_null(strstr(it_out, "`node-e`: failed"));
     assert_non_null(strstr(it_out, "device 7 does not exist")); /* the log's last lines */
     assert_non_null(strstr(it_out, "`node-f`: no status"));
-    assert_non_null(strstr(it_out, "2099-01-01T000000Z-node-x-sim-dev0` (node-a, device 0): **not a whole run**"));
-    assert_non_null(strstr(it_out, "`node-a` device 0 appears twice"));
+    assert_non_null(strstr(it_out, "2099-01-01T000000Z-node-x-sim-dev0 (node-a, device 0): not a whole run"));
+    assert_non_null(strstr(it_out, "node-a device 0 appears twice"));
     /* bad input */
     assert_int_equal(it_sh("report/fleet %s/nothing-here", tmp), 2);
     assert_int_equal(it_sh("report/fleet"), 2);
