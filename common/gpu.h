@@ -11,6 +11,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "exitcodes.h"
+
 /* Statuses: a runtime's own codes are >= 0 with 0 meaning success (true of
  * hipError_t and CUresult alike); the negative ones are this tool's. */
 enum {
@@ -199,16 +201,6 @@ static inline bool ha_backend_simulated(const ha_backend *be)
 {
     return be->ops->simulated || be->sim_profile != NULL;
 }
-
-/* Exit statuses of every tool (README "Exit statuses"). */
-enum {
-    HA_EXIT_OK = 0,
-    HA_EXIT_FAIL = 1,       /* the tool could not do its job */
-    HA_EXIT_USAGE = 2,      /* bad command line */
-    HA_EXIT_NO_RUNTIME = 3, /* the runtime library is missing or compiled out */
-    HA_EXIT_NO_DEVICE = 4,  /* the runtime loaded but reports no usable device */
-    HA_EXIT_OUTPUT = 5,     /* the record could not be written */
-};
 
 /* A status's name for any status, ours or the runtime's. */
 const char *ha_status_name(const ha_backend *be, int status);

@@ -15,8 +15,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "exitcodes.h"
 #include "findings.h"
 #include "jsonw.h"
+#include "opts.h"
 #include "record.h"
 #include "records.h"
 #include "regress.h"
@@ -47,7 +49,7 @@ static int close_out(ha_record *rec, FILE *f)
     char err[800];
     if (f && ha_record_commit(rec, err, sizeof err) != 0) {
         fprintf(stderr, "compare: %s\n", err);
-        return 5;
+        return HA_EXIT_OUTPUT;
     }
     return 0;
 }
@@ -63,22 +65,22 @@ static int series(const char *dir, const char *md, const char *js)
     int n = rundir_list(dir, names, MAX_RUNS);
     if (n < 0) {
         fprintf(stderr, "compare: %s: expected a folder of runs (results/)\n", dir);
-        return 2;
+        return HA_EXIT_USAGE;
     }
     if (n == 0) {
         fprintf(stderr, "compare: %s: no run folders in it: expected results/<run>/ folders\n", dir);
-        return 2;
+        return HA_EXIT_USAGE;
     }
     ha_record mrec, jrec;
     bool ok;
     FILE *mf = open_out(&mrec, md, &ok);
     if (!ok)
-        return 5;
+        return HA_EXIT_OUTPUT;
     FILE *jf = open_out(&jrec, js, &ok);
     if (!ok) {
         if (mf)
             ha_record_abort(&mrec);
-        return 5;
+        return HA_EXIT_OUTPUT;
     }
     FILE *out = mf ? mf : stdout;
     jw w;
@@ -115,7 +117,7 @@ static int series(const char *dir, const char *md, const char *js)
         }
         if (rundir_load(&cur, p, true, true, err, sizeof err) != 0) {
             fprintf(stderr, "compare: %s\n", err);
-            rc = 2;
+            rc = HA_EXIT_USAGE;
             break;
         }
         rundir_group(&cur, key, sizeof key);
@@ -162,57 +164,56 @@ static int series(const char *dir, const char *md, const char *js)
     rc = close_out(&mrec, mf);
     if (!rc)
         rc = close_out(&jrec, jf);
-    return rc ? rc : total ? 1 : 0;
+    return rc ? rc : total ? HA_EXIT_FAIL : HA_EXIT_OK;
 }
 
-static const char usage[] =
-    "usage: compare OLD_RUN_DIR NEW_RUN_DIR [--md FILE] [--json FILE] [--threshold FAMILY=PCT]...\n"
-    "               [--timings-across-hosts] [--allow-incomplete]\n"
-    "       compare --series RESULTS_DIR [the same options]\n"
-    "  FAMILY: read, guarded, query, hardened, copy, fault or all (defaults: copy 5, the rest 10)\n";
+static const char *md, *js, *ser;
+static ha_opt_list thresholds;
+
+static const ha_opt options[] = {
+    {"md", HA_OPT_STRING, 0, 0, &md, "FILE", "the Markdown into FILE (a new file) instead of stdout"},
+    {"json", HA_OPT_STRING, 0, 0, &js, "FILE", "the findings as JSON into FILE (a new file)"},
+    {"series", HA_OPT_STRING, 0, 0, &ser, "RESULTS_DIR",
+     "every run under RESULTS_DIR against the one before it of its device and backend"},
+    {"threshold", HA_OPT_LIST, 0, 0, &thresholds, "FAMILY=PCT",
+     "a family's practical threshold: read, memory, guarded, query, hardened, copy, fault or all "
+     "(defaults: copy 8, memory 15, the rest 10); repeatable"},
+    {"timings-across-hosts", HA_OPT_FLAG, 0, 0, &cfg.timings_across_hosts, NULL,
+     "judge timings of runs from different hosts or devices too"},
+    {"allow-incomplete", HA_OPT_FLAG, 0, 0, &allow_incomplete, NULL, "read runs that are not whole, marked as such"},
+    {NULL, 0, 0, 0, NULL, NULL, NULL},
+};
+
+static const ha_cli cli = {"compare", "OLD_RUN_DIR NEW_RUN_DIR | --series RESULTS_DIR",
+                           "what changed between two runs; exit 1 on a regression", options, 0, 2};
 
 int main(int argc, char **argv)
 {
-    const char *dirs[2] = {NULL, NULL}, *md = NULL, *js = NULL, *ser = NULL;
+    const char *dirs[2] = {NULL, NULL};
     int nd = 0;
     regress_defaults(&cfg);
-    for (int i = 1; i < argc; i++) {
-        char err[200];
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            fputs(usage, stdout);
-            return 0;
-        } else if (!strcmp(argv[i], "--md") && i + 1 < argc) {
-            md = argv[++i];
-        } else if (!strcmp(argv[i], "--json") && i + 1 < argc) {
-            js = argv[++i];
-        } else if (!strcmp(argv[i], "--series") && i + 1 < argc) {
-            ser = argv[++i];
-        } else if (!strcmp(argv[i], "--threshold") && i + 1 < argc) {
-            if (regress_set_threshold(&cfg, argv[++i], err, sizeof err) != 0) {
-                fprintf(stderr, "compare: %s\n", err);
-                return 2;
-            }
-        } else if (!strcmp(argv[i], "--timings-across-hosts")) {
-            cfg.timings_across_hosts = true;
-        } else if (!strcmp(argv[i], "--allow-incomplete")) {
-            allow_incomplete = true;
-        } else if (argv[i][0] != '-' && nd < 2) {
-            dirs[nd++] = argv[i];
-        } else {
-            nd = 3;
-        }
-    }
+    int rc = ha_cli_parse(&cli, argc, argv, dirs, &nd);
+    if (rc)
+        return rc < 0 ? HA_EXIT_OK : rc;
     if ((ser && nd != 0) || (!ser && nd != 2)) {
-        fputs(usage, stderr);
-        return 2;
+        fprintf(stderr, "compare: give two run folders, or --series and a results folder (compare --help lists "
+                        "the options)\n");
+        return HA_EXIT_USAGE;
+    }
+    for (int i = 0; i < thresholds.n; i++) {
+        char err[200];
+        if (regress_set_threshold(&cfg, thresholds.v[i], err, sizeof err) != 0) {
+            fprintf(stderr, "compare: %s\n", err);
+            return HA_EXIT_USAGE;
+        }
     }
     /* Two outputs on one path: refused before any work, not after it. */
     if (md && js && ha_same_file(md, js)) {
         fprintf(stderr, "compare: --md and --json name the same file (%s): choose two\n", md);
-        return 2;
+        return HA_EXIT_USAGE;
     }
     if (ser) {
-        int rc = series(ser, md, js);
+        rc = series(ser, md, js);
         findings_free(&found);
         return rc;
     }
@@ -220,21 +221,21 @@ int main(int argc, char **argv)
     char err[1200];
     if (rundir_load(&a, dirs[0], allow_incomplete, true, err, sizeof err) != 0) {
         fprintf(stderr, "compare: %s\n", err);
-        return 2;
+        return HA_EXIT_USAGE;
     }
     if (rundir_load(&b, dirs[1], allow_incomplete, true, err, sizeof err) != 0) {
         fprintf(stderr, "compare: %s\n", err);
         rundir_free(&a);
-        return 2;
+        return HA_EXIT_USAGE;
     }
     regress_analyse(&cfg, &a, &b, &found);
     ha_record mrec, jrec;
     bool ok;
     FILE *mf = open_out(&mrec, md, &ok);
-    int rc = ok ? 0 : 5;
+    rc = ok ? 0 : HA_EXIT_OUTPUT;
     FILE *jf = rc ? NULL : open_out(&jrec, js, &ok);
     if (!rc && !ok) {
-        rc = 5;
+        rc = HA_EXIT_OUTPUT;
         if (mf)
             ha_record_abort(&mrec);
         mf = NULL;
@@ -255,5 +256,5 @@ int main(int argc, char **argv)
     rundir_free(&a);
     rundir_free(&b);
     findings_free(&found);
-    return rc ? rc : reg ? 1 : 0;
+    return rc ? rc : reg ? HA_EXIT_FAIL : HA_EXIT_OK;
 }

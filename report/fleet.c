@@ -17,7 +17,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "exitcodes.h"
 #include "fleetmodel.h"
+#include "opts.h"
 #include "record.h"
 #include "text.h"
 
@@ -116,32 +118,26 @@ static void table(FILE *f)
     }
 }
 
-static const char usage[] = "usage: fleet RESULTS_DIR [--md FILE]   (one page over a survey's run folders)\n";
+static const char *md;
+static const ha_opt options[] = {
+    {"md", HA_OPT_STRING, 0, 0, &md, "FILE", "the page into FILE (a new file) instead of stdout"},
+    {NULL, 0, 0, 0, NULL, NULL, NULL},
+};
+static const ha_cli cli = {"fleet", "RESULTS_DIR",
+                           "one page over a survey's run folders; exit 1 when a host departs", options, 1, 1};
 
 int main(int argc, char **argv)
 {
-    const char *dir = NULL, *md = NULL;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            fputs(usage, stdout);
-            return 0;
-        } else if (!strcmp(argv[i], "--md") && i + 1 < argc) {
-            md = argv[++i];
-        } else if (argv[i][0] != '-' && !dir) {
-            dir = argv[i];
-        } else {
-            fputs(usage, stderr);
-            return 2;
-        }
-    }
-    if (!dir) {
-        fputs(usage, stderr);
-        return 2;
-    }
+    const char *pos[1];
+    int npos;
+    int rc = ha_cli_parse(&cli, argc, argv, pos, &npos);
+    if (rc)
+        return rc < 0 ? HA_EXIT_OK : rc;
+    const char *dir = pos[0];
     char err[1200];
     if (fleet_load(&fl, dir, err, sizeof err) != 0) {
         fprintf(stderr, "fleet: %s\n", err);
-        return 2;
+        return HA_EXIT_USAGE;
     }
     ha_record rec;
     FILE *f = stdout;
@@ -149,7 +145,7 @@ int main(int argc, char **argv)
         if (ha_record_open(&rec, md, err, sizeof err) != 0) {
             fprintf(stderr, "fleet: %s\n", err);
             fleet_free(&fl);
-            return 5;
+            return HA_EXIT_OUTPUT;
         }
         rec.derived = true;
         f = rec.f;
@@ -177,7 +173,7 @@ int main(int argc, char **argv)
     fleet_free(&fl);
     if (md && ha_record_commit(&rec, err, sizeof err) != 0) {
         fprintf(stderr, "fleet: %s\n", err);
-        return 5;
+        return HA_EXIT_OUTPUT;
     }
-    return judged ? 1 : 0;
+    return judged ? HA_EXIT_FAIL : HA_EXIT_OK;
 }

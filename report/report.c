@@ -9,8 +9,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "exitcodes.h"
 #include "exports.h"
 #include "markdown.h"
+#include "opts.h"
 #include "plots.h"
 #include "record.h"
 #include "rundir.h"
@@ -34,13 +36,13 @@ static int write_file(const char *dir, const char *name, void (*fn)(FILE *, cons
     ha_record rec;
     if (ha_record_open(&rec, path, err, sizeof err) != 0) {
         fprintf(stderr, "report: %s\n", err);
-        return 5;
+        return HA_EXIT_OUTPUT;
     }
     rec.derived = true;
     fn(rec.f, r, arg);
     if (ha_record_commit(&rec, err, sizeof err) != 0) {
         fprintf(stderr, "report: %s\n", err);
-        return 5;
+        return HA_EXIT_OUTPUT;
     }
     if (nwritten < 16)
         snprintf(written[nwritten++], sizeof written[0], "%s", path);
@@ -54,37 +56,28 @@ static void w_junit(FILE *f, const rundir *r, int a) { (void)a; export_junit(f, 
 static void w_bench(FILE *f, const rundir *r, int a) { export_benchmark(f, r, a); }
 static void w_csv(FILE *f, const rundir *r, int a) { (void)a; export_csv(f, r); }
 
-static const char usage[] =
-    "usage: report [--no-plots] [--allow-incomplete] RUN_DIR   (writes RUN_DIR/REPORT.md, plots and exports)\n";
+static bool no_plots, allow;
+static const ha_opt options[] = {
+    {"no-plots", HA_OPT_FLAG, 0, 0, &no_plots, NULL, "no gnuplot figures (the Markdown and exports only)"},
+    {"allow-incomplete", HA_OPT_FLAG, 0, 0, &allow, NULL, "report a run that is not whole, under an INCOMPLETE RUN title"},
+    {NULL, 0, 0, 0, NULL, NULL, NULL},
+};
+static const ha_cli cli = {"report", "RUN_DIR", "writes RUN_DIR/REPORT.md, plots and exports; replaces nothing",
+                           options, 1, 1};
 
 int main(int argc, char **argv)
 {
-    bool no_plots = false, allow = false;
-    const char *dir = NULL;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            fputs(usage, stdout);
-            return 0;
-        } else if (!strcmp(argv[i], "--no-plots")) {
-            no_plots = true;
-        } else if (!strcmp(argv[i], "--allow-incomplete")) {
-            allow = true;
-        } else if (argv[i][0] != '-' && !dir) {
-            dir = argv[i];
-        } else {
-            fprintf(stderr, "report: unexpected argument '%s'\n%s", argv[i], usage);
-            return 2;
-        }
-    }
-    if (!dir) {
-        fputs(usage, stderr);
-        return 2;
-    }
+    const char *pos[1];
+    int npos;
+    int prc = ha_cli_parse(&cli, argc, argv, pos, &npos);
+    if (prc)
+        return prc < 0 ? HA_EXIT_OK : prc;
+    const char *dir = pos[0];
     rundir r;
     char err[1200];
     if (rundir_load(&r, dir, allow, false, err, sizeof err) != 0) {
         fprintf(stderr, "report: %s\n", err);
-        return 2;
+        return HA_EXIT_USAGE;
     }
     /* Refuse before writing anything, so a report is never half replaced. */
     const char *const *lists[] = {export_files, plot_files};
@@ -99,7 +92,7 @@ int main(int argc, char **argv)
                 fprintf(stderr, "report: %s exists; not overwritten: remove the report files to "
                                 "make it again\n", path);
                 rundir_free(&r);
-                return 5;
+                return HA_EXIT_OUTPUT;
             }
         }
     }
@@ -107,7 +100,7 @@ int main(int argc, char **argv)
     if (pr < 0) {
         fprintf(stderr, "report: %s\n", err);
         rundir_free(&r);
-        return 5;
+        return HA_EXIT_OUTPUT;
     }
     plots_flag = pr == 0 ? "yes" : NULL;
     int rc = write_file(dir, "junit.xml", w_junit, &r, 0);

@@ -14,6 +14,8 @@
 #include <time.h>
 
 #include "cleanup.h"
+#include "exitcodes.h"
+#include "opts.h"
 #include "gnuplot.h"
 #include "records.h"
 #include "text.h"
@@ -64,7 +66,7 @@ static int load_all(const char *dir)
     int n = rundir_list(dir, names, MAX_RUNS);
     if (n < 0) {
         fprintf(stderr, "trend: %s: expected a folder of runs (results/)\n", dir);
-        return 2;
+        return HA_EXIT_USAGE;
     }
     for (int i = 0; i < n; i++) {
         char p[800], err[900];
@@ -82,34 +84,36 @@ static int load_all(const char *dir)
         }
         if (rundir_load(&r, p, false, false, err, sizeof err) != 0) {
             fprintf(stderr, "trend: %s\n", err);
-            return 2;
+            return HA_EXIT_USAGE;
         }
         trend_summarise(&runs[nruns++], &r, names[i]);
         rundir_free(&r);
     }
     if (!nruns) {
         fprintf(stderr, "trend: %s: no run folders with records in it\n", dir);
-        return 2;
+        return HA_EXIT_USAGE;
     }
     qsort(runs, nruns, sizeof runs[0], by_group_version);
     return 0;
 }
 
+static const char *out;
+static const ha_opt options[] = {
+    {"out", HA_OPT_STRING, 0, 0, &out, "OUTDIR", "write the page into OUTDIR, which must not exist "
+                                                 "(default: build/trend-<UTC time>)"},
+    {NULL, 0, 0, 0, NULL, NULL, NULL},
+};
+static const ha_cli cli = {"trend", "RESULTS_DIR", "every run folder on one HTML page with SVG trend plots",
+                           options, 1, 1};
+
 int main(int argc, char **argv)
 {
-    const char *dir = NULL, *out = NULL;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--out") && i + 1 < argc)
-            out = argv[++i];
-        else if (argv[i][0] != '-' && !dir)
-            dir = argv[i];
-        else
-            dir = NULL, i = argc;
-    }
-    if (!dir) {
-        fprintf(stderr, "usage: trend RESULTS_DIR [--out OUTDIR]   (default OUTDIR: build/trend-<UTC time>)\n");
-        return 2;
-    }
+    const char *pos[1];
+    int npos;
+    int prc = ha_cli_parse(&cli, argc, argv, pos, &npos);
+    if (prc)
+        return prc < 0 ? HA_EXIT_OK : prc;
+    const char *dir = pos[0];
     char outbuf[800];
     if (!out) {
         char stamp[32];
@@ -124,12 +128,12 @@ int main(int argc, char **argv)
         return rc;
     if (!gp_available()) {
         fprintf(stderr, "trend: gnuplot is not installed (apt-get install gnuplot-nox)\n");
-        return 3;
+        return HA_EXIT_NO_RUNTIME;
     }
     if (mkdir(out, 0755) != 0) {
         fprintf(stderr, "trend: %s: %s\n", out,
                 errno == EEXIST ? "exists; not overwritten: choose another --out" : strerror(errno));
-        return 5;
+        return HA_EXIT_OUTPUT;
     }
     /* The page is whole or absent: a failure removes what was written, so
      * it never blocks the next try. */
@@ -147,7 +151,7 @@ int main(int argc, char **argv)
             gp_run(out, script, err, sizeof err) != 0) {
             fprintf(stderr, "trend: %s\n", err[0] ? err : "cannot write the plots' data");
             ha_remove_flat_dir(out);
-            return 5;
+            return HA_EXIT_OUTPUT;
         }
         i = j;
     }
@@ -160,7 +164,7 @@ int main(int argc, char **argv)
     if (wrote < 0) {
         fprintf(stderr, "trend: cannot write %s/index.html\n", out);
         ha_remove_flat_dir(out);
-        return 5;
+        return HA_EXIT_OUTPUT;
     }
     printf("trend: %zu runs in %d group(s): %s/index.html\n", nruns, g, out);
     return 0;

@@ -1,0 +1,137 @@
+#include "opts.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "exitcodes.h"
+
+void ha_cli_usage(const ha_cli *cli, FILE *f)
+{
+    fprintf(f, "usage: %s [options] %s\n", cli->tool, cli->synopsis);
+    if (cli->about)
+        fprintf(f, "  %s\n", cli->about);
+    for (const ha_opt *o = cli->opts; o && o->name; o++) {
+        char left[64];
+        snprintf(left, sizeof left, "--%s%s%s", o->name, o->arg ? " " : "", o->arg ? o->arg : "");
+        fprintf(f, "  %-28s %s\n", left, o->help);
+    }
+    fprintf(f, "  %-28s %s\n", "--help", "this text");
+}
+
+/* One line: the problem, and where the options are listed. */
+static int usage_error(const ha_cli *cli, const char *fmt, const char *a, const char *b)
+{
+    fprintf(stderr, "%s: ", cli->tool);
+    fprintf(stderr, fmt, a, b);
+    fprintf(stderr, " (%s --help lists the options)\n", cli->tool);
+    return HA_EXIT_USAGE;
+}
+
+static const ha_opt *find(const ha_cli *cli, const char *name, size_t len)
+{
+    for (const ha_opt *o = cli->opts; o && o->name; o++)
+        if (strlen(o->name) == len && !strncmp(o->name, name, len))
+            return o;
+    return NULL;
+}
+
+/* The range a numeric option takes, for its error line. */
+static void range(const ha_opt *o, char *buf, size_t n)
+{
+    if (o->type == HA_OPT_LONG)
+        snprintf(buf, n, "a whole number from %.0f to %.0f", o->min, o->max);
+    else
+        snprintf(buf, n, "a number from %g to %g", o->min, o->max);
+}
+
+static int take(const ha_cli *cli, const ha_opt *o, const char *v, bool *seen)
+{
+    char want[96];
+    if (o->type != HA_OPT_LIST && *seen)
+        return usage_error(cli, "--%s is given twice%s", o->name, "");
+    *seen = true;
+    switch (o->type) {
+    case HA_OPT_FLAG: *(bool *)o->dest = true; return 0;
+    case HA_OPT_STRING:
+        if (!*v)
+            return usage_error(cli, "--%s takes a value, not '%s'", o->name, v);
+        *(const char **)o->dest = v;
+        return 0;
+    case HA_OPT_LIST: {
+        ha_opt_list *l = o->dest;
+        if (!*v || l->n == (int)(sizeof l->v / sizeof l->v[0]))
+            return usage_error(cli, "--%s: an empty value or too many of them ('%s')", o->name, v);
+        l->v[l->n++] = v;
+        return 0;
+    }
+    case HA_OPT_LONG:
+    case HA_OPT_REAL: {
+        char *end;
+        errno = 0;
+        double d = o->type == HA_OPT_LONG ? (double)strtol(v, &end, 10) : strtod(v, &end);
+        bool ok = *v && !*end && errno == 0 && *v != ' ' && *v != '+' && isfinite(d) && d >= o->min && d <= o->max;
+        if (!ok) {
+            range(o, want, sizeof want);
+            char line[200];
+            snprintf(line, sizeof line, "--%s takes %s, not '%%s'%%s", o->name, want);
+            return usage_error(cli, line, v, "");
+        }
+        if (o->type == HA_OPT_LONG)
+            *(long *)o->dest = (long)d;
+        else
+            *(double *)o->dest = d;
+        return 0;
+    }
+    }
+    return HA_EXIT_USAGE;
+}
+
+int ha_cli_parse(const ha_cli *cli, int argc, char **argv, const char **pos, int *npos)
+{
+    bool seen[64] = {false};
+    *npos = 0;
+    bool only_pos = false;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!only_pos && (!strcmp(a, "--help") || !strcmp(a, "-h"))) {
+            ha_cli_usage(cli, stdout);
+            return -1;
+        }
+        if (!only_pos && !strcmp(a, "--")) {
+            only_pos = true;
+            continue;
+        }
+        if (!only_pos && a[0] == '-' && a[1]) {
+            if (a[1] != '-')
+                return usage_error(cli, "unknown option '%s'%s", a, "");
+            const char *name = a + 2, *eq = strchr(name, '=');
+            size_t len = eq ? (size_t)(eq - name) : strlen(name);
+            const ha_opt *o = find(cli, name, len);
+            if (!o)
+                return usage_error(cli, "unknown option '%s'%s", a, "");
+            const char *v = "";
+            if (o->type == HA_OPT_FLAG) {
+                if (eq)
+                    return usage_error(cli, "--%s takes no value%s", o->name, "");
+            } else if (eq) {
+                v = eq + 1;
+            } else if (i + 1 < argc) {
+                v = argv[++i];
+            } else {
+                return usage_error(cli, "--%s needs a value%s", o->name, "");
+            }
+            int rc = take(cli, o, v, &seen[(o - cli->opts) & 63]);
+            if (rc)
+                return rc;
+            continue;
+        }
+        if (*npos == cli->max_pos)
+            return usage_error(cli, "unexpected argument '%s'%s", a, "");
+        pos[(*npos)++] = a;
+    }
+    if (*npos < cli->min_pos)
+        return usage_error(cli, "%s%s", *npos ? "too few arguments" : "missing arguments", "");
+    return 0;
+}

@@ -1,0 +1,51 @@
+/* One option table per tool, one parser for all of them: each option is a
+ * row (name, type, range, destination, help), the usage text is made from
+ * the rows, and a bad value gets one line naming the option, what it
+ * takes and the value given. Part of the base library. */
+#ifndef HA_OPTS_H
+#define HA_OPTS_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+typedef enum ha_opt_type {
+    HA_OPT_FLAG,   /* bool *: set when given */
+    HA_OPT_STRING, /* const char **: the value (non-empty) */
+    HA_OPT_LONG,   /* long *: a whole number within [min, max] */
+    HA_OPT_REAL,   /* double *: a number within [min, max] */
+    HA_OPT_LIST,   /* ha_opt_list *: every value of a repeatable option, in order */
+} ha_opt_type;
+
+typedef struct ha_opt_list {
+    const char *v[32];
+    int n;
+} ha_opt_list;
+
+typedef struct ha_opt {
+    const char *name; /* the long name, without "--"; NULL ends a table */
+    ha_opt_type type;
+    double min, max;  /* HA_OPT_LONG, HA_OPT_REAL */
+    void *dest;
+    const char *arg;  /* the value's name in the usage ("FILE", "N") */
+    const char *help;
+} ha_opt;
+
+typedef struct ha_cli {
+    const char *tool;     /* "compare" */
+    const char *synopsis; /* positionals, as the usage line shows them ("OLD_RUN NEW_RUN") */
+    const char *about;    /* one line on what the tool does, for --help */
+    const ha_opt *opts;
+    int min_pos, max_pos; /* how many positional arguments */
+} ha_cli;
+
+/* Parses argv[1..]: --name VALUE or --name=VALUE for the table's options,
+ * -h/--help, and positionals into pos (at most cli->max_pos). Returns 0;
+ * -1 when --help was served (exit 0); or HA_EXIT_USAGE after printing one
+ * line, "TOOL: problem", and the usage to stderr. A flag or string given
+ * twice is refused; a list takes every value. */
+int ha_cli_parse(const ha_cli *cli, int argc, char **argv, const char **pos, int *npos);
+
+/* The usage: a synopsis line, then a line per option with its help. */
+void ha_cli_usage(const ha_cli *cli, FILE *f);
+
+#endif
