@@ -759,98 +759,68 @@ static void write_json(bench *b, jw *w, double wall)
 
 /* ---- command line ---- */
 
+static int known_path(const char *v, char *why, size_t n)
+{
+    if (bench_path_find(v))
+        return 0;
+    snprintf(why, n, "a path of --list-paths");
+    return -1;
+}
+
+static int power_of_two(const char *v, char *why, size_t n)
+{
+    unsigned long long z;
+    if (ha_parse_size(v, 8, SWEEP_LIMIT, &z) == 0 && (z & (z - 1)) == 0)
+        return 0;
+    snprintf(why, n, "a power of two from 8 B to 1 MiB (e.g. 64KiB)");
+    return -1;
+}
+
 static int parse(bench *b, int argc, char **argv)
 {
-    enum { O_ITER = HA_OPT_TOOL_BASE, O_WARM, O_REPEAT, O_KIND, O_PATH, O_CSV, O_NOSWEEP,
-           O_SWEEPIT, O_ROWSEC, O_LISTPATHS, O_SWEEPMAX, O_ROUNDS, O_CPU };
-    static const struct option longopts[] = {
-        HA_COMMON_LONGOPTS,
-        {"iterations", required_argument, 0, O_ITER},
-        {"warmup", required_argument, 0, O_WARM},
-        {"repeat", required_argument, 0, O_REPEAT},
-        {"kind", required_argument, 0, O_KIND},
-        {"path", required_argument, 0, O_PATH},
-        {"sweep-csv", required_argument, 0, O_CSV},
-        {"no-sweep", no_argument, 0, O_NOSWEEP},
-        {"sweep-iterations", required_argument, 0, O_SWEEPIT},
-        {"row-seconds", required_argument, 0, O_ROWSEC},
-        {"list-paths", no_argument, 0, O_LISTPATHS},
-        {"sweep-max", required_argument, 0, O_SWEEPMAX},
-        {"rounds", required_argument, 0, O_ROUNDS},
-        {"cpu", required_argument, 0, O_CPU},
-        {0, 0, 0, 0},
+    static ha_opt_list kinds, paths;
+    static bool nosweep, listpaths;
+    static long iterations = -1, warmup = -1, sweep_iterations = -1;
+    const ha_opt own[] = {
+        {"iterations", HA_OPT_LONG, 1, MAX_ITERATIONS, &iterations, "N", "operations per row, as upstream counts them (20000)", NULL},
+        {"warmup", HA_OPT_LONG, 0, MAX_ITERATIONS, &warmup, "N", "operations before a row is timed (1000)", NULL},
+        {"repeat", HA_OPT_LONG, 1, 10, &b->repeat, "N", "rows per path, each in its own share of the rounds (2)", NULL},
+        {"rounds", HA_OPT_LONG, 1, 100, &b->plan.rounds, "N", "interleaved rounds each row takes part in (12)", NULL},
+        {"row-seconds", HA_OPT_REAL, 0.01, 600, &b->plan.row_seconds, "S", "a row takes no more samples than fill S (1)", NULL},
+        {"kind", HA_OPT_LIST, 0, 0, &kinds, "NAME", "time only this kind (repeatable)", NULL},
+        {"path", HA_OPT_LIST, 0, 0, &paths, "NAME", "time only this path (repeatable; --list-paths)", known_path},
+        {"cpu", HA_OPT_LONG, 0, CPUPICK_MAX - 1, &b->forced_cpu, "N", "hold the run on CPU N instead of the surveyed one", NULL},
+        {"sweep-csv", HA_OPT_STRING, 0, 0, &b->sweep_csv, "FILE", "the size sweep as CSV into FILE (a new file)", NULL},
+        {"sweep-max", HA_OPT_SIZE, 8, SWEEP_LIMIT, &b->sweep_max, "SIZE", "the sweep's largest size, a power of two (64KiB)", power_of_two},
+        {"sweep-iterations", HA_OPT_LONG, 1, MAX_ITERATIONS, &sweep_iterations, "N", "operations per sweep point (2000)", NULL},
+        {"no-sweep", HA_OPT_FLAG, 0, 0, &nosweep, NULL, "no size sweep", NULL},
+        {"list-paths", HA_OPT_FLAG, 0, 0, &listpaths, NULL, "list the paths with their families, then exit", NULL},
+        {NULL, 0, 0, 0, NULL, NULL, NULL, NULL},
     };
-    int c;
-    long v;
-    char msg[160];
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-        int h = ha_tool_option(&b->t, c, optarg);
-        if (h == HA_EXIT_USAGE)
-            return h;
-        if (h == 1)
-            continue;
-        switch (c) {
-        case O_ITER:
-        case O_WARM:
-        case O_SWEEPIT:
-            if (ha_parse_long(optarg, c == O_WARM ? 0 : 1, MAX_ITERATIONS, &v)) {
-                snprintf(msg, sizeof msg, "--%s takes a whole number from %d to %ld, not '%s'",
-                         c == O_ITER ? "iterations" : c == O_WARM ? "warmup" : "sweep-iterations",
-                         c == O_WARM ? 0 : 1, MAX_ITERATIONS, optarg);
-                return ha_tool_usage(&b->t, msg);
-            }
-            *(c == O_ITER ? &b->plan.iterations : c == O_WARM ? &b->plan.warmup : &b->sweep_iterations) = v;
-            break;
-        case O_REPEAT:
-            if (ha_parse_long(optarg, 1, 10, &b->repeat))
-                return ha_tool_usage(&b->t, "--repeat takes 1 to 10");
-            break;
-        case O_ROUNDS:
-            if (ha_parse_long(optarg, 1, 100, &b->plan.rounds))
-                return ha_tool_usage(&b->t, "--rounds takes 1 to 100");
-            break;
-        case O_CPU:
-            if (ha_parse_long(optarg, 0, CPUPICK_MAX - 1, &b->forced_cpu))
-                return ha_tool_usage(&b->t, "--cpu takes a CPU number from 0 to 255");
-            break;
-        case O_ROWSEC: {
-            char *end;
-            double d = strtod(optarg, &end);
-            if (*end || !(d >= 0.01 && d <= 600))
-                return ha_tool_usage(&b->t, "--row-seconds takes 0.01 to 600");
-            b->plan.row_seconds = d;
-            break;
-        }
-        case O_KIND:
-            if (b->nonly_kinds < HA_MAX_KINDS)
-                b->only_kinds[b->nonly_kinds++] = optarg;
-            break;
-        case O_PATH:
-            if (!bench_path_find(optarg)) {
-                snprintf(msg, sizeof msg, "unknown path '%s' (see --list-paths)", optarg);
-                return ha_tool_usage(&b->t, msg);
-            }
-            if (b->nonly_paths < 32)
-                b->only_paths[b->nonly_paths++] = optarg;
-            break;
-        case O_CSV: b->sweep_csv = optarg; break;
-        case O_SWEEPMAX:
-            if (ha_parse_size(optarg, 8, SWEEP_LIMIT, &b->sweep_max) ||
-                (b->sweep_max & (b->sweep_max - 1)))
-                return ha_tool_usage(&b->t, "--sweep-max takes a power of two from 8 B to 1 MiB (e.g. 64KiB)");
-            break;
-        case O_NOSWEEP: b->sweep = false; break;
-        case O_LISTPATHS:
-            for (const path_def *p = bench_paths; p->name; p++)
-                printf("%-16s %-9s %s\n", p->name, p->family, p->what);
-            return -1;
-        case 'h': ha_tool_usage(&b->t, NULL); return -1;
-        default: return ha_tool_usage(&b->t, "unknown option or missing value");
-        }
+    ha_cli cli = {"bench_discriminator", "",
+                  "what the host read buys over the runtime copy, and what each working discriminator costs on it; "
+                  "test only: HOSTACCESS_TEST_SLOWDOWN=PATH=PERCENT[,...] stretches every batch of PATH by PERCENT "
+                  "of its own time (the record says so)",
+                  own, 0, 0, NULL};
+    int rc = ha_tool_parse(&b->t, &cli, argc, argv);
+    if (rc)
+        return rc;
+    if (listpaths) {
+        for (const path_def *p = bench_paths; p->name; p++)
+            printf("%-16s %-9s %s\n", p->name, p->family, p->what);
+        return -1;
     }
-    if (optind < argc)
-        return ha_tool_usage(&b->t, "unexpected argument");
+    if (iterations > 0)
+        b->plan.iterations = iterations;
+    if (warmup >= 0)
+        b->plan.warmup = warmup;
+    if (sweep_iterations > 0)
+        b->sweep_iterations = sweep_iterations;
+    b->sweep = !nosweep;
+    for (int i = 0; i < kinds.n && b->nonly_kinds < HA_MAX_KINDS; i++)
+        b->only_kinds[b->nonly_kinds++] = kinds.v[i];
+    for (int i = 0; i < paths.n && b->nonly_paths < 32; i++)
+        b->only_paths[b->nonly_paths++] = paths.v[i];
     return 0;
 }
 
@@ -883,12 +853,7 @@ static int parse_slowdown(bench *b, const char *spec, char *msg, size_t n)
 int main(int argc, char **argv)
 {
     static bench b;
-    ha_tool_init(&b.t, "bench_discriminator",
-                 "[--iterations N] [--warmup N] [--repeat N] [--kind NAME]... [--path NAME]... "
-                 "[--sweep-csv FILE] [--sweep-max SIZE] [--no-sweep] [--sweep-iterations N] [--row-seconds S] "
-                 "[--rounds N] [--cpu N] [--list-paths]\n"
-                 "  test only: HOSTACCESS_TEST_SLOWDOWN=PATH=PERCENT[,...] stretches every batch of PATH by\n"
-                 "  PERCENT of its own time (the record says so), to show compare flags a known change");
+    ha_tool_init(&b.t, "bench_discriminator");
     b.plan = (bench_plan){20000, 1000, 200, 1.0, 0.05, 12};
     b.forced_cpu = -1;
     b.repeat = 2;

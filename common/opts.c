@@ -7,17 +7,72 @@
 
 #include "exitcodes.h"
 
-void ha_cli_usage(const ha_cli *cli, FILE *f)
+int ha_parse_long(const char *s, long min, long max, long *out)
 {
-    fprintf(f, "usage: %s [options] %s\n", cli->tool, cli->synopsis);
-    if (cli->about)
-        fprintf(f, "  %s\n", cli->about);
-    for (const ha_opt *o = cli->opts; o && o->name; o++) {
+    /* Digits only, with an optional minus: strtol would also take " 5" and "+5". */
+    if (!s || !(*s == '-' ? s[1] >= '0' && s[1] <= '9' : *s >= '0' && *s <= '9'))
+        return -1;
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (errno || *end || v < min || v > max)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+int ha_parse_size(const char *s, unsigned long long min, unsigned long long max,
+                  unsigned long long *out)
+{
+    if (!s || *s < '0' || *s > '9')
+        return -1;
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (errno)
+        return -1;
+    static const struct { const char *unit; unsigned long long mul; } units[] = {
+        {"", 1}, {"B", 1}, {"K", 1ull << 10}, {"KiB", 1ull << 10}, {"M", 1ull << 20},
+        {"MiB", 1ull << 20}, {"G", 1ull << 30}, {"GiB", 1ull << 30}, {"KB", 1000ull},
+        {"MB", 1000000ull}, {"GB", 1000000000ull},
+    };
+    for (size_t i = 0; i < sizeof units / sizeof units[0]; i++) {
+        if (strcmp(end, units[i].unit) != 0)
+            continue;
+        if (v > max / units[i].mul)
+            return -1;
+        v *= units[i].mul;
+        if (v < min || v > max)
+            return -1;
+        *out = v;
+        return 0;
+    }
+    return -1;
+}
+
+static void usage_rows(const ha_opt *o, FILE *f)
+{
+    for (; o && o->name; o++) {
         char left[64];
         snprintf(left, sizeof left, "--%s%s%s", o->name, o->arg ? " " : "", o->arg ? o->arg : "");
         fprintf(f, "  %-28s %s\n", left, o->help);
     }
+}
+
+void ha_cli_usage(const ha_cli *cli, FILE *f)
+{
+    fprintf(f, "usage: %s [options]%s%s\n", cli->tool, *cli->synopsis ? " " : "", cli->synopsis);
+    if (cli->about)
+        fprintf(f, "  %s\n", cli->about);
+    usage_rows(cli->shared, f);
+    usage_rows(cli->opts, f);
     fprintf(f, "  %-28s %s\n", "--help", "this text");
+}
+
+int ha_cli_error(const ha_cli *cli, const char *problem)
+{
+    fprintf(stderr, "%s: %s (%s --help lists the options)\n", cli->tool, problem, cli->tool);
+    return HA_EXIT_USAGE;
 }
 
 /* One line: the problem, and where the options are listed. */
@@ -29,9 +84,9 @@ static int usage_error(const ha_cli *cli, const char *fmt, const char *a, const 
     return HA_EXIT_USAGE;
 }
 
-static const ha_opt *find(const ha_cli *cli, const char *name, size_t len)
+static const ha_opt *find(const ha_opt *o, const char *name, size_t len)
 {
-    for (const ha_opt *o = cli->opts; o && o->name; o++)
+    for (; o && o->name; o++)
         if (strlen(o->name) == len && !strncmp(o->name, name, len))
             return o;
     return NULL;
@@ -42,6 +97,8 @@ static void range(const ha_opt *o, char *buf, size_t n)
 {
     if (o->type == HA_OPT_LONG)
         snprintf(buf, n, "a whole number from %.0f to %.0f", o->min, o->max);
+    else if (o->type == HA_OPT_SIZE)
+        snprintf(buf, n, "a size from %.0f to %.0f bytes (units B, KiB, MiB, GiB)", o->min, o->max);
     else
         snprintf(buf, n, "a number from %g to %g", o->min, o->max);
 }
@@ -52,7 +109,23 @@ static int take(const ha_cli *cli, const ha_opt *o, const char *v, bool *seen)
     if (o->type != HA_OPT_LIST && *seen)
         return usage_error(cli, "--%s is given twice%s", o->name, "");
     *seen = true;
+    if (o->check && o->check(v, want, sizeof want) != 0) {
+        char line[200];
+        snprintf(line, sizeof line, "--%s takes %s, not '%%s'%%s", o->name, want);
+        return usage_error(cli, line, v, "");
+    }
     switch (o->type) {
+    case HA_OPT_SIZE: {
+        unsigned long long z;
+        if (ha_parse_size(v, (unsigned long long)o->min, (unsigned long long)o->max, &z) != 0) {
+            range(o, want, sizeof want);
+            char line[200];
+            snprintf(line, sizeof line, "--%s takes %s, not '%%s'%%s", o->name, want);
+            return usage_error(cli, line, v, "");
+        }
+        *(unsigned long long *)o->dest = z;
+        return 0;
+    }
     case HA_OPT_FLAG: *(bool *)o->dest = true; return 0;
     case HA_OPT_STRING:
         if (!*v)
@@ -70,8 +143,12 @@ static int take(const ha_cli *cli, const ha_opt *o, const char *v, bool *seen)
     case HA_OPT_REAL: {
         char *end;
         errno = 0;
-        double d = o->type == HA_OPT_LONG ? (double)strtol(v, &end, 10) : strtod(v, &end);
-        bool ok = *v && !*end && errno == 0 && *v != ' ' && *v != '+' && isfinite(d) && d >= o->min && d <= o->max;
+        long l = 0;
+        double d = o->type == HA_OPT_LONG ? (double)(ha_parse_long(v, (long)o->min, (long)o->max, &l) ? NAN : l)
+                                          : strtod(v, &end);
+        bool ok = o->type == HA_OPT_LONG ? !isnan(d)
+                                         : *v && !*end && errno == 0 && *v != ' ' && *v != '+' && isfinite(d) &&
+                                               d >= o->min && d <= o->max;
         if (!ok) {
             range(o, want, sizeof want);
             char line[200];
@@ -90,7 +167,7 @@ static int take(const ha_cli *cli, const ha_opt *o, const char *v, bool *seen)
 
 int ha_cli_parse(const ha_cli *cli, int argc, char **argv, const char **pos, int *npos)
 {
-    bool seen[64] = {false};
+    bool seen[2][64] = {{false}};
     *npos = 0;
     bool only_pos = false;
     for (int i = 1; i < argc; i++) {
@@ -108,7 +185,12 @@ int ha_cli_parse(const ha_cli *cli, int argc, char **argv, const char **pos, int
                 return usage_error(cli, "unknown option '%s'%s", a, "");
             const char *name = a + 2, *eq = strchr(name, '=');
             size_t len = eq ? (size_t)(eq - name) : strlen(name);
-            const ha_opt *o = find(cli, name, len);
+            const ha_opt *o = find(cli->shared, name, len);
+            int table = 0;
+            if (!o) {
+                o = find(cli->opts, name, len);
+                table = 1;
+            }
             if (!o)
                 return usage_error(cli, "unknown option '%s'%s", a, "");
             const char *v = "";
@@ -122,7 +204,7 @@ int ha_cli_parse(const ha_cli *cli, int argc, char **argv, const char **pos, int
             } else {
                 return usage_error(cli, "--%s needs a value%s", o->name, "");
             }
-            int rc = take(cli, o, v, &seen[(o - cli->opts) & 63]);
+            int rc = take(cli, o, v, &seen[table][(o - (table ? cli->opts : cli->shared)) & 63]);
             if (rc)
                 return rc;
             continue;

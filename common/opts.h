@@ -6,6 +6,7 @@
 #define HA_OPTS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 
 typedef enum ha_opt_type {
@@ -13,8 +14,13 @@ typedef enum ha_opt_type {
     HA_OPT_STRING, /* const char **: the value (non-empty) */
     HA_OPT_LONG,   /* long *: a whole number within [min, max] */
     HA_OPT_REAL,   /* double *: a number within [min, max] */
+    HA_OPT_SIZE,   /* unsigned long long *: a byte count (ha_parse_size) within [min, max] */
     HA_OPT_LIST,   /* ha_opt_list *: every value of a repeatable option, in order */
 } ha_opt_type;
+
+/* A value's own rule beyond its type (a known name, a power of two): 0, or
+ * -1 with what the option takes in why ("a backend: auto, hip, cuda, sim"). */
+typedef int (*ha_opt_check)(const char *value, char *why, size_t n);
 
 typedef struct ha_opt_list {
     const char *v[32];
@@ -28,6 +34,7 @@ typedef struct ha_opt {
     void *dest;
     const char *arg;  /* the value's name in the usage ("FILE", "N") */
     const char *help;
+    ha_opt_check check; /* NULL: the type and range are the whole rule */
 } ha_opt;
 
 typedef struct ha_cli {
@@ -36,6 +43,7 @@ typedef struct ha_cli {
     const char *about;    /* one line on what the tool does, for --help */
     const ha_opt *opts;
     int min_pos, max_pos; /* how many positional arguments */
+    const ha_opt *shared; /* options every GPU tool takes (tool.h), listed first; NULL none */
 } ha_cli;
 
 /* Parses argv[1..]: --name VALUE or --name=VALUE for the table's options,
@@ -47,5 +55,19 @@ int ha_cli_parse(const ha_cli *cli, int argc, char **argv, const char **pos, int
 
 /* The usage: a synopsis line, then a line per option with its help. */
 void ha_cli_usage(const ha_cli *cli, FILE *f);
+
+/* One line to stderr, "TOOL: problem (TOOL --help lists the options)";
+ * returns HA_EXIT_USAGE. For what only the tool can check after parsing. */
+int ha_cli_error(const ha_cli *cli, const char *problem);
+
+/* Range-checked integer parsing: digits only, with an optional minus (no
+ * "+5", " 5", "5x"); 0 on success. */
+int ha_parse_long(const char *s, long min, long max, long *out);
+
+/* A byte count: a whole number with an optional unit B, K/KiB, M/MiB,
+ * G/GiB (powers of 1024; KB, MB, GB are read as 1000s). Range-checked; 0 on
+ * success. */
+int ha_parse_size(const char *s, unsigned long long min, unsigned long long max,
+                  unsigned long long *out);
 
 #endif

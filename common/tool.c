@@ -10,126 +10,80 @@
 #include "rocm_profiles.h"
 #include "stats.h"
 
-void ha_tool_init(ha_tool *t, const char *name, const char *usage_extra)
+void ha_tool_init(ha_tool *t, const char *name)
 {
     memset(t, 0, sizeof *t);
     t->name = name;
-    t->usage_extra = usage_extra;
     t->backend = "auto";
 }
 
 int ha_tool_usage(const ha_tool *t, const char *problem)
 {
-    if (problem)
-        fprintf(stderr, "%s: %s\n", t->name, problem);
-    fprintf(stderr, "usage: %s %s%s%s\n", t->name, HA_COMMON_USAGE, t->usage_extra ? " " : "",
-            t->usage_extra ? t->usage_extra : "");
+    fprintf(stderr, "%s: %s (%s --help lists the options)\n", t->name, problem ? problem : "bad usage", t->name);
     return HA_EXIT_USAGE;
 }
 
-int ha_parse_long(const char *s, long min, long max, long *out)
+static int known_backend(const char *v, char *why, size_t n)
 {
-    /* Digits only, with an optional minus: strtol would also take " 5" and "+5". */
-    if (!s || !(*s == '-' ? s[1] >= '0' && s[1] <= '9' : *s >= '0' && *s <= '9'))
-        return -1;
-    char *end;
-    errno = 0;
-    long v = strtol(s, &end, 10);
-    if (errno || *end || v < min || v > max)
-        return -1;
-    *out = v;
-    return 0;
-}
-
-int ha_parse_size(const char *s, unsigned long long min, unsigned long long max,
-                  unsigned long long *out)
-{
-    if (!s || *s < '0' || *s > '9')
-        return -1;
-    char *end;
-    errno = 0;
-    unsigned long long v = strtoull(s, &end, 10);
-    if (errno)
-        return -1;
-    static const struct { const char *unit; unsigned long long mul; } units[] = {
-        {"", 1}, {"B", 1}, {"K", 1ull << 10}, {"KiB", 1ull << 10}, {"M", 1ull << 20},
-        {"MiB", 1ull << 20}, {"G", 1ull << 30}, {"GiB", 1ull << 30}, {"KB", 1000ull},
-        {"MB", 1000000ull}, {"GB", 1000000000ull},
-    };
-    for (size_t i = 0; i < sizeof units / sizeof units[0]; i++) {
-        if (strcmp(end, units[i].unit) != 0)
-            continue;
-        if (v > max / units[i].mul)
-            return -1;
-        v *= units[i].mul;
-        if (v < min || v > max)
-            return -1;
-        *out = v;
+    if (!strcmp(v, "auto") || ha_backend_find(v))
         return 0;
-    }
+    snprintf(why, n, "auto, hip, cuda or sim");
     return -1;
 }
 
-int ha_tool_option(ha_tool *t, int c, const char *arg)
+static int known_isolation(const char *v, char *why, size_t n)
 {
-    long v;
-    char msg[256];
-    switch (c) {
-    case HA_OPT_BACKEND:
-        if (strcmp(arg, "auto") && !ha_backend_find(arg)) {
-            snprintf(msg, sizeof msg, "unknown backend '%s'", arg);
-            return ha_tool_usage(t, msg);
-        }
-        t->backend = arg;
-        return 1;
-    case HA_OPT_DEVICE:
-        if (ha_parse_long(arg, 0, 1023, &v)) {
-            snprintf(msg, sizeof msg, "bad device index '%s'", arg);
-            return ha_tool_usage(t, msg);
-        }
-        t->device = (int)v;
-        return 1;
-    case HA_OPT_JSON:
-        t->json = arg;
-        return 1;
-    case HA_OPT_ISOLATE:
-        if (strcmp(arg, "fork") == 0)
-            t->isolate_fork = true;
-        else if (strcmp(arg, "none") == 0)
-            t->isolate_fork = false;
-        else
-            return ha_tool_usage(t, "--isolate takes none or fork");
-        return 1;
-    case HA_OPT_LIST_BACKENDS:
-        t->list_backends = true;
-        return 1;
-    case HA_OPT_LIST_DEVICES:
-        t->list_devices = true;
-        return 1;
-    case HA_OPT_ENV_ONLY:
-        t->env_only = true;
-        return 1;
-    case HA_OPT_SIM_PROFILE:
-        if (!ha_rocm_profile_find(arg)) {
-            char list[96] = "";
-            for (const ha_rocm_profile *p = ha_rocm_profiles; p->name; p++) {
-                size_t l = strlen(list);
-                snprintf(list + l, sizeof list - l, "%s%s", l ? ", " : "", p->name);
-            }
-            snprintf(msg, sizeof msg, "unknown sim profile '%.40s' (profiles: %.96s)", arg, list);
-            return ha_tool_usage(t, msg);
-        }
-        t->sim_profile = arg;
-        return 1;
-    case HA_OPT_LIST_SIM_PROFILES:
-        t->list_sim_profiles = true;
-        return 1;
-    case HA_OPT_UNSAFE_QUERIES:
-        t->unsafe_queries = true;
-        return 1;
-    default:
+    if (!strcmp(v, "none") || !strcmp(v, "fork"))
         return 0;
-    }
+    snprintf(why, n, "none or fork");
+    return -1;
+}
+
+static int known_profile(const char *v, char *why, size_t n)
+{
+    if (ha_rocm_profile_find(v))
+        return 0;
+    size_t l = (size_t)snprintf(why, n, "a stand-in ROCm profile (");
+    for (const ha_rocm_profile *p = ha_rocm_profiles; p->name && l < n; p++)
+        l += (size_t)snprintf(why + l, n - l, "%s%s", p == ha_rocm_profiles ? "" : ", ", p->name);
+    if (l < n)
+        snprintf(why + l, n - l, ")");
+    return -1;
+}
+
+const ha_opt *ha_tool_opts(ha_tool *t)
+{
+    const ha_opt rows[] = {
+        {"backend", HA_OPT_STRING, 0, 0, &t->backend, "NAME", "auto (default), hip, cuda or sim", known_backend},
+        {"device", HA_OPT_LONG, 0, 1023, &t->device_opt, "N", "the device index (default 0)", NULL},
+        {"json", HA_OPT_STRING, 0, 0, &t->json, "FILE", "write the record to FILE (a new file)", NULL},
+        {"isolate", HA_OPT_STRING, 0, 0, &t->isolate, "MODE", "none, or fork: each host read in a child", known_isolation},
+        {"list-backends", HA_OPT_FLAG, 0, 0, &t->list_backends, NULL, "list the backends and whether each is built", NULL},
+        {"list-devices", HA_OPT_FLAG, 0, 0, &t->list_devices, NULL, "print the backend chosen and its device count", NULL},
+        {"env-only", HA_OPT_FLAG, 0, 0, &t->env_only, NULL, "write the environment record only", NULL},
+        {"sim-profile", HA_OPT_STRING, 0, 0, &t->sim_profile, "NAME",
+         "the hip backend over the stand-in ROCm runtime acting as release NAME (SIMULATED)", known_profile},
+        {"list-sim-profiles", HA_OPT_FLAG, 0, 0, &t->list_sim_profiles, NULL, "list the stand-in's release profiles", NULL},
+        {"unsafe-queries", HA_OPT_FLAG, 0, 0, &t->unsafe_queries, NULL,
+         "also ask queries known to crash some releases, each in a child", NULL},
+        {NULL, 0, 0, 0, NULL, NULL, NULL, NULL},
+    };
+    _Static_assert(sizeof rows <= sizeof t->opts, "ha_tool.opts holds the shared rows");
+    memcpy(t->opts, rows, sizeof rows);
+    return t->opts;
+}
+
+int ha_tool_parse(ha_tool *t, ha_cli *cli, int argc, char **argv)
+{
+    cli->shared = ha_tool_opts(t);
+    const char *pos[1];
+    int npos;
+    int rc = ha_cli_parse(cli, argc, argv, pos, &npos);
+    if (rc)
+        return rc;
+    t->device = (int)t->device_opt;
+    t->isolate_fork = t->isolate && !strcmp(t->isolate, "fork");
+    return 0;
 }
 
 /* The stand-in runtime beside the tool: BUILD/standin/libamdhip64.so. */

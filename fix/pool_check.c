@@ -469,56 +469,56 @@ static int parse_sizes(const char *s)
     }
 }
 
+static int sizes_check(const char *v, char *why, size_t n)
+{
+    size_t keep = G.nsizes;
+    int bad = strcmp(v, "none") && parse_sizes(v);
+    G.nsizes = keep;
+    if (bad)
+        snprintf(why, n, "up to 8 sizes of 1MiB to 1TiB, comma-separated (e.g. 1GiB,4GiB), or none");
+    return bad ? -1 : 0;
+}
+
+static int mode_check(const char *v, char *why, size_t n)
+{
+    for (size_t i = 0; i < sizeof modes / sizeof modes[0]; i++)
+        if (strcmp(modes[i].name, v) == 0)
+            return 0;
+    snprintf(why, n, "device+fix, device-nofix, hostbacked+fix or hostbacked-nofix");
+    return -1;
+}
+
 int main(int argc, char **argv)
 {
-    ha_tool_init(&G.t, "pool_check", "[--throughput-sizes LIST] [--cycles N] [--mode NAME]...");
-    enum { O_SIZES = HA_OPT_TOOL_BASE, O_CYCLES, O_MODE };
-    static const struct option longopts[] = {
-        HA_COMMON_LONGOPTS,
-        {"throughput-sizes", required_argument, 0, O_SIZES},
-        {"cycles", required_argument, 0, O_CYCLES},
-        {"mode", required_argument, 0, O_MODE},
-        {0, 0, 0, 0},
-    };
+    ha_tool_init(&G.t, "pool_check");
     G.cycles = CYCLES;
-    bool sizes_given = false;
+    static const char *sizes;
+    static ha_opt_list modes_given;
+    const ha_opt own[] = {
+        {"throughput-sizes", HA_OPT_STRING, 0, 0, &sizes, "LIST",
+         "pool sizes whose sleep/wake GB/s are measured, up to 8 of 1MiB to 1TiB comma-separated, or none "
+         "(1GiB,4GiB; sim 64MiB,256MiB)", sizes_check},
+        {"cycles", HA_OPT_LONG, 1, 100000, &G.cycles, "N", "sleep/wake cycles of the drift check (100)", NULL},
+        {"mode", HA_OPT_LIST, 0, 0, &modes_given, "NAME",
+         "check only this mode: device+fix, device-nofix, hostbacked+fix, hostbacked-nofix (repeatable)", mode_check},
+        {NULL, 0, 0, 0, NULL, NULL, NULL, NULL},
+    };
+    ha_cli cli = {"pool_check", "", "the reference sleep-mode pool with the host-access fix, checked and timed", own,
+                  0, 0, NULL};
+    int prc = ha_tool_parse(&G.t, &cli, argc, argv);
+    if (prc)
+        return prc < 0 ? HA_EXIT_OK : prc;
+    bool sizes_given = sizes != NULL;
+    if (sizes && strcmp(sizes, "none") == 0)
+        G.nsizes = 0;
+    else if (sizes)
+        parse_sizes(sizes);
+    if (modes_given.n > 4)
+        return ha_tool_usage(&G.t, "--mode is given more than 4 times");
     const char *only[4];
     int nonly = 0;
-    int c;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-        int h = ha_tool_option(&G.t, c, optarg);
-        if (h == HA_EXIT_USAGE)
-            return h;
-        if (h == 1)
-            continue;
-        if (c == O_SIZES) {
-            sizes_given = true;
-            if (strcmp(optarg, "none") == 0)
-                G.nsizes = 0;
-            else if (parse_sizes(optarg))
-                return ha_tool_usage(&G.t, "--throughput-sizes takes up to 8 sizes of 1MiB to 1TiB, "
-                                           "comma-separated (e.g. 1GiB,4GiB), or none");
-        } else if (c == O_CYCLES) {
-            if (ha_parse_long(optarg, 1, 100000, &G.cycles))
-                return ha_tool_usage(&G.t, "--cycles takes 1 to 100000");
-        } else if (c == O_MODE) {
-            bool known = false;
-            for (size_t i = 0; i < sizeof modes / sizeof modes[0]; i++)
-                known |= strcmp(modes[i].name, optarg) == 0;
-            if (!known || nonly >= 4)
-                return ha_tool_usage(&G.t, "--mode takes device+fix, device-nofix, hostbacked+fix, "
-                                           "hostbacked-nofix");
-            only[nonly++] = optarg;
-        } else if (c == 'h') {
-            ha_tool_usage(&G.t, NULL);
-            return HA_EXIT_OK;
-        } else {
-            return ha_tool_usage(&G.t, "unknown option or missing value");
-        }
-    }
-    if (optind < argc)
-        return ha_tool_usage(&G.t, "unexpected argument");
+    for (int i = 0; i < modes_given.n; i++)
+        only[nonly++] = modes_given.v[i];
     double t0 = ha_now_s();
     int rc = ha_tool_start(&G.t);
     if (rc < 0)

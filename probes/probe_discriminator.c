@@ -231,33 +231,21 @@ static int select_kinds(probe *p)
 int main(int argc, char **argv)
 {
     static probe p;
-    ha_tool_init(&p.t, "probe_discriminator", "[--kind NAME]... [--list]");
-    static const struct option longopts[] = {
-        HA_COMMON_LONGOPTS,
-        {"kind", required_argument, 0, HA_OPT_TOOL_BASE},
-        {"list", no_argument, 0, HA_OPT_TOOL_BASE + 1},
-        {0, 0, 0, 0},
+    ha_tool_init(&p.t, "probe_discriminator");
+    static ha_opt_list kinds;
+    const ha_opt own[] = {
+        {"kind", HA_OPT_LIST, 0, 0, &kinds, "NAME", "probe only this kind (repeatable; --list names them)", NULL},
+        {"list", HA_OPT_FLAG, 0, 0, &p.list, NULL, "list the kinds and candidates of the backend, then exit", NULL},
+        {NULL, 0, 0, 0, NULL, NULL, NULL, NULL},
     };
-    int c;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-        int h = ha_tool_option(&p.t, c, optarg);
-        if (h == HA_EXIT_USAGE)
-            return h;
-        if (h == 1)
-            continue;
-        if (c == HA_OPT_TOOL_BASE && p.nonly < HA_MAX_KINDS)
-            p.only[p.nonly++] = optarg;
-        else if (c == HA_OPT_TOOL_BASE + 1)
-            p.list = true;
-        else if (c == 'h') {
-            ha_tool_usage(&p.t, NULL);
-            return HA_EXIT_OK;
-        } else
-            return ha_tool_usage(&p.t, "unknown option or missing value");
-    }
-    if (optind < argc)
-        return ha_tool_usage(&p.t, "unexpected argument");
+    ha_cli cli = {"probe_discriminator", "",
+                  "which runtime answer tells, at read time, whether the host can dereference a pointer", own, 0, 0,
+                  NULL};
+    int prc = ha_tool_parse(&p.t, &cli, argc, argv);
+    if (prc)
+        return prc < 0 ? HA_EXIT_OK : prc;
+    for (int i = 0; i < kinds.n && p.nonly < HA_MAX_KINDS; i++)
+        p.only[p.nonly++] = kinds.v[i];
 
     double t0 = ha_now_s();
     int rc = ha_tool_start(&p.t);

@@ -172,24 +172,13 @@ static void json_shapes(const ha_backend *be, jw *w, const shape_run *runs, size
 int main(int argc, char **argv)
 {
     ha_tool t;
-    ha_tool_init(&t, "probe_memgetaccess", NULL);
-    static const struct option longopts[] = {HA_COMMON_LONGOPTS, {0, 0, 0, 0}};
-    int c;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-        int h = ha_tool_option(&t, c, optarg);
-        if (h == HA_EXIT_USAGE)
-            return h;
-        if (h == 1)
-            continue;
-        if (c == 'h') {
-            ha_tool_usage(&t, NULL);
-            return HA_EXIT_OK;
-        }
-        return ha_tool_usage(&t, "unknown option or missing value");
-    }
-    if (optind < argc)
-        return ha_tool_usage(&t, "unexpected argument");
+    ha_tool_init(&t, "probe_memgetaccess");
+    static const ha_opt own[] = {{NULL, 0, 0, 0, NULL, NULL, NULL, NULL}};
+    ha_cli cli = {"probe_memgetaccess", "",
+                  "what hipMemGetAccess/cuMemGetAccess answer for each VMM shape and location", own, 0, 0, NULL};
+    int prc = ha_tool_parse(&t, &cli, argc, argv);
+    if (prc)
+        return prc < 0 ? HA_EXIT_OK : prc;
     double t0 = ha_now_s();
     int rc = ha_tool_start(&t);
     if (rc < 0)

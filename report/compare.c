@@ -171,21 +171,21 @@ static const char *md, *js, *ser;
 static ha_opt_list thresholds;
 
 static const ha_opt options[] = {
-    {"md", HA_OPT_STRING, 0, 0, &md, "FILE", "the Markdown into FILE (a new file) instead of stdout"},
-    {"json", HA_OPT_STRING, 0, 0, &js, "FILE", "the findings as JSON into FILE (a new file)"},
+    {"md", HA_OPT_STRING, 0, 0, &md, "FILE", "the Markdown into FILE (a new file) instead of stdout", NULL},
+    {"json", HA_OPT_STRING, 0, 0, &js, "FILE", "the findings as JSON into FILE (a new file)", NULL},
     {"series", HA_OPT_STRING, 0, 0, &ser, "RESULTS_DIR",
-     "every run under RESULTS_DIR against the one before it of its device and backend"},
+     "every run under RESULTS_DIR against the one before it of its device and backend", NULL},
     {"threshold", HA_OPT_LIST, 0, 0, &thresholds, "FAMILY=PCT",
      "a family's practical threshold: read, memory, guarded, query, hardened, copy, fault or all "
-     "(defaults: copy 8, memory 15, the rest 10); repeatable"},
+     "(defaults: copy 8, memory 15, the rest 10); repeatable", NULL},
     {"timings-across-hosts", HA_OPT_FLAG, 0, 0, &cfg.timings_across_hosts, NULL,
-     "judge timings of runs from different hosts or devices too"},
-    {"allow-incomplete", HA_OPT_FLAG, 0, 0, &allow_incomplete, NULL, "read runs that are not whole, marked as such"},
-    {NULL, 0, 0, 0, NULL, NULL, NULL},
+     "judge timings of runs from different hosts or devices too", NULL},
+    {"allow-incomplete", HA_OPT_FLAG, 0, 0, &allow_incomplete, NULL, "read runs that are not whole, marked as such", NULL},
+    {NULL, 0, 0, 0, NULL, NULL, NULL, NULL},
 };
 
 static const ha_cli cli = {"compare", "OLD_RUN_DIR NEW_RUN_DIR | --series RESULTS_DIR",
-                           "what changed between two runs; exit 1 on a regression", options, 0, 2};
+                           "what changed between two runs; exit 1 on a regression", options, 0, 2, NULL};
 
 int main(int argc, char **argv)
 {

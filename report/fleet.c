@@ -120,11 +120,11 @@ static void table(FILE *f)
 
 static const char *md;
 static const ha_opt options[] = {
-    {"md", HA_OPT_STRING, 0, 0, &md, "FILE", "the page into FILE (a new file) instead of stdout"},
-    {NULL, 0, 0, 0, NULL, NULL, NULL},
+    {"md", HA_OPT_STRING, 0, 0, &md, "FILE", "the page into FILE (a new file) instead of stdout", NULL},
+    {NULL, 0, 0, 0, NULL, NULL, NULL, NULL},
 };
 static const ha_cli cli = {"fleet", "RESULTS_DIR",
-                           "one page over a survey's run folders; exit 1 when a host departs", options, 1, 1};
+                           "one page over a survey's run folders; exit 1 when a host departs", options, 1, 1, NULL};
 
 int main(int argc, char **argv)
 {

@@ -58,12 +58,12 @@ static void w_csv(FILE *f, const rundir *r, int a) { (void)a; export_csv(f, r); 
 
 static bool no_plots, allow;
 static const ha_opt options[] = {
-    {"no-plots", HA_OPT_FLAG, 0, 0, &no_plots, NULL, "no gnuplot figures (the Markdown and exports only)"},
-    {"allow-incomplete", HA_OPT_FLAG, 0, 0, &allow, NULL, "report a run that is not whole, under an INCOMPLETE RUN title"},
-    {NULL, 0, 0, 0, NULL, NULL, NULL},
+    {"no-plots", HA_OPT_FLAG, 0, 0, &no_plots, NULL, "no gnuplot figures (the Markdown and exports only)", NULL},
+    {"allow-incomplete", HA_OPT_FLAG, 0, 0, &allow, NULL, "report a run that is not whole, under an INCOMPLETE RUN title", NULL},
+    {NULL, 0, 0, 0, NULL, NULL, NULL, NULL},
 };
 static const ha_cli cli = {"report", "RUN_DIR", "writes RUN_DIR/REPORT.md, plots and exports; replaces nothing",
-                           options, 1, 1};
+                           options, 1, 1, NULL};
 
 int main(int argc, char **argv)
 {

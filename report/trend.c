@@ -100,11 +100,11 @@ static int load_all(const char *dir)
 static const char *out;
 static const ha_opt options[] = {
     {"out", HA_OPT_STRING, 0, 0, &out, "OUTDIR", "write the page into OUTDIR, which must not exist "
-                                                 "(default: build/trend-<UTC time>)"},
-    {NULL, 0, 0, 0, NULL, NULL, NULL},
+                                                 "(default: build/trend-<UTC time>)", NULL},
+    {NULL, 0, 0, 0, NULL, NULL, NULL, NULL},
 };
 static const ha_cli cli = {"trend", "RESULTS_DIR", "every run folder on one HTML page with SVG trend plots",
-                           options, 1, 1};
+                           options, 1, 1, NULL};
 
 int main(int argc, char **argv)
 {

@@ -17,14 +17,14 @@ static double real;
 static ha_opt_list list;
 
 static const ha_opt table[] = {
-    {"flag", HA_OPT_FLAG, 0, 0, &flag, NULL, "a flag"},
-    {"str", HA_OPT_STRING, 0, 0, &str, "S", "a string"},
-    {"num", HA_OPT_LONG, 1, 10, &num, "N", "1 to 10"},
-    {"real", HA_OPT_REAL, 0.01, 600, &real, "S", "0.01 to 600"},
-    {"item", HA_OPT_LIST, 0, 0, &list, "X", "repeatable"},
-    {NULL, 0, 0, 0, NULL, NULL, NULL},
+    {"flag", HA_OPT_FLAG, 0, 0, &flag, NULL, "a flag", NULL},
+    {"str", HA_OPT_STRING, 0, 0, &str, "S", "a string", NULL},
+    {"num", HA_OPT_LONG, 1, 10, &num, "N", "1 to 10", NULL},
+    {"real", HA_OPT_REAL, 0.01, 600, &real, "S", "0.01 to 600", NULL},
+    {"item", HA_OPT_LIST, 0, 0, &list, "X", "repeatable", NULL},
+    {NULL, 0, 0, 0, NULL, NULL, NULL, NULL},
 };
-static const ha_cli cli = {"t", "A [B]", "a test tool", table, 1, 2};
+static const ha_cli cli = {"t", "A [B]", "a test tool", table, 1, 2, NULL};
 
 static int parse(const char *line, const char **pos, int *npos)
 {
