@@ -25,8 +25,4 @@ void ha_backend_close(ha_backend *be);
 /* --list-backends: each backend, how it was built and whether it opens. */
 void ha_backend_list(FILE *out);
 
-/* sim only: make the Nth VMM create or map from now on fail (tests of the
- * pool's rollback). */
-void ha_sim_fail_after(int n);
-
 #endif

@@ -26,12 +26,9 @@ enum {
     SIM_ERR_OUT_OF_MEMORY = LB_E_NOMEM,
     SIM_ERR_NOT_MAPPED = LB_E_NOT_MAPPED,
     SIM_ERR_NO_ACCESS = LB_E_NO_ACCESS,
-    SIM_ERR_INJECTED = 10,
 };
 
 #define SIM_VRAM (16ull << 30)
-
-static int fail_countdown = -1; /* ha_sim_fail_after: fail the Nth create/map */
 
 static const char *sim_status_name(const ha_backend *be, int st)
 {
@@ -44,25 +41,9 @@ static const char *sim_status_name(const ha_backend *be, int st)
     case SIM_ERR_OUT_OF_MEMORY: return "SIM_ERR_OUT_OF_MEMORY";
     case SIM_ERR_NOT_MAPPED: return "SIM_ERR_NOT_MAPPED";
     case SIM_ERR_NO_ACCESS: return "SIM_ERR_NO_ACCESS";
-    case SIM_ERR_INJECTED: return "SIM_ERR_INJECTED";
     default: return "SIM_ERR_UNKNOWN";
     }
 }
-
-/* Failure injection, for the pool's rollback checks. */
-static bool injected_failure(void)
-{
-    if (fail_countdown < 0)
-        return false;
-    if (fail_countdown == 0) {
-        fail_countdown = -1;
-        return true;
-    }
-    fail_countdown--;
-    return false;
-}
-
-void ha_sim_fail_after(int n) { fail_countdown = n; }
 
 /* ---- VMM primitives: the model's ---- */
 
@@ -92,8 +73,6 @@ static int sim_create(const ha_backend *be, ha_vmm_handle *h, size_t size, ha_lo
 {
     (void)be;
     (void)posix_fd;
-    if (injected_failure())
-        return SIM_ERR_INJECTED;
     lb_handle lh = 0;
     int st = lb_create(&lh, size, backing.type != HA_LOC_DEVICE);
     *h = (ha_vmm_handle)lh;
@@ -109,8 +88,6 @@ static int sim_release(const ha_backend *be, ha_vmm_handle h)
 static int sim_map(const ha_backend *be, void *va, size_t size, ha_vmm_handle h)
 {
     (void)be;
-    if (injected_failure())
-        return SIM_ERR_INJECTED;
     return lb_map(va, size, (lb_handle)h);
 }
 

@@ -5,12 +5,11 @@
 #include "vmmkinds.h"
 
 #include "classify.h"
+#include "vmmmap.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define MIB (1024u * 1024u)
 
 typedef struct vmm_state {
     void *va;
@@ -28,8 +27,6 @@ static void note(ha_alloc *a, const char *fmt, const char *what, const char *st)
         snprintf(a->detail + l, sizeof a->detail - l, fmt, l ? "; " : "", what, st);
 }
 
-static size_t round_up(size_t v, size_t g) { return (v + g - 1) / g * g; }
-
 ha_loc ha_vmm_backing_loc(const ha_backend *be, ha_loc_type t)
 {
     ha_loc l = {t, t == HA_LOC_DEVICE ? be->device : 0};
@@ -39,21 +36,13 @@ ha_loc ha_vmm_backing_loc(const ha_backend *be, ha_loc_type t)
 /* Undoes whatever part of the recipe had been done. */
 static void teardown(const ha_backend *be, vmm_state *s, char *warn, size_t wn)
 {
-    const ha_vmm_ops *v = be->ops->vmm;
-    for (int i = 0; i < s->mapped; i++) {
-        int st = v->unmap(be, (char *)s->va + (size_t)i * s->chunk, s->chunk);
-        if (st && warn && !warn[0])
-            snprintf(warn, wn, "unmap: %s", ha_status_name(be, st));
-    }
-    for (int i = 0; i < s->nchunks; i++) {
-        if (s->h[i] == HA_VMM_NO_HANDLE)
-            continue;
-        int st = v->release(be, s->h[i]);
-        if (st && warn && !warn[0])
-            snprintf(warn, wn, "release: %s", ha_status_name(be, st));
-    }
+    const char *what = NULL;
+    int st = ha_vmm_unmap_release(be, s->va, s->chunk * (size_t)s->nchunks, s->chunk, s->nchunks, s->mapped, s->h,
+                                  &what);
+    if (st && warn && !warn[0])
+        snprintf(warn, wn, "%s: %s", what, ha_status_name(be, st));
     if (s->va) {
-        int st = v->free_va(be, s->va, s->reserved);
+        st = be->ops->vmm->free_va(be, s->va, s->reserved);
         if (st && warn && !warn[0])
             snprintf(warn, wn, "address free: %s", ha_status_name(be, st));
     }
@@ -86,37 +75,30 @@ static int vmm_create(const ha_backend *be, ha_alloc *a)
     ha_loc backing = ha_vmm_backing_loc(be, rc->backing);
 
     size_t g = 0;
-    int st = v->granularity(be, backing, rc->posix_fd, &g);
-    if (st == HA_ST_OK && g == 0)
-        st = HA_ST_NOT_WRITTEN;
+    int st = ha_vmm_granularity(be, backing, rc->posix_fd, &g);
     if (st)
         return fail(be, a, s, "granularity", st);
     /* PyTorch's expandable segments grow in ~20 MiB steps; a granule is
      * enough to show the behaviour and keeps the probe light. */
-    s->chunk = rc->expandable ? round_up(2 * MIB, g) : g;
+    s->chunk = rc->expandable ? ha_round_up(2 * HA_MIB, g) : g;
     s->nchunks = rc->expandable ? 2 : (rc->chunks > 0 ? rc->chunks : 1);
     if (s->nchunks > HA_VMM_MAX_CHUNKS)
         s->nchunks = HA_VMM_MAX_CHUNKS;
     size_t used = s->chunk * (size_t)s->nchunks;
     s->reserved = rc->expandable ? s->chunk * 8 : used;
 
-    void *va = (void *)(uintptr_t)UINTPTR_MAX; /* sentinel: some runtimes succeed silently */
-    st = v->reserve(be, &va, s->reserved, g, NULL);
-    if (st == HA_ST_OK && va == (void *)(uintptr_t)UINTPTR_MAX)
-        st = HA_ST_NOT_WRITTEN;
+    void *va = NULL;
+    st = ha_vmm_reserve(be, &va, s->reserved, g, NULL);
     if (st) {
         s->reserved = 0;
         return fail(be, a, s, "address reserve", st);
     }
     s->va = va;
 
-    ha_loc locs[2] = {ha_vmm_backing_loc(be, HA_LOC_DEVICE), {HA_LOC_HOST, 0}};
     size_t nlocs = rc->host_grant ? 2 : 1;
     for (int i = 0; i < s->nchunks; i++) {
-        ha_vmm_handle h = HA_VMM_NO_HANDLE;
-        st = v->create(be, &h, s->chunk, backing, rc->posix_fd);
-        if (st == HA_ST_OK && h == HA_VMM_NO_HANDLE)
-            st = HA_ST_NOT_WRITTEN;
+        ha_vmm_handle h;
+        st = ha_vmm_create(be, &h, s->chunk, backing, rc->posix_fd);
         if (st)
             return fail(be, a, s, "create", st);
         s->h[i] = h;
@@ -126,13 +108,13 @@ static int vmm_create(const ha_backend *be, ha_alloc *a)
             return fail(be, a, s, "map", st);
         s->mapped++;
         if (rc->expandable) {
-            st = v->set_access(be, at, s->chunk, locs, nlocs);
+            st = ha_vmm_grant(be, at, s->chunk, rc->host_grant);
             if (st)
                 return fail(be, a, s, "set access (per chunk)", st);
         }
     }
     if (!rc->expandable) {
-        st = v->set_access(be, va, used, locs, nlocs);
+        st = ha_vmm_grant(be, va, used, rc->host_grant);
         if (st)
             return fail(be, a, s, nlocs == 2 ? "set access (device+host)" : "set access (device)",
                         st);

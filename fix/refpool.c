@@ -6,8 +6,8 @@
 #include <string.h>
 
 #include "vmmkinds.h"
+#include "vmmmap.h"
 
-#define MIB (1024u * 1024u)
 #define TAG_MAX 64
 #define INJECTED_STATUS HA_ST_UNAVAILABLE
 /* Tries at taking an address range back after sleep freed it, as vLLM
@@ -67,24 +67,20 @@ const char *refpool_last_error(const refpool *p) { return p->err; }
 
 refpool_config refpool_default_config(const ha_backend *be)
 {
-    refpool_config c = {256 * MIB, true, HA_LOC_DEVICE, be->ops->vram_held_while_reserved};
+    refpool_config c = {256 * HA_MIB, true, HA_LOC_DEVICE, be->ops->vram_held_while_reserved};
     return c;
 }
-
-static size_t round_up(size_t v, size_t g) { return (v + g - 1) / g * g; }
 
 /* ---- the runtime calls, with the test hook in front ---- */
 
 static bool injected(refpool *p, int what)
 {
-    bool always = what == REFPOOL_INJECT_RESERVE_ELSEWHERE && p->inject_what == REFPOOL_INJECT_RESERVE_ELSEWHERE_ALWAYS;
-    if (p->inject_nth < 0 || (p->inject_what != what && !always))
+    if (p->inject_nth < 0 || p->inject_what != what)
         return false;
-    if (p->inject_nth == 0) {
-        p->inject_nth = always ? 0 : -1;
+    if (p->inject_nth-- == 0) {
+        p->inject_nth = -1;
         return true;
     }
-    p->inject_nth--;
     return false;
 }
 
@@ -92,53 +88,7 @@ static int vmm_create(refpool *p, ha_vmm_handle *h, size_t size)
 {
     if (injected(p, REFPOOL_INJECT_CREATE))
         return INJECTED_STATUS;
-    *h = HA_VMM_NO_HANDLE;
-    int st = p->be->ops->vmm->create(p->be, h, size, ha_vmm_backing_loc(p->be, p->cfg.backing),
-                                     false);
-    if (st == HA_ST_OK && *h == HA_VMM_NO_HANDLE)
-        st = HA_ST_NOT_WRITTEN;
-    return st;
-}
-
-static int vmm_reserve_at(refpool *p, void **va, size_t size, void *hint);
-
-/* Reserves size bytes at hint (NULL: anywhere) aligned to the granularity,
- * or with no alignment where the aligned reserve is refused (vLLM's
- * fallback). A reserve that reports success without writing is a failure. */
-static int vmm_reserve(refpool *p, void **va, size_t size, void *hint)
-{
-    /* The test hook: with the range at hint held while it asks, the runtime
-     * can only hand out another one. */
-    void *blocker = NULL;
-    if (hint && injected(p, REFPOOL_INJECT_RESERVE_ELSEWHERE) &&
-        p->be->ops->vmm->reserve(p->be, &blocker, size, p->gran, hint) == HA_ST_OK && blocker != hint) {
-        p->be->ops->vmm->free_va(p->be, blocker, size);
-        blocker = NULL;
-    }
-    int st = vmm_reserve_at(p, va, size, hint);
-    if (blocker)
-        p->be->ops->vmm->free_va(p->be, blocker, size);
-    return st;
-}
-
-static int vmm_reserve_at(refpool *p, void **va, size_t size, void *hint)
-{
-    int st = HA_ST_OK;
-    for (int k = 0; k < 2; k++) {
-        void *got = (void *)(uintptr_t)UINTPTR_MAX;
-        if (k == 0 && injected(p, REFPOOL_INJECT_ALIGNED_RESERVE)) {
-            st = INJECTED_STATUS;
-            continue;
-        }
-        st = p->be->ops->vmm->reserve(p->be, &got, size, k ? 0 : p->gran, hint);
-        if (st == HA_ST_OK && got == (void *)(uintptr_t)UINTPTR_MAX)
-            st = HA_ST_NOT_WRITTEN;
-        if (st == HA_ST_OK) {
-            *va = got;
-            return HA_ST_OK;
-        }
-    }
-    return st;
+    return ha_vmm_create(p->be, h, size, ha_vmm_backing_loc(p->be, p->cfg.backing), false);
 }
 
 static int vmm_map(refpool *p, void *va, size_t size, ha_vmm_handle h)
@@ -146,12 +96,6 @@ static int vmm_map(refpool *p, void *va, size_t size, ha_vmm_handle h)
     if (injected(p, REFPOOL_INJECT_MAP))
         return INJECTED_STATUS;
     return p->be->ops->vmm->map(p->be, va, size, h);
-}
-
-static int grant(refpool *p, void *va, size_t size)
-{
-    ha_loc locs[2] = {ha_vmm_backing_loc(p->be, HA_LOC_DEVICE), {HA_LOC_HOST, 0}};
-    return p->be->ops->vmm->set_access(p->be, va, size, locs, p->cfg.host_access ? 2 : 1);
 }
 
 static const char *st_name(refpool *p, int st)
@@ -169,22 +113,7 @@ static size_t chunk_len(const refpool *p, const rp_alloc *a, int i)
 /* Unmaps the first `mapped` chunks and releases every handle held. */
 static int unmap_release(refpool *p, rp_alloc *a, int mapped)
 {
-    int first = HA_ST_OK;
-    for (int i = 0; i < a->nchunks; i++) {
-        char *at = (char *)a->va + (size_t)i * p->cfg.chunk_size;
-        if (i < mapped) {
-            int st = p->be->ops->vmm->unmap(p->be, at, chunk_len(p, a, i));
-            if (st && !first)
-                first = st;
-        }
-        if (a->h[i] != HA_VMM_NO_HANDLE) {
-            int st = p->be->ops->vmm->release(p->be, a->h[i]);
-            if (st && !first)
-                first = st;
-            a->h[i] = HA_VMM_NO_HANDLE;
-        }
-    }
-    return first;
+    return ha_vmm_unmap_release(p->be, a->va, a->mapped, p->cfg.chunk_size, a->nchunks, mapped, a->h, NULL);
 }
 
 /* Takes a's range back after freeing it: the same addresses, or after
@@ -201,7 +130,7 @@ static int re_reserve(refpool *p, rp_alloc *a)
     a->reserved = false;
     for (int t = 0; t < RE_RESERVE_TRIES; t++) {
         void *again = NULL;
-        st = vmm_reserve(p, &again, a->mapped, a->va);
+        st = ha_vmm_reserve(be, &again, a->mapped, p->gran, a->va);
         if (st != HA_ST_OK)
             continue;
         if (again == a->va) {
@@ -248,7 +177,7 @@ static int create_and_map(refpool *p, rp_alloc *a, bool waking)
             break;
         mapped++;
         what = p->cfg.host_access ? "set access (device+host)" : "set access (device)";
-        if ((st = grant(p, at, len)))
+        if ((st = ha_vmm_grant(p->be, at, len, p->cfg.host_access)))
             break;
         if (restore && off < a->size) {
             what = "restore";
@@ -297,8 +226,8 @@ int refpool_create(const ha_backend *be, const refpool_config *cfg, refpool **ou
     }
     p->gran = g;
     if (p->cfg.chunk_size == 0)
-        p->cfg.chunk_size = 256 * MIB;
-    p->cfg.chunk_size = round_up(p->cfg.chunk_size, g);
+        p->cfg.chunk_size = 256 * HA_MIB;
+    p->cfg.chunk_size = ha_round_up(p->cfg.chunk_size, g);
     size_t free_b = 0;
     be->ops->mem_info(be, &free_b, &p->total_vram);
     /* Try the configured grant on one granule: a refusal is a property of
@@ -354,7 +283,7 @@ int refpool_alloc(refpool *p, size_t size, const char *tag, void **ptr)
         return REFPOOL_E_NOMEM;
     snprintf(a->tag, sizeof a->tag, "%s", tag);
     a->size = size;
-    a->mapped = round_up(size, p->gran);
+    a->mapped = ha_round_up(size, p->gran);
     a->nchunks = (int)((a->mapped + p->cfg.chunk_size - 1) / p->cfg.chunk_size);
     a->h = malloc((size_t)a->nchunks * sizeof *a->h);
     if (!a->h) {
@@ -364,7 +293,7 @@ int refpool_alloc(refpool *p, size_t size, const char *tag, void **ptr)
     for (int i = 0; i < a->nchunks; i++)
         a->h[i] = HA_VMM_NO_HANDLE;
     void *va = NULL;
-    int st = vmm_reserve(p, &va, a->mapped, NULL);
+    int st = ha_vmm_reserve(p->be, &va, a->mapped, p->gran, NULL);
     if (st) {
         size_t mapped = a->mapped;
         drop(p, a);

@@ -89,12 +89,9 @@ size_t refpool_granularity(const refpool *p);
 /* Handles currently held: what a leak would leave behind. */
 size_t refpool_live_handles(const refpool *p);
 
-/* Test hook: the pool's nth VMM create or map from now on fails as if the
- * runtime refused it; its nth reserve at a given address gets another
- * range, as a runtime that hands out another range does (_ALWAYS: that one
- * and every later one); or its nth aligned reserve is refused. */
-enum { REFPOOL_INJECT_CREATE, REFPOOL_INJECT_MAP, REFPOOL_INJECT_RESERVE_ELSEWHERE,
-       REFPOOL_INJECT_RESERVE_ELSEWHERE_ALWAYS, REFPOOL_INJECT_ALIGNED_RESERVE };
+/* Test hook, used by pool_check on real runtimes too: the pool's nth VMM
+ * create or map from now on fails as if the runtime refused it. */
+enum { REFPOOL_INJECT_CREATE, REFPOOL_INJECT_MAP };
 void refpool_inject_failure(refpool *p, int what, int nth);
 
 #endif

@@ -10,6 +10,7 @@
 #include "hostread.h"
 #include "tool.h"
 #include "vmmkinds.h"
+#include "vmmmap.h"
 
 enum { ST_MAPPED, ST_DEVICE, ST_HOST, ST_REMAPPED, NSTAGES };
 
@@ -50,20 +51,18 @@ static void run_shape(const ha_backend *be, shape_run *r)
     const ha_vmm_ops *v = be->ops->vmm;
     const ha_vmm_recipe *rc = &r->kind->vmm;
     ha_loc backing = ha_vmm_backing_loc(be, rc->backing);
-    ha_loc dev = ha_vmm_backing_loc(be, HA_LOC_DEVICE);
-    ha_loc both[2] = {dev, {HA_LOC_HOST, 0}};
     size_t g = 0;
     void *va = NULL;
     ha_vmm_handle h = HA_VMM_NO_HANDLE;
     int st;
     const char *step = "granularity";
-    if ((st = v->granularity(be, backing, rc->posix_fd, &g)) || g == 0)
+    if ((st = ha_vmm_granularity(be, backing, rc->posix_fd, &g)))
         goto fail;
     step = "address reserve";
-    if ((st = v->reserve(be, &va, g, g, NULL)))
+    if ((st = ha_vmm_reserve(be, &va, g, g, NULL)))
         goto fail;
     step = "create";
-    if ((st = v->create(be, &h, g, backing, rc->posix_fd)))
+    if ((st = ha_vmm_create(be, &h, g, backing, rc->posix_fd)))
         goto fail;
     step = "map";
     if ((st = v->map(be, va, g, h)))
@@ -74,9 +73,9 @@ static void run_shape(const ha_backend *be, shape_run *r)
 
     r->st[ST_MAPPED].grant_status = st;
     query_stage(be, &a, &r->st[ST_MAPPED]);
-    r->st[ST_DEVICE].grant_status = v->set_access(be, va, g, &dev, 1);
+    r->st[ST_DEVICE].grant_status = ha_vmm_grant(be, va, g, false);
     query_stage(be, &a, &r->st[ST_DEVICE]);
-    r->st[ST_HOST].grant_status = v->set_access(be, va, g, both, 2);
+    r->st[ST_HOST].grant_status = ha_vmm_grant(be, va, g, true);
     query_stage(be, &a, &r->st[ST_HOST]);
     st = v->unmap(be, va, g);
     r->st[ST_REMAPPED].grant_status = st ? st : v->map(be, va, g, h);

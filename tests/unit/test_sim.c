@@ -71,29 +71,11 @@ static void bad_calls_are_refused(void **s)
     assert_int_not_equal(v->unmap(&be, (void *)0x1000, 65536), 0);   /* nothing mapped */
 }
 
-static void injected_failure_hits_the_nth_call(void **s)
-{
-    (void)s;
-    const ha_vmm_ops *v = be.ops->vmm;
-    ha_loc dev = {HA_LOC_DEVICE, 0};
-    size_t g;
-    v->granularity(&be, dev, false, &g);
-    ha_vmm_handle h1, h2;
-    ha_sim_fail_after(1);
-    assert_int_equal(v->create(&be, &h1, g, dev, false), 0);
-    int st = v->create(&be, &h2, g, dev, false);
-    assert_string_equal(ha_status_name(&be, st), "SIM_ERR_INJECTED");
-    assert_int_equal(v->create(&be, &h2, g, dev, false), 0);
-    v->release(&be, h1);
-    v->release(&be, h2);
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(grant_decides_readability),
         cmocka_unit_test(bad_calls_are_refused),
-        cmocka_unit_test(injected_failure_hits_the_nth_call),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
