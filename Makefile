@@ -30,7 +30,7 @@ COMMON_OBJ := $(COMMON_SRC:%.c=$(BUILD)/%.o)
 LIBCOMMON  := $(BUILD)/libhacommon.a
 # The base library: what the report tools need (JSON writing, record files,
 # statistics, cleanup, status names) and nothing that knows a GPU.
-BASE_SRC   := common/jsonw.c common/record.c common/cleanup.c common/stats.c common/statusname.c common/opts.c
+BASE_SRC   := common/jsonw.c common/record.c common/cleanup.c common/stats.c common/statusname.c common/opts.c common/log.c
 LIBBASE    := $(BUILD)/libhabase.a
 
 # The stand-in ROCm runtime (standin/): built wherever HIP headers are, with

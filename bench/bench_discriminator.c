@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "discriminate.h"
+#include "log.h"
 #include "cpupick.h"
 #include "measure.h"
 #include "pathdefs.h"
@@ -216,7 +217,7 @@ static void plan_rows(bench *b, bench_ctx *c)
 /* The rounds, then each row's statistics against the empty loop's cost. */
 static void time_rows(bench *b)
 {
-    fprintf(stderr, "bench_discriminator: %zu rows in %ld interleaved rounds\n", b->njobs,
+    ha_log(HA_LOG_INFO, "%zu rows in %ld interleaved rounds", b->njobs,
             b->plan.rounds * b->repeat);
     bench_run_rounds(b->jobs, b->njobs, &b->plan, (int)b->repeat, &b->clock);
     for (size_t i = 0; i < b->njobs; i++)
@@ -268,7 +269,7 @@ static int setup(bench *b)
         a->kind = r->kind;
         int st = r->kind->create(be, a);
         if (st != HA_ST_OK) {
-            fprintf(stderr, "bench_discriminator: %s: %s\n", r->kind->name, a->detail);
+            ha_log(HA_LOG_WARN, "%s: %s", r->kind->name, a->detail);
             continue;
         }
         size_t n = a->size < HA_PATTERN_LEN ? a->size : HA_PATTERN_LEN;
@@ -305,7 +306,7 @@ static void run_sweep(bench *b, bench_ctx *c)
     if (!b->sweep || b->headline < 0)
         return;
     if (b->allocs[b->headline].size < b->sweep_max) {
-        fprintf(stderr, "bench_discriminator: %s holds %zu bytes, less than --sweep-max: no sweep\n",
+        ha_log(HA_LOG_WARN, "%s holds %zu bytes, less than --sweep-max: no sweep",
                 b->d.kinds[b->headline]->name, b->allocs[b->headline].size);
         return;
     }
@@ -318,7 +319,7 @@ static void run_sweep(bench *b, bench_ctx *c)
         sweep_point *p = &sweep_pts[nsweep++];
         p->size = s;
         c->n = s;
-        fprintf(stderr, "bench_discriminator: sweep %zu B\n", s);
+        ha_log(HA_LOG_INFO, "sweep %zu B", s);
         bench_measure(path_sweep_copy, c, &plan, &b->clock, b->empty_ns, &p->copy);
         bench_measure(path_sweep_read, c, &plan, &b->clock, b->empty_ns, &p->read);
         if (bench_have_nt())
@@ -335,7 +336,7 @@ static int write_sweep_csv(bench *b)
     ha_record rec;
     char err[512];
     if (ha_record_open(&rec, b->sweep_csv, err, sizeof err) != 0) {
-        fprintf(stderr, "bench_discriminator: %s\n", err);
+        ha_log(HA_LOG_ERROR, "%s", err);
         return HA_EXIT_OUTPUT;
     }
     fprintf(rec.f, "# %s, %s, %s%s\n", b->t.env.device_name, b->t.be.ops->name,
@@ -353,7 +354,7 @@ static int write_sweep_csv(bench *b)
             fprintf(rec.f, ",\n");
     }
     if (ha_record_commit(&rec, err, sizeof err) != 0) {
-        fprintf(stderr, "bench_discriminator: %s\n", err);
+        ha_log(HA_LOG_ERROR, "%s", err);
         return HA_EXIT_OUTPUT;
     }
     return 0;
@@ -900,7 +901,7 @@ int main(int argc, char **argv)
     char err[512];
     if (b.sweep_csv) { /* refuse a bad CSV path before any work, like --json */
         if (ha_record_open(&csv_check, b.sweep_csv, err, sizeof err) != 0) {
-            fprintf(stderr, "bench_discriminator: %s\n", err);
+            ha_log(HA_LOG_ERROR, "%s", err);
             ha_tool_abort(&b.t);
             return HA_EXIT_OUTPUT;
         }
@@ -911,14 +912,14 @@ int main(int argc, char **argv)
         ha_tool_abort(&b.t);
         return ha_tool_usage(&b.t, msg);
     }
-    fprintf(stderr, "bench_discriminator: held on CPU %d: %s\n", b.cpu.cpu, b.cpu.how);
-    fprintf(stderr, "bench_discriminator: finding the working discriminators on this machine\n");
+    ha_log(HA_LOG_INFO, "held on CPU %d: %s", b.cpu.cpu, b.cpu.how);
+    ha_log(HA_LOG_INFO, "finding the working discriminators on this machine");
     setup(&b);
     ha_clock_measure(&b.clock);
     bench_ctx c = {.be = &b.t.be};
     c.pageable = aligned_alloc(4096, COPY_BUF);
     if (!c.pageable) {
-        fprintf(stderr, "bench_discriminator: cannot allocate a %u-byte copy buffer\n", COPY_BUF);
+        ha_log(HA_LOG_ERROR, "cannot allocate a %u-byte copy buffer", COPY_BUF);
         teardown(&b);
         ha_tool_abort(&b.t);
         return HA_EXIT_FAIL;

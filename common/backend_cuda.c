@@ -6,6 +6,7 @@
  * the wrong ABI. A missing symbol makes that row say so; it never stops the
  * run. Structure kept parallel to backend_hip.c. */
 #include "backend.h"
+#include "log.h"
 #include "dynload.h"
 
 #ifdef HA_HAVE_CUDA
@@ -198,7 +199,7 @@ static void k_mem_free(const ha_backend *be, ha_alloc *a)
 {
     int st = CALL(cuMemFree, dptr(a->ptr));
     if (st)
-        fprintf(stderr, "warning: cuMemFree: %s\n", cu_status_name(be, st));
+        ha_log(HA_LOG_WARN, "cuMemFree: %s", cu_status_name(be, st));
 }
 
 static int k_host_alloc(const ha_backend *be, ha_alloc *a)
@@ -215,7 +216,7 @@ static void k_host_free(const ha_backend *be, ha_alloc *a)
 {
     int st = CALL(cuMemFreeHost, a->ptr);
     if (st)
-        fprintf(stderr, "warning: cuMemFreeHost: %s\n", cu_status_name(be, st));
+        ha_log(HA_LOG_WARN, "cuMemFreeHost: %s", cu_status_name(be, st));
 }
 
 static int k_managed(const ha_backend *be, ha_alloc *a)
@@ -263,7 +264,7 @@ static int r_retain(const ha_backend *be, const ha_query *q, const ha_alloc *a, 
     if (st == HA_ST_OK && ha_sentinel_written(&h, sizeof h)) {
         int rs = CALL(cuMemRelease, h);
         if (rs)
-            fprintf(stderr, "warning: cuMemRelease after retain: %s\n", cu_status_name(be, rs));
+            ha_log(HA_LOG_WARN, "cuMemRelease after retain: %s", cu_status_name(be, rs));
     }
     return st;
 }
@@ -387,7 +388,7 @@ static void cu_pinned_free(const ha_backend *be, void *p)
 {
     int st = CALL(cuMemFreeHost, p);
     if (st)
-        fprintf(stderr, "warning: cuMemFreeHost: %s\n", cu_status_name(be, st));
+        ha_log(HA_LOG_WARN, "cuMemFreeHost: %s", cu_status_name(be, st));
 }
 
 static int cu_mem_info(const ha_backend *be, size_t *free_b, size_t *total)
@@ -465,7 +466,7 @@ static int cu_open(ha_backend *be, int device, char *why, size_t n)
     }
     st = CALL(cuStreamCreate, &S.stream, CU_STREAM_NON_BLOCKING);
     if (st)
-        fprintf(stderr, "warning: cuStreamCreate: %s; async copies use the null stream\n",
+        ha_log(HA_LOG_WARN, "cuStreamCreate: %s; async copies use the null stream",
                 cu_status_name(be, st));
     be->device = device;
     be->priv = &S;

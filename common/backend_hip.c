@@ -18,6 +18,7 @@
  *     there): decided by the runtime version, not the header's.
  * Structure kept parallel to backend_cuda.c. */
 #include "backend.h"
+#include "log.h"
 #include "dynload.h"
 #include "rocm_profiles.h"
 
@@ -239,7 +240,7 @@ static void k_free(const ha_backend *be, ha_alloc *a)
 {
     int st = CALL(hipFree, a->ptr);
     if (st)
-        fprintf(stderr, "warning: hipFree: %s\n", hip_status_name(be, st));
+        ha_log(HA_LOG_WARN, "hipFree: %s", hip_status_name(be, st));
 }
 
 static int k_host_malloc(const ha_backend *be, ha_alloc *a)
@@ -256,7 +257,7 @@ static void k_host_free(const ha_backend *be, ha_alloc *a)
 {
     int st = CALL(hipHostFree, a->ptr);
     if (st)
-        fprintf(stderr, "warning: hipHostFree: %s\n", hip_status_name(be, st));
+        ha_log(HA_LOG_WARN, "hipHostFree: %s", hip_status_name(be, st));
 }
 
 static int k_managed(const ha_backend *be, ha_alloc *a)
@@ -404,7 +405,7 @@ static int r_retain(const ha_backend *be, const ha_query *q, const ha_alloc *a, 
         S.runtime_version >= HIP_RETAIN_TAKES_REF) {
         int rs = CALL(hipMemRelease, h);
         if (rs)
-            fprintf(stderr, "warning: hipMemRelease after retain: %s\n", hip_status_name(be, rs));
+            ha_log(HA_LOG_WARN, "hipMemRelease after retain: %s", hip_status_name(be, rs));
     }
     return st;
 }
@@ -532,7 +533,7 @@ static void hip_pinned_free(const ha_backend *be, void *p)
 {
     int st = CALL(hipHostFree, p);
     if (st)
-        fprintf(stderr, "warning: hipHostFree: %s\n", hip_status_name(be, st));
+        ha_log(HA_LOG_WARN, "hipHostFree: %s", hip_status_name(be, st));
 }
 
 static int hip_mem_info(const ha_backend *be, size_t *free_b, size_t *total)
@@ -620,7 +621,7 @@ static int hip_open(ha_backend *be, int device, char *why, size_t n)
     }
     st = CALL(hipStreamCreateWithFlags, &S.stream, hipStreamNonBlocking);
     if (st)
-        fprintf(stderr, "warning: hipStreamCreateWithFlags: %s; async copies use the null stream\n",
+        ha_log(HA_LOG_WARN, "hipStreamCreateWithFlags: %s; async copies use the null stream",
                 hip_status_name(be, st));
     be->device = device;
     be->priv = &S;

@@ -1,4 +1,5 @@
 #include "dynload.h"
+#include "log.h"
 
 #include <dlfcn.h>
 #include <elf.h>
@@ -85,7 +86,7 @@ static int check_search_path(const char *soname, char *why, size_t n)
                 if (!bad)
                     return 0;
                 if (foreign) {
-                    fprintf(stderr, "warning: %s is passed over: %s\n", file, bad);
+                    ha_log(HA_LOG_WARN, "%s is passed over: %s", file, bad);
                 } else {
                     snprintf(why, n, "%s is %s: reinstall it or take its folder off LD_LIBRARY_PATH", file, bad);
                     return -1;

@@ -1,5 +1,7 @@
 #include "tool.h"
 
+#include "log.h"
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +16,7 @@ void ha_tool_init(ha_tool *t, const char *name)
 {
     memset(t, 0, sizeof *t);
     t->name = name;
+    ha_log_name(name);
     t->backend = "auto";
 }
 
@@ -114,8 +117,8 @@ static int use_standin(ha_tool *t)
                                 "leave --backend out or give hip");
     char lib[4200];
     if (!ha_backend_hip.compiled || standin_path(lib, sizeof lib) != 0) {
-        fprintf(stderr, "%s: --sim-profile needs the hip backend and the stand-in runtime, which are built only "
-                        "where HIP headers are (apt-get install libamdhip64-dev, then make probes)\n", t->name);
+        ha_log(HA_LOG_ERROR, "--sim-profile needs the hip backend and the stand-in runtime, which are built only "
+                             "where HIP headers are (apt-get install libamdhip64-dev, then make probes)");
         return HA_EXIT_NO_RUNTIME;
     }
     t->backend = "hip";
@@ -144,7 +147,7 @@ int ha_tool_start(ha_tool *t)
     char err[512];
     if (t->json) {
         if (ha_record_open(&t->rec, t->json, err, sizeof err) != 0) {
-            fprintf(stderr, "%s: %s\n", t->name, err);
+            ha_log(HA_LOG_ERROR, "%s", err);
             return HA_EXIT_OUTPUT;
         }
         t->have_rec = true;
@@ -154,7 +157,7 @@ int ha_tool_start(ha_tool *t)
         if (rc == HA_EXIT_USAGE)
             ha_tool_usage(t, t->chose);
         else
-            fprintf(stderr, "%s: %s\n", t->name, t->chose);
+            ha_log(HA_LOG_INFO, "%s", t->chose);
         ha_tool_abort(t);
         return rc;
     }
@@ -169,16 +172,16 @@ int ha_tool_start(ha_tool *t)
         return -1;
     }
     if (t->chose[0])
-        fprintf(stderr, "%s: %s\n", t->name, t->chose);
+        ha_log(HA_LOG_INFO, "%s", t->chose);
     ha_env_init(&t->env, t->be.ops->name, ha_backend_simulated(&t->be));
     if (t->be.sim_profile)
         snprintf(t->env.sim_profile, sizeof t->env.sim_profile, "%s", t->be.sim_profile);
     t->env.device = t->device;
     t->be.ops->env(&t->be, &t->env);
     if (t->env.version_warning[0])
-        fprintf(stderr, "%s: warning: %s\n", t->name, t->env.version_warning);
+        ha_log(HA_LOG_WARN, "%s", t->env.version_warning);
     if (t->env.layout_skew[0])
-        fprintf(stderr, "%s: warning: %s\n", t->name, t->env.layout_skew);
+        ha_log(HA_LOG_WARN, "%s", t->env.layout_skew);
     if (t->env_only) {
         ha_env_print(&t->env);
         if (t->have_rec) {
@@ -212,15 +215,13 @@ int ha_tool_finish(ha_tool *t, jw *w, int rc)
         jw_obj_end(w);
         if (jw_finish(w) != 0) {
             if (w->write_errno)
-                fprintf(stderr, "%s: cannot write %s: %s; not written\n", t->name, t->json,
-                        strerror(w->write_errno));
+                ha_log(HA_LOG_ERROR, "cannot write %s: %s; not written", t->json, strerror(w->write_errno));
             else
-                fprintf(stderr, "%s: internal error: unbalanced JSON for %s; not written\n", t->name,
-                        t->json);
+                ha_log(HA_LOG_ERROR, "internal error: unbalanced JSON for %s; not written", t->json);
             ha_record_abort(&t->rec);
             rc = HA_EXIT_OUTPUT;
         } else if (ha_record_commit(&t->rec, err, sizeof err) != 0) {
-            fprintf(stderr, "%s: %s\n", t->name, err);
+            ha_log(HA_LOG_ERROR, "%s", err);
             rc = HA_EXIT_OUTPUT;
         }
         t->have_rec = false;

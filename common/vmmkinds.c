@@ -3,6 +3,7 @@
  * chunks) run through the backend's own calls, so hip, cuda and sim build
  * them the same way vLLM and PyTorch do. */
 #include "vmmkinds.h"
+#include "log.h"
 
 #include "classify.h"
 #include "vmmmap.h"
@@ -136,7 +137,7 @@ static void vmm_destroy(const ha_backend *be, ha_alloc *a)
     teardown(be, a->priv, warn, sizeof warn);
     a->priv = NULL;
     if (warn[0])
-        fprintf(stderr, "warning: %s: teardown %s\n", a->kind->name, warn);
+        ha_log(HA_LOG_WARN, "%s: teardown %s", a->kind->name, warn);
 }
 
 #define VMM_ROW(n, d, loc, host, ch, fd, ex) \

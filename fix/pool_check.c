@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "hostread.h"
+#include "log.h"
 #include "refpool.h"
 #include "stats.h"
 #include "goals.h"
@@ -529,7 +530,7 @@ int main(int argc, char **argv)
     if (!sizes_given)
         parse_sizes(ha_backend_simulated(&G.t.be) ? "64MiB,256MiB" : "1GiB,4GiB");
     if (!G.t.be.ops->vmm) {
-        fprintf(stderr, "pool_check: the %s backend has no VMM calls\n", G.t.be.ops->name);
+        ha_log(HA_LOG_ERROR, "the %s backend has no VMM calls", G.t.be.ops->name);
         ha_tool_abort(&G.t);
         return HA_EXIT_NO_RUNTIME;
     }
@@ -538,13 +539,13 @@ int main(int argc, char **argv)
         for (int k = 0; k < nonly; k++)
             want |= strcmp(only[k], modes[i].name) == 0;
         if (want) {
-            fprintf(stderr, "pool_check: mode %s\n", modes[i].name);
+            ha_log(HA_LOG_INFO, "mode %s", modes[i].name);
             run_mode(&modes[i]);
         }
     }
     run_bad_input();
     for (size_t i = 0; i < G.nsizes; i++) {
-        fprintf(stderr, "pool_check: throughput, %llu bytes\n", G.sizes[i]);
+        ha_log(HA_LOG_INFO, "throughput, %llu bytes", G.sizes[i]);
         run_throughput(&G.tp[i], G.sizes[i]);
     }
     double wall = ha_now_s() - t0;

@@ -22,6 +22,7 @@
 
 #include "backend.h"
 #include "hostread.h"
+#include "log.h"
 #include "refpool.h"
 #include "tool.h"
 
@@ -37,6 +38,7 @@ static int init(int device)
 {
     if (pool)
         return 0;
+    ha_log_name("hostaccess pool");
     const char *want = getenv("HOSTACCESS_BACKEND");
     char msg[512];
     if (ha_backend_open(want ? want : "auto", device, &be, msg, sizeof msg) != HA_EXIT_OK) {
@@ -94,7 +96,7 @@ void *my_malloc(ssize_t size, int device, void *stream)
     else if (init(device) == 0 && refpool_alloc(pool, (size_t)size, tag, &p) != REFPOOL_OK)
         snprintf(err, sizeof err, "my_malloc(%zd): %s", size, refpool_last_error(pool));
     if (!p)
-        fprintf(stderr, "hostaccess pool: %s\n", err);
+        ha_log(HA_LOG_ERROR, "%s", err);
     pthread_mutex_unlock(&lock);
     return p;
 }
@@ -108,7 +110,7 @@ void my_free(void *ptr, ssize_t size, int device, void *stream)
     err[0] = 0;
     if (pool && refpool_free(pool, ptr) != REFPOOL_OK) {
         snprintf(err, sizeof err, "my_free: %s", refpool_last_error(pool));
-        fprintf(stderr, "hostaccess pool: %s\n", err);
+        ha_log(HA_LOG_ERROR, "%s", err);
     }
     pthread_mutex_unlock(&lock);
 }

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "classify.h"
+#include "log.h"
 #include "hostread.h"
 #include "tool.h"
 #include "discriminate.h"
@@ -265,7 +266,7 @@ int main(int argc, char **argv)
     }
 
     for (size_t ki = 0; ki < p.d.nk; ki++) {
-        fprintf(stderr, "probe_discriminator: kind %zu/%zu %s\n", ki + 1, p.d.nk, p.d.kinds[ki]->name);
+        ha_log(HA_LOG_INFO, "kind %zu/%zu %s", ki + 1, p.d.nk, p.d.kinds[ki]->name);
         ha_discriminate_kind(&p.t.be, &p.d, ki);
     }
     ha_discriminate_verdicts(&p.d);
@@ -284,7 +285,7 @@ int main(int argc, char **argv)
     printf("\nwall time %.3f s for %zu kinds x %zu candidates\n", wall, p.d.nk, p.d.nq);
 
     if (created == 0) {
-        fprintf(stderr, "probe_discriminator: no allocation kind could be created\n");
+        ha_log(HA_LOG_ERROR, "no allocation kind could be created");
         rc = HA_EXIT_FAIL;
     }
     jw w = {0};

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "classify.h"
+#include "log.h"
 #include "hostread.h"
 #include "tool.h"
 #include "vmmkinds.h"
@@ -83,16 +84,16 @@ static void run_shape(const ha_backend *be, shape_run *r)
         query_stage(be, &a, &r->st[ST_REMAPPED]);
 
     if (r->st[ST_REMAPPED].grant_status == HA_ST_OK && (st = v->unmap(be, va, g)))
-        fprintf(stderr, "warning: %s: unmap: %s\n", r->kind->name, ha_status_name(be, st));
+        ha_log(HA_LOG_WARN, "%s: unmap: %s", r->kind->name, ha_status_name(be, st));
     goto release;
 fail:
     snprintf(r->detail, sizeof r->detail, "%s: %s", step,
              st == HA_ST_UNAVAILABLE ? "unavailable with this header" : ha_status_name(be, st));
 release:
     if (h != HA_VMM_NO_HANDLE && (st = v->release(be, h)))
-        fprintf(stderr, "warning: %s: release: %s\n", r->kind->name, ha_status_name(be, st));
+        ha_log(HA_LOG_WARN, "%s: release: %s", r->kind->name, ha_status_name(be, st));
     if (va && (st = v->free_va(be, va, g)))
-        fprintf(stderr, "warning: %s: address free: %s\n", r->kind->name, ha_status_name(be, st));
+        ha_log(HA_LOG_WARN, "%s: address free: %s", r->kind->name, ha_status_name(be, st));
 }
 
 static void print_matrix(const ha_backend *be, const shape_run *runs, size_t n)
@@ -185,7 +186,7 @@ int main(int argc, char **argv)
     if (rc)
         return rc;
     if (!t.be.ops->vmm) {
-        fprintf(stderr, "probe_memgetaccess: the %s backend has no VMM calls\n", t.be.ops->name);
+        ha_log(HA_LOG_ERROR, "the %s backend has no VMM calls", t.be.ops->name);
         ha_tool_abort(&t);
         return HA_EXIT_NO_RUNTIME;
     }
@@ -196,7 +197,7 @@ int main(int argc, char **argv)
         if (!is_shape(kinds[i]))
             continue;
         runs[n].kind = kinds[i];
-        fprintf(stderr, "probe_memgetaccess: %s\n", kinds[i]->name);
+        ha_log(HA_LOG_INFO, "%s", kinds[i]->name);
         run_shape(&t.be, &runs[n++]);
     }
     double wall = ha_now_s() - t0;
