@@ -127,9 +127,9 @@ static int use_standin(ha_tool *t)
     return HA_EXIT_OK;
 }
 
-int ha_tool_start(ha_tool *t)
+/* --list-backends, --list-sim-profiles: served before anything opens. */
+static int serve_listings(const ha_tool *t)
 {
-    /* env_only finishes inside start; its record is the environment alone */
     if (t->list_backends) {
         ha_backend_list(stdout);
         return -1;
@@ -139,19 +139,26 @@ int ha_tool_start(ha_tool *t)
             printf("%-5s runtime %d: %s\n", p->name, p->version, p->what);
         return -1;
     }
-    if (t->sim_profile) {
-        int rc = use_standin(t);
-        if (rc != HA_EXIT_OK)
-            return rc;
-    }
+    return HA_EXIT_OK;
+}
+
+/* The record is opened before any work, so a bad --json path costs nothing. */
+static int open_record(ha_tool *t)
+{
     char err[512];
-    if (t->json) {
-        if (ha_record_open(&t->rec, t->json, err, sizeof err) != 0) {
-            ha_log(HA_LOG_ERROR, "%s", err);
-            return HA_EXIT_OUTPUT;
-        }
-        t->have_rec = true;
+    if (!t->json)
+        return HA_EXIT_OK;
+    if (ha_record_open(&t->rec, t->json, err, sizeof err) != 0) {
+        ha_log(HA_LOG_ERROR, "%s", err);
+        return HA_EXIT_OUTPUT;
     }
+    t->have_rec = true;
+    return HA_EXIT_OK;
+}
+
+/* The backend (auto says which and why); --list-devices is served here. */
+static int open_backend(ha_tool *t)
+{
     int rc = ha_backend_open(t->backend, t->device, &t->be, t->chose, sizeof t->chose);
     if (rc != HA_EXIT_OK) {
         if (rc == HA_EXIT_USAGE)
@@ -173,6 +180,11 @@ int ha_tool_start(ha_tool *t)
     }
     if (t->chose[0])
         ha_log(HA_LOG_INFO, "%s", t->chose);
+    return HA_EXIT_OK;
+}
+
+static void collect_env(ha_tool *t)
+{
     ha_env_init(&t->env, t->be.ops->name, ha_backend_simulated(&t->be));
     if (t->be.sim_profile)
         snprintf(t->env.sim_profile, sizeof t->env.sim_profile, "%s", t->be.sim_profile);
@@ -182,20 +194,37 @@ int ha_tool_start(ha_tool *t)
         ha_log(HA_LOG_WARN, "%s", t->env.version_warning);
     if (t->env.layout_skew[0])
         ha_log(HA_LOG_WARN, "%s", t->env.layout_skew);
-    if (t->env_only) {
-        ha_env_print(&t->env);
-        if (t->have_rec) {
-            jw w;
-            jw_init(&w, t->rec.f, true);
-            jw_obj(&w);
-            ha_tool_json_head(t, &w);
-            int rc = ha_tool_finish(t, &w, HA_EXIT_OK);
-            return rc ? rc : -1;
-        }
+}
+
+/* --env-only: the environment, printed and recorded, is the whole run. */
+static int finish_env_only(ha_tool *t)
+{
+    ha_env_print(&t->env);
+    if (!t->have_rec) {
         ha_tool_abort(t);
         return -1;
     }
-    return HA_EXIT_OK;
+    jw w;
+    jw_init(&w, t->rec.f, true);
+    jw_obj(&w);
+    ha_tool_json_head(t, &w);
+    int rc = ha_tool_finish(t, &w, HA_EXIT_OK);
+    return rc ? rc : -1;
+}
+
+int ha_tool_start(ha_tool *t)
+{
+    int rc = serve_listings(t);
+    if (rc == HA_EXIT_OK && t->sim_profile)
+        rc = use_standin(t);
+    if (rc == HA_EXIT_OK)
+        rc = open_record(t);
+    if (rc == HA_EXIT_OK)
+        rc = open_backend(t);
+    if (rc != HA_EXIT_OK)
+        return rc;
+    collect_env(t);
+    return t->env_only ? finish_env_only(t) : HA_EXIT_OK;
 }
 
 void ha_tool_json_head(ha_tool *t, jw *w)

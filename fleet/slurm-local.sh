@@ -49,6 +49,15 @@ chmod 400 "$dir/munge.key"
 munged --key-file="$dir/munge.key" --socket="$dir/munge.socket" --pid-file="$dir/munged.pid" \
     --log-file="$dir/munged.log" --seed-file="$dir/munged.seed" --force || fail munged
 node=$(hostname -s)
+# Two free ports (another test cluster may hold the first pair).
+port=
+for p in $(seq 16817 2 16899); do
+    if ! (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null && ! (exec 3<>"/dev/tcp/127.0.0.1/$((p + 1))") 2>/dev/null; then
+        port=$p
+        break
+    fi
+done
+[ -n "$port" ] || { echo "slurm-local: no free port pair in 16817-16900" >&2; stop; exit 1; }
 cat >"$dir/slurm.conf" <<CONF
 ClusterName=hostaccess
 SlurmctldHost=$node
@@ -63,8 +72,8 @@ SlurmctldPidFile=$dir/slurmctld.pid
 SlurmdPidFile=$dir/slurmd.pid
 SlurmctldLogFile=$dir/slurmctld.log
 SlurmdLogFile=$dir/slurmd.log
-SlurmctldPort=16817
-SlurmdPort=16818
+SlurmctldPort=$port
+SlurmdPort=$((port + 1))
 ProctrackType=proctrack/linuxproc
 TaskPlugin=task/none
 JobAcctGatherType=jobacct_gather/none
