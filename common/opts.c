@@ -217,3 +217,12 @@ int ha_cli_parse(const ha_cli *cli, int argc, char **argv, const char **pos, int
         return usage_error(cli, "%s%s", *npos ? "too few arguments" : "missing arguments", "");
     return 0;
 }
+
+int ha_cli_parse_one(const ha_cli *cli, int argc, char **argv, const char **arg)
+{
+    const char *pos[1] = {NULL};
+    int npos;
+    int rc = ha_cli_parse(cli, argc, argv, pos, &npos);
+    *arg = pos[0];
+    return rc == 0 ? -1 : rc < 0 ? HA_EXIT_OK : rc;
+}

@@ -53,6 +53,11 @@ typedef struct ha_cli {
  * twice is refused; a list takes every value. */
 int ha_cli_parse(const ha_cli *cli, int argc, char **argv, const char **pos, int *npos);
 
+/* For a tool of one positional argument (a folder): parses, and puts it in
+ * *arg. Returns -1 to go on, or the status to exit with (0 after --help,
+ * HA_EXIT_USAGE after one line). */
+int ha_cli_parse_one(const ha_cli *cli, int argc, char **argv, const char **arg);
+
 /* The usage: a synopsis line, then a line per option with its help. */
 void ha_cli_usage(const ha_cli *cli, FILE *f);
 

@@ -128,12 +128,10 @@ static const ha_cli cli = {"fleet", "RESULTS_DIR",
 
 int main(int argc, char **argv)
 {
-    const char *pos[1];
-    int npos;
-    int rc = ha_cli_parse(&cli, argc, argv, pos, &npos);
-    if (rc)
-        return rc < 0 ? HA_EXIT_OK : rc;
-    const char *dir = pos[0];
+    const char *dir;
+    int done = ha_cli_parse_one(&cli, argc, argv, &dir);
+    if (done >= 0)
+        return done;
     char err[1200];
     if (fleet_load(&fl, dir, err, sizeof err) != 0) {
         fprintf(stderr, "fleet: %s\n", err);

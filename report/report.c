@@ -67,12 +67,10 @@ static const ha_cli cli = {"report", "RUN_DIR", "writes RUN_DIR/REPORT.md, plots
 
 int main(int argc, char **argv)
 {
-    const char *pos[1];
-    int npos;
-    int prc = ha_cli_parse(&cli, argc, argv, pos, &npos);
-    if (prc)
-        return prc < 0 ? HA_EXIT_OK : prc;
-    const char *dir = pos[0];
+    const char *dir;
+    int done = ha_cli_parse_one(&cli, argc, argv, &dir);
+    if (done >= 0)
+        return done;
     rundir r;
     char err[1200];
     if (rundir_load(&r, dir, allow, false, err, sizeof err) != 0) {

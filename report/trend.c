@@ -108,12 +108,10 @@ static const ha_cli cli = {"trend", "RESULTS_DIR", "every run folder on one HTML
 
 int main(int argc, char **argv)
 {
-    const char *pos[1];
-    int npos;
-    int prc = ha_cli_parse(&cli, argc, argv, pos, &npos);
-    if (prc)
-        return prc < 0 ? HA_EXIT_OK : prc;
-    const char *dir = pos[0];
+    const char *dir;
+    int done = ha_cli_parse_one(&cli, argc, argv, &dir);
+    if (done >= 0)
+        return done;
     char outbuf[800];
     if (!out) {
         char stamp[32];
