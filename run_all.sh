@@ -3,7 +3,11 @@
 #
 #   ./run_all.sh [--backend auto|hip|cuda|sim] [--device N] [--results DIR]
 #                [--isolate none|fork] [--bench-args "ARGS"] [--pool-args "ARGS"]
-#                [--sim-profile NAME] [--list-sim-profiles] [--help]
+#                [--sim-profile NAME] [--list-sim-profiles] [--parallel] [--help]
+#
+# --parallel runs the devices of the node at once, each as its own run_all.sh;
+# the bench and pool_check of different devices take turns through a lock
+# (flock), so no timed section overlaps another device's.
 #
 # --sim-profile NAME runs the hip backend over the stand-in ROCm runtime
 # acting as release NAME (--list-sim-profiles): SIMULATED, never evidence.
@@ -15,6 +19,8 @@
 # tools' own status (3 no runtime, 4 no device) when no backend can run.
 set -u -o pipefail
 
+orig_args=("$@")
+parallel=
 here=$(cd "$(dirname "$0")" && pwd)
 build=${BUILD:-$here/build}
 backend=auto
@@ -26,7 +32,7 @@ pool_args=
 profile=()
 
 usage() {
-    echo "usage: ./run_all.sh [--backend auto|hip|cuda|sim] [--device N] [--results DIR] [--isolate none|fork] [--bench-args \"ARGS\"] [--pool-args \"ARGS\"] [--sim-profile NAME] [--list-sim-profiles]" >&2
+    echo "usage: ./run_all.sh [--backend auto|hip|cuda|sim] [--device N] [--results DIR] [--isolate none|fork] [--bench-args \"ARGS\"] [--pool-args \"ARGS\"] [--sim-profile NAME] [--list-sim-profiles] [--parallel]" >&2
     exit 2
 }
 
@@ -47,6 +53,7 @@ while [ $# -gt 0 ]; do
         --sim-profile) [ $# -ge 2 ] || usage; profile=(--sim-profile "$2"); shift 2 ;;
         --sim-profile=*) profile=(--sim-profile "${1#*=}"); shift ;;
         --list-sim-profiles) exec "$build/probe_discriminator" --list-sim-profiles ;;
+        --parallel) parallel=1; shift ;;
         -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
         *) echo "run_all.sh: unknown argument '$1'" >&2; usage ;;
     esac
@@ -99,6 +106,32 @@ fi
 stamp=$(date -u +%Y-%m-%dT%H%M%SZ)
 failed=0
 
+# --parallel: one run_all.sh per device, at once; their timed steps share a lock.
+if [ -n "$parallel" ] && [ "$(wc -w <<<"$devices")" -gt 1 ]; then
+    command -v flock >/dev/null || { echo "run_all.sh: --parallel needs flock (util-linux): the timed steps take turns through it" >&2; exit 2; }
+    lock=$(mktemp "${TMPDIR:-/tmp}/hostaccess-timed.XXXXXX") || exit 1
+    pids=()
+    stop_all() {
+        trap '' INT TERM HUP
+        kill -"$1" "${pids[@]}" 2>/dev/null
+        wait
+        rm -f "$lock"
+        exit $((128 + $2))
+    }
+    trap 'stop_all INT 2' INT
+    trap 'stop_all TERM 15' TERM
+    trap 'stop_all HUP 1' HUP
+    for dev in $devices; do
+        HOSTACCESS_TIMED_LOCK=$lock "$0" "${orig_args[@]}" --device "$dev" &
+        pids+=($!)
+    done
+    for p in "${pids[@]}"; do
+        wait "$p" || failed=1
+    done
+    rm -f "$lock"
+    exit $failed
+fi
+
 # The tools of a run, in order: name, binary, extra arguments.
 steps=(
     "env|$probe|--env-only"
@@ -147,6 +180,15 @@ for dev in $devices; do
             continue
         fi
         extra=${extra//@DIR@/$dir}
+        # A timed step waits for the other devices' timed steps (--parallel).
+        # flock in the background and waited for: a signal still stops us.
+        timed=
+        if [ -n "${HOSTACCESS_TIMED_LOCK:-}" ] && { [ "$name" = bench_discriminator ] || [ "$name" = pool_check ]; }; then
+            timed=1
+            exec 9>>"$HOSTACCESS_TIMED_LOCK"
+            flock 9 &
+            wait $!
+        fi
         t0=$(date +%s.%N)
         # In the background and waited for, so a signal reaches the trap at once.
         # shellcheck disable=SC2086
@@ -156,6 +198,10 @@ for dev in $devices; do
         wait "$child"
         rc=$?
         child=
+        if [ -n "$timed" ]; then
+            flock -u 9
+            exec 9>&-
+        fi
         done_steps+=("$name:$rc")
         t1=$(date +%s.%N)
         secs=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }')

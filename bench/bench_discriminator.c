@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "discriminate.h"
 #include "log.h"
@@ -49,6 +50,7 @@ typedef struct bench {
     size_t njobs;
     struct { const path_def *p; long pct; } slow[8]; /* HOSTACCESS_TEST_SLOWDOWN */
     int nslow;
+    double timed_from, timed_until; /* wall-clock seconds: when the rows and the sweep were timed */
     const ha_query *good[HA_MAX_QUERIES];
     size_t ngood;
     char no_readable_reason[200];
@@ -723,6 +725,12 @@ static void write_json(bench *b, jw *w, double wall)
     }
     jw_arr_end(w);
     jw_obj_end(w);
+    /* run_all --parallel: the windows of two devices' benches never overlap */
+    jw_key(w, "timed_window");
+    jw_obj(w);
+    jw_kdbl(w, "from_unix_s", b->timed_from);
+    jw_kdbl(w, "until_unix_s", b->timed_until);
+    jw_obj_end(w);
     jw_key(w, "test_slowdown");
     if (b->nslow) {
         jw_arr(w);
@@ -823,6 +831,13 @@ static int parse(bench *b, int argc, char **argv)
     for (int i = 0; i < paths.n && b->nonly_paths < 32; i++)
         b->only_paths[b->nonly_paths++] = paths.v[i];
     return 0;
+}
+
+static double unix_now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
 /* HOSTACCESS_TEST_SLOWDOWN: "PATH=PERCENT[,PATH=PERCENT]". */
@@ -935,8 +950,10 @@ int main(int argc, char **argv)
     for (double until = ha_clock_ns() + 0.5e9; ha_clock_ns() < until;)
         path_empty(&c, 1u << 16);
     plan_rows(&b, &c);
+    b.timed_from = unix_now_s();
     time_rows(&b);
     run_sweep(&b, &c);
+    b.timed_until = unix_now_s();
     double wall = ha_now_s() - t0;
 
     if (ha_backend_simulated(&b.t.be))

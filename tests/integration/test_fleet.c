@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include <jansson.h>
 
 #include "itest.h"
 
@@ -100,6 +101,43 @@ static void failures_halves_and_twins_are_listed_not_dropped(void **s)
     assert_int_equal(it_sh("HOSTACCESS_HOST='bad name' fleet/task.sh %s/survey --backend sim", tmp), 2);
 }
 
+/* One node, two devices at once (run_all --parallel): both runs whole, the
+ * two benches' timed windows one after the other, the fleet in agreement. */
+static void two_devices_run_at_once_and_their_timed_sections_take_turns(void **s)
+{
+    (void)s;
+    if (it_sh("command -v flock") != 0)
+        it_skip("flock (util-linux) is not installed");
+    if (it_sh("test -x %s/bin/fleet", it_build()) != 0)
+        it_skip("report tools are not built (libjansson-dev)");
+    assert_int_equal(it_sh("HA_SIM_DEVICES=2 ./run_all.sh --parallel --results %s/par " FAST, tmp), 0);
+    assert_int_equal(it_sh("grep -l '\"complete\": true' %s/par/*-dev0/MANIFEST.json %s/par/*-dev1/MANIFEST.json | wc -l",
+                           tmp, tmp), 0);
+    assert_string_equal(it_out, "2\n"); /* both runs whole */
+    char p[2][400];
+    json_t *w[2];
+    for (int d = 0; d < 2; d++) {
+        assert_int_equal(it_sh("ls %s/par/*-dev%d/bench_discriminator.json", tmp, d), 0);
+        it_out[strcspn(it_out, "\n")] = 0;
+        snprintf(p[d], sizeof p[d], "%.399s", it_out);
+        json_error_t e;
+        json_t *j = json_load_file(p[d], 0, &e);
+        assert_non_null(j);
+        w[d] = json_incref(json_object_get(j, "timed_window"));
+        json_decref(j);
+    }
+    double a0 = json_number_value(json_object_get(w[0], "from_unix_s")),
+           a1 = json_number_value(json_object_get(w[0], "until_unix_s")),
+           b0 = json_number_value(json_object_get(w[1], "from_unix_s")),
+           b1 = json_number_value(json_object_get(w[1], "until_unix_s"));
+    json_decref(w[0]);
+    json_decref(w[1]);
+    assert_true(a0 > 0 && b0 > 0 && a1 > a0 && b1 > b0);
+    assert_true(a1 <= b0 || b1 <= a0); /* one after the other, never overlapping */
+    assert_int_equal(it_sh("report/fleet %s/par", tmp), 0);
+    assert_non_null(strstr(it_out, "2 host/device pair(s)"));
+}
+
 int main(void)
 {
     if (!it_backend_compiled("sim")) {
@@ -109,6 +147,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(a_fleet_that_agrees_passes_and_one_that_departs_is_named),
         cmocka_unit_test(failures_halves_and_twins_are_listed_not_dropped),
+        cmocka_unit_test(two_devices_run_at_once_and_their_timed_sections_take_turns),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
 }
