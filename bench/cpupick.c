@@ -37,12 +37,6 @@ int cpupick_parse_list(const char *s, unsigned char *set, int max)
     return count;
 }
 
-static int cmp_dbl(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 static int hold(int cpu)
 {
     cpu_set_t one;
@@ -66,7 +60,7 @@ static void score(int cpu, cpu_score *s)
         }
         per[i] = (ha_clock_ns() - t0) / (double)n;
     }
-    qsort(per, 10, sizeof per[0], cmp_dbl);
+    ha_sort_doubles(per, 10);
     s->cpu = cpu;
     s->p50_ns = ha_percentile(per, 10, 50);
     s->p90_ns = ha_percentile(per, 10, 90);

@@ -5,14 +5,6 @@
 
 #include "hostread.h"
 
-static uint64_t next_rand(uint64_t *s)
-{
-    *s ^= *s << 13;
-    *s ^= *s >> 7;
-    *s ^= *s << 17;
-    return *s;
-}
-
 static void skip(bench_row *r, const char *why)
 {
     r->skipped = true;
@@ -42,7 +34,7 @@ int bench_run_rounds(bench_job *jobs, size_t n, const bench_plan *plan, int repe
             rc = -1;
         }
     }
-    uint64_t seed = BENCH_ROUND_SEED;
+    unsigned long long seed = BENCH_ROUND_SEED;
     long total = plan->rounds * repeats;
     for (long round = 0; round < total; round++) {
         size_t m = 0;
@@ -50,7 +42,7 @@ int bench_run_rounds(bench_job *jobs, size_t n, const bench_plan *plan, int repe
             if (!jobs[i].row->skipped && (jobs[i].row->repeat - 1) == round % repeats)
                 order[m++] = i;
         for (size_t i = m; i > 1; i--) {
-            size_t k = (size_t)(next_rand(&seed) % i), t = order[i - 1];
+            size_t k = (size_t)(ha_xorshift64(&seed) % i), t = order[i - 1];
             order[i - 1] = order[k];
             order[k] = t;
         }

@@ -69,19 +69,18 @@ void ha_cli_usage(const ha_cli *cli, FILE *f)
     fprintf(f, "  %-28s %s\n", "--help", "this text");
 }
 
-int ha_cli_error(const ha_cli *cli, const char *problem)
+int ha_usage_error(const char *tool, const char *problem)
 {
-    fprintf(stderr, "%s: %s (%s --help lists the options)\n", cli->tool, problem, cli->tool);
+    fprintf(stderr, "%s: %s (%s --help lists the options)\n", tool, problem, tool);
     return HA_EXIT_USAGE;
 }
 
-/* One line: the problem, and where the options are listed. */
+/* fmt takes the two strings a and b. */
 static int usage_error(const ha_cli *cli, const char *fmt, const char *a, const char *b)
 {
-    fprintf(stderr, "%s: ", cli->tool);
-    fprintf(stderr, fmt, a, b);
-    fprintf(stderr, " (%s --help lists the options)\n", cli->tool);
-    return HA_EXIT_USAGE;
+    char problem[400];
+    snprintf(problem, sizeof problem, fmt, a, b);
+    return ha_usage_error(cli->tool, problem);
 }
 
 static const ha_opt *find(const ha_opt *o, const char *name, size_t len)
@@ -103,29 +102,24 @@ static void range(const ha_opt *o, char *buf, size_t n)
         snprintf(buf, n, "a number from %g to %g", o->min, o->max);
 }
 
+/* What the option takes, and the value given. */
+static int bad_value(const ha_cli *cli, const ha_opt *o, const char *want, const char *v)
+{
+    char problem[400];
+    snprintf(problem, sizeof problem, "--%s takes %s, not '%.100s'", o->name, want, v);
+    return ha_usage_error(cli->tool, problem);
+}
+
 static int take(const ha_cli *cli, const ha_opt *o, const char *v, bool *seen)
 {
     char want[96];
     if (o->type != HA_OPT_LIST && *seen)
         return usage_error(cli, "--%s is given twice%s", o->name, "");
     *seen = true;
-    if (o->check && o->check(v, want, sizeof want) != 0) {
-        char line[200];
-        snprintf(line, sizeof line, "--%s takes %s, not '%%s'%%s", o->name, want);
-        return usage_error(cli, line, v, "");
-    }
+    if (o->check && o->check(v, want, sizeof want) != 0)
+        return bad_value(cli, o, want, v);
+    range(o, want, sizeof want);
     switch (o->type) {
-    case HA_OPT_SIZE: {
-        unsigned long long z;
-        if (ha_parse_size(v, (unsigned long long)o->min, (unsigned long long)o->max, &z) != 0) {
-            range(o, want, sizeof want);
-            char line[200];
-            snprintf(line, sizeof line, "--%s takes %s, not '%%s'%%s", o->name, want);
-            return usage_error(cli, line, v, "");
-        }
-        *(unsigned long long *)o->dest = z;
-        return 0;
-    }
     case HA_OPT_FLAG: *(bool *)o->dest = true; return 0;
     case HA_OPT_STRING:
         if (!*v)
@@ -139,26 +133,22 @@ static int take(const ha_cli *cli, const ha_opt *o, const char *v, bool *seen)
         l->v[l->n++] = v;
         return 0;
     }
+    case HA_OPT_SIZE:
+        if (ha_parse_size(v, (unsigned long long)o->min, (unsigned long long)o->max, o->dest) != 0)
+            return bad_value(cli, o, want, v);
+        return 0;
     case HA_OPT_LONG:
+        if (ha_parse_long(v, (long)o->min, (long)o->max, o->dest) != 0)
+            return bad_value(cli, o, want, v);
+        return 0;
     case HA_OPT_REAL: {
+        /* strtod takes " 5" and "+5": refused, as ha_parse_long refuses them */
         char *end;
         errno = 0;
-        long l = 0;
-        double d = o->type == HA_OPT_LONG ? (double)(ha_parse_long(v, (long)o->min, (long)o->max, &l) ? NAN : l)
-                                          : strtod(v, &end);
-        bool ok = o->type == HA_OPT_LONG ? !isnan(d)
-                                         : *v && !*end && errno == 0 && *v != ' ' && *v != '+' && isfinite(d) &&
-                                               d >= o->min && d <= o->max;
-        if (!ok) {
-            range(o, want, sizeof want);
-            char line[200];
-            snprintf(line, sizeof line, "--%s takes %s, not '%%s'%%s", o->name, want);
-            return usage_error(cli, line, v, "");
-        }
-        if (o->type == HA_OPT_LONG)
-            *(long *)o->dest = (long)d;
-        else
-            *(double *)o->dest = d;
+        double d = strtod(v, &end);
+        if (!*v || *end || errno || *v == ' ' || *v == '+' || !isfinite(d) || d < o->min || d > o->max)
+            return bad_value(cli, o, want, v);
+        *(double *)o->dest = d;
         return 0;
     }
     }

@@ -62,8 +62,9 @@ int ha_cli_parse_one(const ha_cli *cli, int argc, char **argv, const char **arg)
 void ha_cli_usage(const ha_cli *cli, FILE *f);
 
 /* One line to stderr, "TOOL: problem (TOOL --help lists the options)";
- * returns HA_EXIT_USAGE. For what only the tool can check after parsing. */
-int ha_cli_error(const ha_cli *cli, const char *problem);
+ * returns HA_EXIT_USAGE. The parser's own errors take this shape, and so
+ * does what only the tool can check after parsing. */
+int ha_usage_error(const char *tool, const char *problem);
 
 /* Range-checked integer parsing: digits only, with an optional minus (no
  * "+5", " 5", "5x"); 0 on success. */

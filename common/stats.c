@@ -11,6 +11,8 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+void ha_sort_doubles(double *x, size_t n) { qsort(x, n, sizeof *x, cmp_double); }
+
 double ha_percentile(const double *sorted, size_t n, double p)
 {
     if (n == 0)

@@ -20,6 +20,19 @@ typedef struct ha_stats {
     int slow_first;   /* the first sample beyond median + max(that, 20 % of median) */
 } ha_stats;
 
+/* Sorts n doubles ascending, in place. */
+void ha_sort_doubles(double *x, size_t n);
+
+/* The next value of a xorshift64 generator (state must not be 0): cheap,
+ * and the same sequence from the same seed on every machine. */
+static inline unsigned long long ha_xorshift64(unsigned long long *state)
+{
+    *state ^= *state << 13;
+    *state ^= *state >> 7;
+    *state ^= *state << 17;
+    return *state;
+}
+
 /* Percentile p (0..100) of sorted samples. */
 double ha_percentile(const double *sorted, size_t n, double p);
 

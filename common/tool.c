@@ -22,8 +22,7 @@ void ha_tool_init(ha_tool *t, const char *name)
 
 int ha_tool_usage(const ha_tool *t, const char *problem)
 {
-    fprintf(stderr, "%s: %s (%s --help lists the options)\n", t->name, problem ? problem : "bad usage", t->name);
-    return HA_EXIT_USAGE;
+    return ha_usage_error(t->name, problem ? problem : "bad usage");
 }
 
 static int known_backend(const char *v, char *why, size_t n)

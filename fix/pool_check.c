@@ -470,16 +470,6 @@ static int parse_sizes(const char *s)
     }
 }
 
-static int sizes_check(const char *v, char *why, size_t n)
-{
-    size_t keep = G.nsizes;
-    int bad = strcmp(v, "none") && parse_sizes(v);
-    G.nsizes = keep;
-    if (bad)
-        snprintf(why, n, "up to 8 sizes of 1MiB to 1TiB, comma-separated (e.g. 1GiB,4GiB), or none");
-    return bad ? -1 : 0;
-}
-
 static int mode_check(const char *v, char *why, size_t n)
 {
     for (size_t i = 0; i < sizeof modes / sizeof modes[0]; i++)
@@ -498,7 +488,7 @@ int main(int argc, char **argv)
     const ha_opt own[] = {
         {"throughput-sizes", HA_OPT_STRING, 0, 0, &sizes, "LIST",
          "pool sizes whose sleep/wake GB/s are measured, up to 8 of 1MiB to 1TiB comma-separated, or none "
-         "(1GiB,4GiB; sim 64MiB,256MiB)", sizes_check},
+         "(1GiB,4GiB; sim 64MiB,256MiB)", NULL},
         {"cycles", HA_OPT_LONG, 1, 100000, &G.cycles, "N", "sleep/wake cycles of the drift check (100)", NULL},
         {"mode", HA_OPT_LIST, 0, 0, &modes_given, "NAME",
          "check only this mode: device+fix, device-nofix, hostbacked+fix, hostbacked-nofix (repeatable)", mode_check},
@@ -510,10 +500,14 @@ int main(int argc, char **argv)
     if (prc)
         return prc < 0 ? HA_EXIT_OK : prc;
     bool sizes_given = sizes != NULL;
-    if (sizes && strcmp(sizes, "none") == 0)
+    if (sizes && strcmp(sizes, "none") == 0) {
         G.nsizes = 0;
-    else if (sizes)
-        parse_sizes(sizes);
+    } else if (sizes && parse_sizes(sizes)) {
+        char msg[200];
+        snprintf(msg, sizeof msg, "--throughput-sizes takes up to 8 sizes of 1MiB to 1TiB, comma-separated "
+                                  "(e.g. 1GiB,4GiB), or none, not '%.60s'", sizes);
+        return ha_tool_usage(&G.t, msg);
+    }
     if (modes_given.n > 4)
         return ha_tool_usage(&G.t, "--mode is given more than 4 times");
     const char *only[4];

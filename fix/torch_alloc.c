@@ -183,21 +183,27 @@ int hostaccess_wake(const char *tags) { return pool_op(tags, OP_WAKE); }
  * their next wake gives fresh memory. */
 int hostaccess_discard(const char *tags) { return pool_op(tags, OP_DISCARD); }
 
+/* What the pool holds under tag t: REFPOOL_OK (the error cleared), or the
+ * refpool error with the reason left for hostaccess_last_error(). */
+static int tag_info(const char *t, refpool_tag_info *ti)
+{
+    int rc = pool ? refpool_tag(pool, t, ti) : REFPOOL_E_UNKNOWN_TAG;
+    if (rc == REFPOOL_OK)
+        err[0] = 0;
+    else
+        snprintf(err, sizeof err, "no allocation is tagged '%.100s'", t ? t : "(null)");
+    return rc;
+}
+
 /* 1 when every allocation tagged so is asleep, 0 when one is awake, or a
  * negative refpool error (unknown tag). */
 int hostaccess_tag_asleep(const char *t)
 {
     pthread_mutex_lock(&lock);
     refpool_tag_info ti;
-    int rc = pool ? refpool_tag(pool, t, &ti) : REFPOOL_E_UNKNOWN_TAG;
-    if (rc == REFPOOL_OK) {
-        err[0] = 0;
-        rc = ti.asleep == ti.allocations;
-    } else {
-        snprintf(err, sizeof err, "no allocation is tagged '%.100s'", t ? t : "(null)");
-    }
+    int rc = tag_info(t, &ti);
     pthread_mutex_unlock(&lock);
-    return rc;
+    return rc == REFPOOL_OK ? ti.asleep == ti.allocations : rc;
 }
 
 /* The bytes the tag maps when awake, or a negative refpool error. */
@@ -205,16 +211,9 @@ long long hostaccess_tag_bytes(const char *t)
 {
     pthread_mutex_lock(&lock);
     refpool_tag_info ti;
-    int rc = pool ? refpool_tag(pool, t, &ti) : REFPOOL_E_UNKNOWN_TAG;
-    long long out = rc;
-    if (rc == REFPOOL_OK) {
-        err[0] = 0;
-        out = (long long)ti.bytes;
-    } else {
-        snprintf(err, sizeof err, "no allocation is tagged '%.100s'", t ? t : "(null)");
-    }
+    int rc = tag_info(t, &ti);
     pthread_mutex_unlock(&lock);
-    return out;
+    return rc == REFPOOL_OK ? (long long)ti.bytes : rc;
 }
 
 /* The tags in use, comma-separated, into buf; returns how many there are,

@@ -196,9 +196,7 @@ int main(int argc, char **argv)
     if (rc)
         return rc < 0 ? HA_EXIT_OK : rc;
     if ((ser && nd != 0) || (!ser && nd != 2)) {
-        fprintf(stderr, "compare: give two run folders, or --series and a results folder (compare --help lists "
-                        "the options)\n");
-        return HA_EXIT_USAGE;
+        return ha_usage_error("compare", "give two run folders, or --series and a results folder");
     }
     for (int i = 0; i < thresholds.n; i++) {
         char err[200];

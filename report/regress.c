@@ -7,6 +7,7 @@
 
 #include "goals.h"
 #include "records.h"
+#include "stats.h"
 #include "timing.h"
 
 /* Defaults, in %, from the H200's A/A runs (results/aa-calibration: 15
@@ -233,17 +234,11 @@ static unsigned long long seed_of(const char *s)
     return h | 1;
 }
 
-static int cmp_dbl(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 static double pct_of(double *v, size_t n, double p)
 {
     if (!n)
         return NAN;
-    qsort(v, n, sizeof *v, cmp_dbl);
+    ha_sort_doubles(v, n);
     return v[(size_t)ceil(p / 100 * (double)n) - (p > 0)];
 }
 

@@ -5,16 +5,11 @@
 #include <string.h>
 
 #include "records.h"
-
-static int cmp_dbl(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
+#include "stats.h"
 
 static double median_inplace(double *x, size_t n)
 {
-    qsort(x, n, sizeof *x, cmp_dbl);
+    ha_sort_doubles(x, n);
     return n % 2 ? x[n / 2] : (x[n / 2 - 1] + x[n / 2]) / 2;
 }
 
@@ -60,19 +55,11 @@ int timing_blocks(const json_t *bench, const char *path, const char *kind, const
     return out->n ? 0 : -1;
 }
 
-static unsigned long long next_rand(unsigned long long *s)
-{
-    *s ^= *s << 13;
-    *s ^= *s >> 7;
-    *s ^= *s << 17;
-    return *s;
-}
-
 static double resampled_median(const row_blocks *x, unsigned long long *seed)
 {
     double tmp[TIMING_MAX_BLOCKS];
     for (size_t i = 0; i < x->n; i++)
-        tmp[i] = x->med[next_rand(seed) % x->n];
+        tmp[i] = x->med[ha_xorshift64(seed) % x->n];
     return median_inplace(tmp, x->n);
 }
 
@@ -96,7 +83,7 @@ int timing_compare(const row_blocks *a, const row_blocks *b, unsigned long long 
         out->lo = out->hi = NAN;
         return 0;
     }
-    qsort(r, m, sizeof r[0], cmp_dbl);
+    ha_sort_doubles(r, m);
     out->lo = r[(size_t)floor(0.025 * (double)(m - 1))];
     out->hi = r[(size_t)ceil(0.975 * (double)(m - 1))];
     return 0;
