@@ -3,11 +3,14 @@
 #
 #   ./run_all.sh [--backend auto|hip|cuda|sim] [--device N] [--results DIR]
 #                [--isolate none|fork] [--bench-args "ARGS"] [--pool-args "ARGS"]
-#                [--sim-profile NAME] [--list-sim-profiles] [--parallel] [--help]
+#                [--sim-profile NAME] [--list-sim-profiles] [--parallel[=turns|overlap]] [--help]
 #
-# --parallel runs the devices of the node at once, each as its own run_all.sh;
-# the bench and pool_check of different devices take turns through a lock
-# (flock), so no timed section overlaps another device's.
+# --parallel runs the devices of the node at once, each as its own run_all.sh.
+# With turns (the default) the bench and pool_check of different devices take
+# turns through a lock (flock), so no timed section overlaps another device's.
+# With overlap they run at once, each device's run on its own share of the
+# CPUs (taskset): faster, and right only where report/parallel_check.sh has
+# shown on that machine that the devices' figures do not disturb each other.
 #
 # --sim-profile NAME runs the hip backend over the stand-in ROCm runtime
 # acting as release NAME (--list-sim-profiles): SIMULATED, never evidence.
@@ -32,7 +35,7 @@ pool_args=
 profile=()
 
 usage() {
-    echo "usage: ./run_all.sh [--backend auto|hip|cuda|sim] [--device N] [--results DIR] [--isolate none|fork] [--bench-args \"ARGS\"] [--pool-args \"ARGS\"] [--sim-profile NAME] [--list-sim-profiles] [--parallel]" >&2
+    echo "usage: ./run_all.sh [--backend auto|hip|cuda|sim] [--device N] [--results DIR] [--isolate none|fork] [--bench-args \"ARGS\"] [--pool-args \"ARGS\"] [--sim-profile NAME] [--list-sim-profiles] [--parallel[=turns|overlap]]" >&2
     exit 2
 }
 
@@ -53,26 +56,33 @@ while [ $# -gt 0 ]; do
         --sim-profile) [ $# -ge 2 ] || usage; profile=(--sim-profile "$2"); shift 2 ;;
         --sim-profile=*) profile=(--sim-profile "${1#*=}"); shift ;;
         --list-sim-profiles) exec "$build/probe_discriminator" --list-sim-profiles ;;
-        --parallel) parallel=1; shift ;;
+        --parallel) parallel=turns; shift ;;
+        --parallel=turns|--parallel=overlap) parallel=${1#*=}; shift ;;
+        --parallel=*) echo "run_all.sh: --parallel takes turns or overlap, not '${1#*=}'" >&2; usage ;;
         -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
         *) echo "run_all.sh: unknown argument '$1'" >&2; usage ;;
     esac
 done
-case "$backend" in auto|hip|cuda|sim) ;; *) echo "run_all.sh: unknown backend '$backend'" >&2; usage ;; esac
-case "$isolate" in none|fork) ;; *) echo "run_all.sh: --isolate takes none or fork" >&2; usage ;; esac
-# At most 9 digits: bash arithmetic on a longer index would overflow.
-if [ -n "$device" ] && ! [[ "$device" =~ ^[0-9]{1,9}$ ]]; then
-    echo "run_all.sh: bad device index '$device'" >&2; usage
-fi
-
 probe=$build/probe_discriminator
 if [ ! -x "$probe" ]; then
     echo "run_all.sh: $probe is missing: run 'make probes' first" >&2
     exit 1
 fi
 
-# Which backend auto picks here, and how many devices it has.
-listing=$("$probe" --backend "$backend" "${profile[@]}" --list-devices) || exit $?
+# The tools check their own options: each is asked for its device listing
+# with the options it will run with, so a bad value stops the run here, in
+# the tool's own words and exit status, before anything is measured. The
+# probe's listing also names the backend auto picks and its device count.
+dev_opt=()
+[ -n "$device" ] && dev_opt=(--device "$device")
+listing=$("$probe" --backend "$backend" "${profile[@]}" "${dev_opt[@]}" --isolate "$isolate" --list-devices) || exit $?
+check_args() {
+    [ -x "$build/$1" ] || return 0
+    # shellcheck disable=SC2086
+    "$build/$1" --backend "$backend" "${profile[@]}" "${dev_opt[@]}" $2 --list-devices >/dev/null || exit $?
+}
+check_args bench_discriminator "$bench_args"
+check_args pool_check "$pool_args"
 chosen=${listing%% *}
 count=${listing##* }
 if [ "$count" -lt 1 ]; then
@@ -80,10 +90,6 @@ if [ "$count" -lt 1 ]; then
     exit 4
 fi
 if [ -n "$device" ]; then
-    if [ "$device" -ge "$count" ]; then
-        echo "run_all.sh: device $device does not exist: $chosen has $count device(s)" >&2
-        usage
-    fi
     devices=$device
 else
     devices=$(seq 0 $((count - 1)))
@@ -106,29 +112,52 @@ fi
 stamp=$(date -u +%Y-%m-%dT%H%M%SZ)
 failed=0
 
-# --parallel: one run_all.sh per device, at once; their timed steps share a lock.
+# --parallel: one run_all.sh per device, at once; their timed steps share a
+# lock (turns) or each runs on its own CPUs (overlap).
 if [ -n "$parallel" ] && [ "$(wc -w <<<"$devices")" -gt 1 ]; then
-    command -v flock >/dev/null || { echo "run_all.sh: --parallel needs flock (util-linux): the timed steps take turns through it" >&2; exit 2; }
-    lock=$(mktemp "${TMPDIR:-/tmp}/hostaccess-timed.XXXXXX") || exit 1
+    need=flock
+    [ "$parallel" = overlap ] && need=taskset
+    command -v "$need" >/dev/null || { echo "run_all.sh: --parallel=$parallel needs $need (util-linux)" >&2; exit 2; }
+    lock=
+    if [ "$parallel" = turns ]; then
+        lock=$(mktemp "${TMPDIR:-/tmp}/hostaccess-timed.XXXXXX") || exit 1
+    else
+        # Every ndev-th CPU of those we may use: SMT siblings (n and n + cores)
+        # stay in one share when the core count is even, and each share keeps
+        # some of every NUMA node, so each bench still finds a CPU near its GPU.
+        mapfile -t cpus < <(awk '/^Cpus_allowed_list:/ { n = split($2, r, ","); for (i = 1; i <= n; i++) { m = split(r[i], b, "-"); for (c = b[1]; c <= b[m]; c++) print c } }' /proc/self/status)
+        ndev=$(wc -w <<<"$devices")
+        if [ "${#cpus[@]}" -lt "$ndev" ]; then
+            echo "run_all.sh: --parallel=overlap needs a CPU per device: ${#cpus[@]} CPU(s) for $ndev devices" >&2
+            exit 2
+        fi
+    fi
     pids=()
     stop_all() {
         trap '' INT TERM HUP
         kill -"$1" "${pids[@]}" 2>/dev/null
         wait
-        rm -f "$lock"
+        [ -n "$lock" ] && rm -f "$lock"
         exit $((128 + $2))
     }
     trap 'stop_all INT 2' INT
     trap 'stop_all TERM 15' TERM
     trap 'stop_all HUP 1' HUP
+    share=0
     for dev in $devices; do
-        HOSTACCESS_TIMED_LOCK=$lock "$0" "${orig_args[@]}" --device "$dev" &
+        if [ "$parallel" = turns ]; then
+            HOSTACCESS_TIMED_LOCK=$lock "$0" "${orig_args[@]}" --device "$dev" &
+        else
+            mine=$(for ((i = share; i < ${#cpus[@]}; i += ndev)); do printf '%s,' "${cpus[$i]}"; done)
+            HOSTACCESS_TIMED_LOCK= taskset -c "${mine%,}" "$0" "${orig_args[@]}" --device "$dev" &
+            share=$((share + 1))
+        fi
         pids+=($!)
     done
     for p in "${pids[@]}"; do
         wait "$p" || failed=1
     done
-    rm -f "$lock"
+    [ -n "$lock" ] && rm -f "$lock"
     exit $failed
 fi
 

@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "discriminate.h"
+#include "gpuhelpers.h"
 #include "log.h"
 #include "cpupick.h"
 #include "measure.h"
@@ -246,7 +247,7 @@ static int setup(bench *b)
         if (b->d.verdicts[qi].v == HA_V_DISTINGUISHES)
             b->good[b->ngood++] = b->d.queries[qi];
     b->headline = b->device_kind = b->bad_kind = -1;
-    if (b->d.nk > 0 && b->d.runs[0].created && !ha_kind_is_vmm(b->d.kinds[0]))
+    if (b->d.nk > 0 && b->d.runs[0].created && !b->d.kinds[0]->is_vmm)
         b->device_kind = 0; /* hipMalloc, cuMemAlloc, plain-readable: each table's first row */
     snprintf(b->no_readable_reason, sizeof b->no_readable_reason,
              "no readable kind on this platform: every created kind faulted on a host read");

@@ -6,6 +6,7 @@
  * the wrong ABI. A missing symbol makes that row say so; it never stops the
  * run. Structure kept parallel to backend_hip.c. */
 #include "backend.h"
+#include "gpuhelpers.h"
 #include "log.h"
 #include "dynload.h"
 
@@ -49,7 +50,9 @@ typedef struct cu_state {
     CUstream stream;
 } cu_state;
 
-static cu_state S;
+/* The runtime's entry points above are the process's (the library is loaded
+ * once); what one open of a device holds is here, behind be->priv. */
+static cu_state *state(const ha_backend *be) { return be->priv; }
 
 static const char *cu_status_name(const ha_backend *be, int st)
 {
@@ -230,9 +233,9 @@ static int k_managed(const ha_backend *be, ha_alloc *a)
 }
 
 static const ha_kind cu_kinds[] = {
-    {"cuMemAlloc", "device memory from cuMemAlloc", k_mem_alloc, k_mem_free, {0}, false},
-    {"cuMemHostAlloc", "pinned host memory, cuMemHostAlloc(DEVICEMAP)", k_host_alloc, k_host_free, {0}, false},
-    {"cuMemAllocManaged", "managed memory, cuMemAllocManaged(GLOBAL)", k_managed, k_mem_free, {0}, false},
+    {"cuMemAlloc", "device memory from cuMemAlloc", k_mem_alloc, k_mem_free, {0}, false, false},
+    {"cuMemHostAlloc", "pinned host memory, cuMemHostAlloc(DEVICEMAP)", k_host_alloc, k_host_free, {0}, false, false},
+    {"cuMemAllocManaged", "managed memory, cuMemAllocManaged(GLOBAL)", k_managed, k_mem_free, {0}, false, false},
     {0},
 };
 
@@ -356,20 +359,20 @@ static int cu_d2h(const ha_backend *be, void *dst, const void *src, size_t n)
 static int cu_d2h_async(const ha_backend *be, void *dst, const void *src, size_t n)
 {
     (void)be;
-    int st = CALL(cuMemcpyDtoHAsync, dst, dptr(src), n, S.stream);
-    return st ? st : CALL(cuStreamSynchronize, S.stream);
+    int st = CALL(cuMemcpyDtoHAsync, dst, dptr(src), n, state(be)->stream);
+    return st ? st : CALL(cuStreamSynchronize, state(be)->stream);
 }
 
 static int cu_h2d_enqueue(const ha_backend *be, void *dst, const void *src, size_t n)
 {
     (void)be;
-    return CALL(cuMemcpyHtoDAsync, dptr(dst), src, n, S.stream);
+    return CALL(cuMemcpyHtoDAsync, dptr(dst), src, n, state(be)->stream);
 }
 
 static int cu_stream_sync(const ha_backend *be)
 {
     (void)be;
-    return CALL(cuStreamSynchronize, S.stream);
+    return CALL(cuStreamSynchronize, state(be)->stream);
 }
 
 static int cu_synchronize(const ha_backend *be)
@@ -406,33 +409,42 @@ static int cu_device_count(const ha_backend *be, int *n)
     return CALL(cuDeviceGetCount, n);
 }
 
+/* libcuda stays loaded: unloading a GPU runtime mid-process is not supported */
+static void release_device(cu_state *s)
+{
+    if (s->stream)
+        CALL(cuStreamDestroy, s->stream);
+    if (s->ctx)
+        CALL(cuDevicePrimaryCtxRelease, s->dev);
+}
+
 static int cu_open(ha_backend *be, int device, char *why, size_t n)
 {
-    memset(&S, 0, sizeof S);
+    cu_state s = {0};
     static const char *const names[] = {"libcuda.so.1", NULL};
     bool broken;
     char lwhy[700];
-    S.lib = ha_dlopen_checked(names, &broken, lwhy, sizeof lwhy);
-    if (!S.lib) {
+    s.lib = ha_dlopen_checked(names, &broken, lwhy, sizeof lwhy);
+    if (!s.lib) {
         snprintf(why, n, "cuda: %s%s", lwhy, broken ? "" : ": install the NVIDIA driver");
         return HA_EXIT_NO_RUNTIME;
     }
     const char *missing = NULL, *not_code = NULL;
-#define LOAD_REQ(s) p_##s = (__typeof__(s) *)dlsym(S.lib, XSTR(s)); if (!p_##s && !missing) missing = XSTR(s); \
-    if (p_##s && !ha_is_code((const void *)p_##s) && !not_code) not_code = XSTR(s);
-#define LOAD_OPT(s) p_##s = (__typeof__(s) *)dlsym(S.lib, XSTR(s)); \
-    if (p_##s && !ha_is_code((const void *)p_##s) && !not_code) not_code = XSTR(s);
+#define LOAD_REQ(sym) p_##sym = (__typeof__(sym) *)dlsym(s.lib, XSTR(sym)); if (!p_##sym && !missing) missing = XSTR(sym); \
+    if (p_##sym && !ha_is_code((const void *)p_##sym) && !not_code) not_code = XSTR(sym);
+#define LOAD_OPT(sym) p_##sym = (__typeof__(sym) *)dlsym(s.lib, XSTR(sym)); \
+    if (p_##sym && !ha_is_code((const void *)p_##sym) && !not_code) not_code = XSTR(sym);
     CU_SYMS(LOAD_REQ, LOAD_OPT)
     if (not_code) {
         snprintf(why, n, "cuda: libcuda.so.1's %s is not a function (it is data): this is not the NVIDIA "
                  "driver's library; reinstall the driver", not_code);
-        dlclose(S.lib);
+        dlclose(s.lib);
         return HA_EXIT_NO_RUNTIME;
     }
     if (missing) {
         snprintf(why, n, "cuda: libcuda.so.1 lacks %s: the driver is older than this tool needs",
                  missing);
-        dlclose(S.lib);
+        dlclose(s.lib);
         return HA_EXIT_NO_RUNTIME;
     }
     int st = CALL(cuInit, 0);
@@ -458,29 +470,35 @@ static int cu_open(ha_backend *be, int device, char *why, size_t n)
         snprintf(why, n, "device %d does not exist: cuda has %d device(s)", device, count);
         return HA_EXIT_USAGE;
     }
-    if ((st = CALL(cuDeviceGet, &S.dev, device)) ||
-        (st = CALL(cuDevicePrimaryCtxRetain, &S.ctx, S.dev)) ||
-        (st = CALL(cuCtxSetCurrent, S.ctx))) {
+    if ((st = CALL(cuDeviceGet, &s.dev, device)) ||
+        (st = CALL(cuDevicePrimaryCtxRetain, &s.ctx, s.dev)) ||
+        (st = CALL(cuCtxSetCurrent, s.ctx))) {
         snprintf(why, n, "cuda: cannot open device %d: %s", device, cu_status_name(be, st));
         return HA_EXIT_NO_DEVICE;
     }
-    st = CALL(cuStreamCreate, &S.stream, CU_STREAM_NON_BLOCKING);
+    st = CALL(cuStreamCreate, &s.stream, CU_STREAM_NON_BLOCKING);
     if (st)
         ha_log(HA_LOG_WARN, "cuStreamCreate: %s; async copies use the null stream",
                 cu_status_name(be, st));
     be->device = device;
-    be->priv = &S;
+    cu_state *mine = malloc(sizeof *mine);
+    if (!mine) {
+        release_device(&s);
+        snprintf(why, n, "cuda: out of memory opening device %d", device);
+        return HA_EXIT_NO_RUNTIME;
+    }
+    *mine = s;
+    be->priv = mine;
     return HA_EXIT_OK;
 }
 
 static void cu_close(ha_backend *be)
 {
-    if (S.stream)
-        CALL(cuStreamDestroy, S.stream);
-    if (S.ctx)
-        CALL(cuDevicePrimaryCtxRelease, S.dev);
-    /* libcuda stays loaded: unloading a GPU runtime mid-process is not supported */
-    memset(&S, 0, sizeof S);
+    cu_state *s = state(be);
+    if (!s)
+        return;
+    release_device(s);
+    free(s);
     be->priv = NULL;
 }
 
@@ -522,19 +540,19 @@ static void cu_env(const ha_backend *be, ha_env *e)
     ha_env_check_versions(e, "cuda.h", e->header_version, "libcuda", e->runtime_version);
     cu_device_count(be, &e->device_count);
     e->device = be->device;
-    if (CALL(cuDeviceGetName, e->device_name, (int)sizeof e->device_name - 1, S.dev))
+    if (CALL(cuDeviceGetName, e->device_name, (int)sizeof e->device_name - 1, state(be)->dev))
         snprintf(e->device_name, sizeof e->device_name, "unknown");
     int maj = -1, min = -1;
-    CALL(cuDeviceGetAttribute, &maj, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, S.dev);
-    CALL(cuDeviceGetAttribute, &min, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, S.dev);
+    CALL(cuDeviceGetAttribute, &maj, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, state(be)->dev);
+    CALL(cuDeviceGetAttribute, &min, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, state(be)->dev);
     if (maj >= 0 && min >= 0)
         snprintf(e->arch, sizeof e->arch, "sm_%d%d", maj, min);
     else
         snprintf(e->arch, sizeof e->arch, "unknown");
     size_t total = 0;
-    if (CALL(cuDeviceTotalMem, &total, S.dev) == HA_ST_OK)
+    if (CALL(cuDeviceTotalMem, &total, state(be)->dev) == HA_ST_OK)
         e->vram_bytes = total;
-    if (CALL(cuDeviceGetPCIBusId, e->pci_bus_id, (int)sizeof e->pci_bus_id - 1, S.dev))
+    if (CALL(cuDeviceGetPCIBusId, e->pci_bus_id, (int)sizeof e->pci_bus_id - 1, state(be)->dev))
         e->pci_bus_id[0] = 0;
     static const struct { const char *name; CUdevice_attribute a; } attrs[] = {
         {"VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED", CU_DEVICE_ATTRIBUTE_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED},
@@ -551,7 +569,7 @@ static void cu_env(const ha_backend *be, ha_env *e)
     };
     for (size_t i = 0; i < sizeof attrs / sizeof attrs[0]; i++) {
         int val = -1;
-        int ast = CALL(cuDeviceGetAttribute, &val, attrs[i].a, S.dev);
+        int ast = CALL(cuDeviceGetAttribute, &val, attrs[i].a, state(be)->dev);
         ha_env_attr(e, attrs[i].name, val, ast);
         if (i == 0 && ast == HA_ST_OK)
             e->vmm_supported = val != 0;

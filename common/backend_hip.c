@@ -18,6 +18,7 @@
  *     there): decided by the runtime version, not the header's.
  * Structure kept parallel to backend_cuda.c. */
 #include "backend.h"
+#include "gpuhelpers.h"
 #include "log.h"
 #include "dynload.h"
 #include "rocm_profiles.h"
@@ -87,7 +88,9 @@ typedef struct hip_state {
 /* Whether versions a and b lie on two sides of the release that changed. */
 static bool across(int changed_in, int a, int b) { return (a >= changed_in) != (b >= changed_in); }
 
-static hip_state S;
+/* The runtime's entry points above are the process's (the library is loaded
+ * once); what one open of a device holds is here, behind be->priv. */
+static hip_state *state(const ha_backend *be) { return be->priv; }
 
 static const char *hip_status_name(const ha_backend *be, int st)
 {
@@ -139,7 +142,7 @@ static int hip_granularity(const ha_backend *be, ha_loc backing, bool posix_fd, 
     hipMemLocation loc;
     if (hip_loc(be, backing, &loc))
         return HA_ST_UNAVAILABLE;
-    if (p_hipMemGetAllocationGranularity && S.prop_skew)
+    if (p_hipMemGetAllocationGranularity && state(be)->prop_skew)
         return HA_ST_SKEW; /* the runtime would read our struct with another layout */
     hipMemAllocationProp prop;
     hip_prop(&prop, &loc, posix_fd);
@@ -166,7 +169,7 @@ static int hip_create(const ha_backend *be, ha_vmm_handle *h, size_t size, ha_lo
     hipMemLocation loc;
     if (hip_loc(be, backing, &loc))
         return HA_ST_UNAVAILABLE;
-    if (p_hipMemCreate && S.prop_skew)
+    if (p_hipMemCreate && state(be)->prop_skew)
         return HA_ST_SKEW;
     hipMemAllocationProp prop;
     hip_prop(&prop, &loc, posix_fd);
@@ -271,9 +274,9 @@ static int k_managed(const ha_backend *be, ha_alloc *a)
 }
 
 static const ha_kind hip_kinds[] = {
-    {"hipMalloc", "device memory from hipMalloc (host-readable on large BAR)", k_malloc, k_free, {0}, false},
-    {"hipHostMalloc", "pinned host memory, hipHostMalloc(Mapped)", k_host_malloc, k_host_free, {0}, false},
-    {"hipMallocManaged", "managed memory, hipMallocManaged(Global)", k_managed, k_free, {0}, false},
+    {"hipMalloc", "device memory from hipMalloc (host-readable on large BAR)", k_malloc, k_free, {0}, false, false},
+    {"hipHostMalloc", "pinned host memory, hipHostMalloc(Mapped)", k_host_malloc, k_host_free, {0}, false, false},
+    {"hipMallocManaged", "managed memory, hipMallocManaged(Global)", k_managed, k_free, {0}, false, false},
     {0},
 };
 
@@ -340,7 +343,7 @@ static void run_memory_type(const ha_backend *be, const ha_query *q, const ha_al
     ha_query_run(be, &plain, a, r);
     /* A number from a runtime that numbers memory types another way than
      * this header would be named wrong: refused, with the reason. */
-    if (S.memtype_skew && r->outcome == HA_OUT_OK) {
+    if (state(be)->memtype_skew && r->outcome == HA_OUT_OK) {
         ha_result_status(be, r, HA_ST_SKEW);
         snprintf(r->value, sizeof r->value, "hipMemoryType is numbered differently by the %s header and the "
                  "runtime (renumbered in 6.0)", HIP_VERSION >= HIP_MEMORY_TYPE_RENUMBERED ? ">= 6.0" : "< 6.0");
@@ -392,9 +395,9 @@ static int r_retain(const ha_backend *be, const ha_query *q, const ha_alloc *a, 
 {
     (void)q;
     /* can crash on non-VMM memory from runtime 6.2 until 7.14 */
-    bool may_crash = S.runtime_version < HIP_RETAIN_SAFE_ON_NON_VMM &&
-                     (S.runtime_version >= HIP_RETAIN_CRASHES_FROM || S.runtime_version <= 0);
-    if (may_crash && !ha_kind_is_vmm(a->kind))
+    bool may_crash = state(be)->runtime_version < HIP_RETAIN_SAFE_ON_NON_VMM &&
+                     (state(be)->runtime_version >= HIP_RETAIN_CRASHES_FROM || state(be)->runtime_version <= 0);
+    if (may_crash && !a->kind->is_vmm)
         return be->unsafe_queries ? retain_in_child(a, out) : HA_ST_UNSAFE;
     hipMemGenericAllocationHandle_t h;
     ha_sentinel_fill(&h, sizeof h);
@@ -402,7 +405,7 @@ static int r_retain(const ha_backend *be, const ha_query *q, const ha_alloc *a, 
     memcpy(out, &h, sizeof h);
     /* Before 7.12 retain takes no reference: releasing would over-release. */
     if (st == HA_ST_OK && ha_sentinel_written(&h, sizeof h) &&
-        S.runtime_version >= HIP_RETAIN_TAKES_REF) {
+        state(be)->runtime_version >= HIP_RETAIN_TAKES_REF) {
         int rs = CALL(hipMemRelease, h);
         if (rs)
             ha_log(HA_LOG_WARN, "hipMemRelease after retain: %s", hip_status_name(be, rs));
@@ -501,20 +504,20 @@ static int hip_d2h(const ha_backend *be, void *dst, const void *src, size_t n)
 static int hip_d2h_async(const ha_backend *be, void *dst, const void *src, size_t n)
 {
     (void)be;
-    int st = CALL(hipMemcpyAsync, dst, src, n, hipMemcpyDeviceToHost, S.stream);
-    return st ? st : CALL(hipStreamSynchronize, S.stream);
+    int st = CALL(hipMemcpyAsync, dst, src, n, hipMemcpyDeviceToHost, state(be)->stream);
+    return st ? st : CALL(hipStreamSynchronize, state(be)->stream);
 }
 
 static int hip_h2d_enqueue(const ha_backend *be, void *dst, const void *src, size_t n)
 {
     (void)be;
-    return CALL(hipMemcpyAsync, dst, src, n, hipMemcpyHostToDevice, S.stream);
+    return CALL(hipMemcpyAsync, dst, src, n, hipMemcpyHostToDevice, state(be)->stream);
 }
 
 static int hip_stream_sync(const ha_backend *be)
 {
     (void)be;
-    return CALL(hipStreamSynchronize, S.stream);
+    return CALL(hipStreamSynchronize, state(be)->stream);
 }
 
 static int hip_synchronize(const ha_backend *be)
@@ -551,38 +554,45 @@ static int hip_device_count(const ha_backend *be, int *n)
     return CALL(hipGetDeviceCount, n);
 }
 
+/* libamdhip64 stays loaded: unloading a GPU runtime mid-process is not supported */
+static void release_device(hip_state *s)
+{
+    if (s->stream)
+        CALL(hipStreamDestroy, s->stream);
+}
+
 static int hip_open(ha_backend *be, int device, char *why, size_t n)
 {
-    memset(&S, 0, sizeof S);
+    hip_state s = {0};
     static const char *const names[] = {"libamdhip64.so", "libamdhip64.so.7", "libamdhip64.so.6",
                                         "libamdhip64.so.5", NULL};
     const char *chosen[] = {getenv(HA_HIP_LIBRARY_ENV), NULL};
     bool broken;
     char lwhy[700];
-    S.lib = ha_dlopen_checked(chosen[0] ? chosen : names, &broken, lwhy, sizeof lwhy);
-    if (!S.lib) {
+    s.lib = ha_dlopen_checked(chosen[0] ? chosen : names, &broken, lwhy, sizeof lwhy);
+    if (!s.lib) {
         snprintf(why, n, "hip: %s%s", lwhy, broken ? "" : ": install ROCm or libamdhip64");
         return HA_EXIT_NO_RUNTIME;
     }
     const char *missing = NULL, *not_code = NULL;
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
-#define LOAD_REQ(s) p_##s = (__typeof__(s) *)dlsym(S.lib, XSTR(s)); if (!p_##s && !missing) missing = XSTR(s); \
-    if (p_##s && !ha_is_code((const void *)p_##s) && !not_code) not_code = XSTR(s);
-#define LOAD_OPT(s) p_##s = (__typeof__(s) *)dlsym(S.lib, XSTR(s)); \
-    if (p_##s && !ha_is_code((const void *)p_##s) && !not_code) not_code = XSTR(s);
+#define LOAD_REQ(sym) p_##sym = (__typeof__(sym) *)dlsym(s.lib, XSTR(sym)); if (!p_##sym && !missing) missing = XSTR(sym); \
+    if (p_##sym && !ha_is_code((const void *)p_##sym) && !not_code) not_code = XSTR(sym);
+#define LOAD_OPT(sym) p_##sym = (__typeof__(sym) *)dlsym(s.lib, XSTR(sym)); \
+    if (p_##sym && !ha_is_code((const void *)p_##sym) && !not_code) not_code = XSTR(sym);
     HIP_SYMS(LOAD_REQ, LOAD_OPT)
 #pragma GCC diagnostic pop
     if (not_code) {
         snprintf(why, n, "hip: libamdhip64's %s is not a function (it is data): this is not ROCm's HIP "
                  "runtime; reinstall it", not_code);
-        dlclose(S.lib);
+        dlclose(s.lib);
         return HA_EXIT_NO_RUNTIME;
     }
     if (missing) {
         snprintf(why, n, "hip: libamdhip64 lacks %s: the runtime is older than this tool needs",
                  missing);
-        dlclose(S.lib);
+        dlclose(s.lib);
         return HA_EXIT_NO_RUNTIME;
     }
     int st = CALL(hipInit, 0);
@@ -610,29 +620,38 @@ static int hip_open(ha_backend *be, int device, char *why, size_t n)
         return HA_EXIT_NO_DEVICE;
     }
     /* The stand-in runtime says so: everything it answers is simulated. */
-    const char *(*standin)(void) = (const char *(*)(void))dlsym(S.lib, "hostaccess_standin_profile");
+    const char *(*standin)(void) = (const char *(*)(void))dlsym(s.lib, "hostaccess_standin_profile");
     be->sim_profile = standin ? standin() : NULL;
-    S.runtime_version = 0;
-    CALL(hipRuntimeGetVersion, &S.runtime_version);
+    s.runtime_version = 0;
+    CALL(hipRuntimeGetVersion, &s.runtime_version);
     /* Unknown runtime version: nothing to compare, the header's guards apply (env warns). */
-    if (S.runtime_version > 0) {
-        S.prop_skew = across(HIP_ALLOC_PROP_REORDERED, HIP_VERSION, S.runtime_version);
-        S.memtype_skew = across(HIP_MEMORY_TYPE_RENUMBERED, HIP_VERSION, S.runtime_version);
+    if (s.runtime_version > 0) {
+        s.prop_skew = across(HIP_ALLOC_PROP_REORDERED, HIP_VERSION, s.runtime_version);
+        s.memtype_skew = across(HIP_MEMORY_TYPE_RENUMBERED, HIP_VERSION, s.runtime_version);
     }
-    st = CALL(hipStreamCreateWithFlags, &S.stream, hipStreamNonBlocking);
+    st = CALL(hipStreamCreateWithFlags, &s.stream, hipStreamNonBlocking);
     if (st)
         ha_log(HA_LOG_WARN, "hipStreamCreateWithFlags: %s; async copies use the null stream",
                 hip_status_name(be, st));
     be->device = device;
-    be->priv = &S;
+    hip_state *mine = malloc(sizeof *mine);
+    if (!mine) {
+        release_device(&s);
+        snprintf(why, n, "hip: out of memory opening device %d", device);
+        return HA_EXIT_NO_RUNTIME;
+    }
+    *mine = s;
+    be->priv = mine;
     return HA_EXIT_OK;
 }
 
 static void hip_close(ha_backend *be)
 {
-    if (S.stream)
-        CALL(hipStreamDestroy, S.stream);
-    memset(&S, 0, sizeof S);
+    hip_state *s = state(be);
+    if (!s)
+        return;
+    release_device(s);
+    free(s);
     be->priv = NULL;
 }
 
@@ -669,20 +688,20 @@ static void hip_env(const ha_backend *be, ha_env *e)
     int newest = 0;
     for (const ha_rocm_profile *p = ha_rocm_profiles; p->name; p++)
         newest = p->version > newest ? p->version : newest;
-    if (S.runtime_version <= 0)
+    if (state(be)->runtime_version <= 0)
         snprintf(e->version_warning, sizeof e->version_warning,
                  "the runtime did not give its version: the newest guards apply, and retain is not asked of "
                  "non-VMM memory");
-    else if (S.runtime_version / 100000 > newest / 100000) /* by major.minor: 7.14.2 is known */
+    else if (state(be)->runtime_version / 100000 > newest / 100000) /* by major.minor: 7.14.2 is known */
         snprintf(e->version_warning, sizeof e->version_warning,
                  "HIP runtime %d is newer than any release this tool knows (%d): the newest guards apply",
-                 S.runtime_version, newest);
-    if (S.prop_skew || S.memtype_skew)
+                 state(be)->runtime_version, newest);
+    if (state(be)->prop_skew || state(be)->memtype_skew)
         snprintf(e->layout_skew, sizeof e->layout_skew,
                  "HIP header %.20s and runtime %.20s disagree on %s%s%s: what depends on it is refused, not reported",
-                 e->header_version, e->runtime_version, S.prop_skew ? "hipMemAllocationProp's layout (changed in 5.3)" : "",
-                 S.prop_skew && S.memtype_skew ? " and " : "",
-                 S.memtype_skew ? "hipMemoryType's numbering (changed in 6.0)" : "");
+                 e->header_version, e->runtime_version, state(be)->prop_skew ? "hipMemAllocationProp's layout (changed in 5.3)" : "",
+                 state(be)->prop_skew && state(be)->memtype_skew ? " and " : "",
+                 state(be)->memtype_skew ? "hipMemoryType's numbering (changed in 6.0)" : "");
     hip_device_count(be, &e->device_count);
     e->device = be->device;
     if (CALL(hipDeviceGetName, e->device_name, (int)sizeof e->device_name - 1, be->device))

@@ -16,6 +16,7 @@
 #include "backend.h"
 #include "classify.h"
 #include "envinfo.h"
+#include "gpuhelpers.h"
 #include "largebar.h"
 #include "tool.h"
 #include "vmmkinds.h"
@@ -170,9 +171,9 @@ static void plain_destroy(const ha_backend *be, ha_alloc *a)
 
 static const ha_kind sim_kinds[] = {
     {"plain-readable", "device memory behind a large BAR, host-mapped (models hipMalloc on large BAR)",
-     plain_readable, plain_destroy, {0}, false},
+     plain_readable, plain_destroy, {0}, false, false},
     {"plain-unreadable", "device memory the host cannot reach (models no large BAR)", plain_hidden,
-     plain_destroy, {0}, false},
+     plain_destroy, {0}, false, false},
     {0},
 };
 

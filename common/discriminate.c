@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "classify.h"
+#include "gpuhelpers.h"
 
 void ha_discriminate_init(const ha_backend *be, ha_discrimination *d, bool isolate_fork)
 {

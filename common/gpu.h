@@ -98,6 +98,7 @@ struct ha_kind {
     /* Not GPU memory: a control that only the OS-level candidates are asked
      * about and judged on (the runtime's queries are skipped for it). */
     bool control;
+    bool is_vmm; /* built from the shared VMM recipe (vmmkinds.c) */
 };
 
 typedef struct ha_query ha_query;
@@ -122,9 +123,6 @@ struct ha_query {
     void (*run)(const ha_backend *be, const ha_query *q, const ha_alloc *a, ha_result *r);
     unsigned flags;
 };
-
-/* Runs a query for the probe: q->run, or the default classification. */
-void ha_query_run(const ha_backend *be, const ha_query *q, const ha_alloc *a, ha_result *r);
 
 typedef struct ha_vmm_ops {
     int (*granularity)(const ha_backend *be, ha_loc backing, bool posix_fd, size_t *g);
@@ -194,31 +192,6 @@ struct ha_backend {
     /* --unsafe-queries: ask what is known to crash some releases, in a child */
     bool unsafe_queries;
 };
-
-/* Whether what this backend answers is simulated: the sim backend, or a
- * real backend over the stand-in runtime. */
-static inline bool ha_backend_simulated(const ha_backend *be)
-{
-    return be->ops->simulated || be->sim_profile != NULL;
-}
-
-/* A status's name for any status, ours or the runtime's. */
-const char *ha_status_name(const ha_backend *be, int status);
-
-/* Fills r as an error/ok outcome from a status. */
-void ha_result_status(const ha_backend *be, ha_result *r, int status);
-
-/* A VMM kind (built from the shared recipe) rather than a runtime's own. */
-bool ha_kind_is_vmm(const ha_kind *k);
-
-/* The kinds of a backend: its own rows, then the shared VMM rows when it has
- * VMM. Returns the count written. */
-size_t ha_kinds(const ha_backend *be, const ha_kind **out, size_t max);
-
-/* The candidates of a backend: its runtime's rows, then the OS-level rows. */
-size_t ha_queries(const ha_backend *be, const ha_query **out, size_t max);
-
-const char *ha_loc_name(ha_loc_type t);
 
 #define HA_MAX_KINDS 32
 #define HA_MAX_QUERIES 96

@@ -1,5 +1,6 @@
 #include "tool.h"
 
+#include "gpuhelpers.h"
 #include "log.h"
 
 #include <errno.h>

@@ -3,6 +3,7 @@
  * chunks) run through the backend's own calls, so hip, cuda and sim build
  * them the same way vLLM and PyTorch do. */
 #include "vmmkinds.h"
+#include "gpuhelpers.h"
 #include "log.h"
 
 #include "classify.h"
@@ -141,7 +142,7 @@ static void vmm_destroy(const ha_backend *be, ha_alloc *a)
 }
 
 #define VMM_ROW(n, d, loc, host, ch, fd, ex) \
-    {n, d, vmm_create, vmm_destroy, {loc, host, ch, fd, ex}, false}
+    {n, d, vmm_create, vmm_destroy, {loc, host, ch, fd, ex}, false, true}
 
 const ha_kind ha_vmm_kinds[] = {
     VMM_ROW("vmm-device", "device memory, VMM, device access only (vLLM create_and_map)",
@@ -168,8 +169,6 @@ const ha_kind ha_vmm_kinds[] = {
             HA_LOC_HOST_NUMA, true, 1, false, false),
     {0},
 };
-
-bool ha_kind_is_vmm(const ha_kind *k) { return k->create == vmm_create; }
 
 int ha_raw_get_access(const ha_backend *be, const ha_query *q, const ha_alloc *a, void *out)
 {

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "hostread.h"
+#include "gpuhelpers.h"
 #include "log.h"
 #include "refpool.h"
 #include "stats.h"

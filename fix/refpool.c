@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gpuhelpers.h"
 #include "vmmkinds.h"
 #include "vmmmap.h"
 

@@ -21,6 +21,7 @@
 #include <sys/types.h>
 
 #include "backend.h"
+#include "gpuhelpers.h"
 #include "hostread.h"
 #include "log.h"
 #include "refpool.h"

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "classify.h"
+#include "gpuhelpers.h"
 #include "log.h"
 #include "hostread.h"
 #include "tool.h"

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "classify.h"
+#include "gpuhelpers.h"
 #include "log.h"
 #include "hostread.h"
 #include "tool.h"
@@ -33,7 +34,7 @@ typedef struct shape_run {
 } shape_run;
 
 /* Shapes: the VMM kinds without a host grant (the stages add the grant). */
-static bool is_shape(const ha_kind *k) { return ha_kind_is_vmm(k) && !k->vmm.host_grant; }
+static bool is_shape(const ha_kind *k) { return k->is_vmm && !k->vmm.host_grant; }
 
 static void query_stage(const ha_backend *be, const ha_alloc *a, stage_run *s)
 {

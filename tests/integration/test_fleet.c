@@ -138,6 +138,69 @@ static void two_devices_run_at_once_and_their_timed_sections_take_turns(void **s
     assert_non_null(strstr(it_out, "2 host/device pair(s)"));
 }
 
+/* The CPUs one device's bench surveyed, as a bit set over the first 64. */
+static unsigned long long surveyed_cpus(const char *record)
+{
+    json_error_t e;
+    json_t *j = json_load_file(record, 0, &e);
+    assert_non_null(j);
+    json_t *survey = json_object_get(json_object_get(j, "cpu_choice"), "survey");
+    unsigned long long set = 0;
+    size_t i;
+    json_t *row;
+    json_array_foreach(survey, i, row) {
+        json_int_t c = json_integer_value(json_object_get(row, "cpu"));
+        if (c >= 0 && c < 64)
+            set |= 1ull << c;
+    }
+    json_decref(j);
+    return set;
+}
+
+/* --parallel=overlap: the timed sections run at once, each device's run on
+ * its own share of the CPUs, so no two benches survey or hold one CPU. */
+static void overlapping_devices_each_keep_to_their_own_cpus(void **s)
+{
+    (void)s;
+    if (it_sh("command -v taskset") != 0)
+        it_skip("taskset (util-linux) is not installed");
+    if (it_sh("test $(nproc) -ge 2") != 0)
+        it_skip("one CPU: two devices cannot each have their own");
+    assert_int_equal(it_sh("HA_SIM_DEVICES=2 ./run_all.sh --parallel=overlap --results %s/ovl " FAST, tmp), 0);
+    unsigned long long set[2];
+    for (int d = 0; d < 2; d++) {
+        assert_int_equal(it_sh("ls %s/ovl/*-dev%d/bench_discriminator.json", tmp, d), 0);
+        it_out[strcspn(it_out, "\n")] = 0;
+        set[d] = surveyed_cpus(it_out);
+        assert_true(set[d] != 0);
+    }
+    assert_true((set[0] & set[1]) == 0);
+    assert_int_equal(it_sh("HA_SIM_DEVICES=2 ./run_all.sh --parallel=both --results %s/ovl", tmp), 2);
+    assert_non_null(strstr(it_out, "--parallel takes turns or overlap"));
+}
+
+/* report/parallel_check.sh: each device alone, then both modes at once,
+ * each parallel run compared with the same device's run alone. */
+static void the_parallel_check_times_and_compares_both_modes(void **s)
+{
+    (void)s;
+    if (it_sh("command -v flock && command -v taskset") != 0)
+        it_skip("flock or taskset (util-linux) is not installed");
+    if (it_sh("test -x %s/bin/compare", it_build()) != 0)
+        it_skip("report tools are not built (libjansson-dev)");
+    int rc = it_sh("HA_SIM_DEVICES=2 report/parallel_check.sh --results %s/pc -- " FAST, tmp);
+    assert_true(rc == 0 || rc == 1); /* met or not: sim timings on a busy CI machine decide */
+    assert_int_equal(it_sh("cat %s/pc/parallel-check-*.md", tmp), 0);
+    assert_non_null(strstr(it_out, "SIMULATED"));
+    assert_non_null(strstr(it_out, "| turns | "));
+    assert_non_null(strstr(it_out, "| overlap | "));
+    assert_int_equal(it_sh("ls %s/pc/par-turns-*-dev0-vs-*-dev0.md %s/pc/par-overlap-*-dev1-vs-*-dev1.md | wc -l",
+                           tmp, tmp), 0);
+    assert_string_equal(it_out, "2\n");
+    assert_int_equal(it_sh("report/parallel_check.sh --results %s/pc1 -- --backend sim", tmp), 2);
+    assert_non_null(strstr(it_out, "the check needs two or more"));
+}
+
 int main(void)
 {
     if (!it_backend_compiled("sim")) {
@@ -148,6 +211,8 @@ int main(void)
         cmocka_unit_test(a_fleet_that_agrees_passes_and_one_that_departs_is_named),
         cmocka_unit_test(failures_halves_and_twins_are_listed_not_dropped),
         cmocka_unit_test(two_devices_run_at_once_and_their_timed_sections_take_turns),
+        cmocka_unit_test(overlapping_devices_each_keep_to_their_own_cpus),
+        cmocka_unit_test(the_parallel_check_times_and_compares_both_modes),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
 }

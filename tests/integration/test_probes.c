@@ -255,6 +255,12 @@ static void run_all_lays_out_one_folder_per_device(void **s)
     assert_int_equal(it_count_entries(r), 3);
     assert_int_equal(it_sh("BUILD=%s ./run_all.sh --backend sim --device 4 --results %s/r", build, tmp), 2);
     assert_int_equal(it_sh("BUILD=%s ./run_all.sh --bogus", build), 2);
+    /* the tools judge their own options, in their words, before anything runs */
+    assert_int_equal(it_sh("BUILD=%s ./run_all.sh --backend sim --pool-args --cycles=0 --results %s/r", build, tmp), 2);
+    assert_non_null(strstr(it_out, "pool_check: --cycles takes"));
+    assert_int_equal(it_sh("BUILD=%s ./run_all.sh --backend sim --isolate spawn --results %s/r", build, tmp), 2);
+    assert_non_null(strstr(it_out, "--isolate takes none or fork"));
+    assert_int_equal(it_count_entries(r), 3);
 }
 
 /* The small things a new user meets first. */

@@ -126,6 +126,10 @@ class PoolThroughPyTorch(unittest.TestCase):
             w.fill_(9.0)
         self.assertFalse(side.query(), "the kernel finished before sleep: nothing in flight to test")
         self.assertEqual(self.lib.hostaccess_sleep(b"inflight"), 0, self.err())   # no synchronize before it
+        # The values alone cannot tell: an undrained fill still queued when
+        # sleep and wake are done lands on the woken memory and leaves 9s too.
+        # So: sleep returned only once the kernel was done, before it offloaded.
+        self.assertTrue(side.query(), "sleep returned while a kernel writing pool memory was still running")
         self.assertEqual(self.lib.hostaccess_wake(b""), 0, self.err())
         torch.cuda.synchronize()
         self.assertEqual(float(w.min().item()), 9.0)

@@ -1,0 +1,33 @@
+/* What every tool asks of a backend's tables and statuses, over gpu.h's
+ * types: one place for the names and the walks, none for a backend's own. */
+#ifndef HA_GPUHELPERS_H
+#define HA_GPUHELPERS_H
+
+#include "gpu.h"
+
+/* Runs a query for the probe: q->run, or the default classification. */
+void ha_query_run(const ha_backend *be, const ha_query *q, const ha_alloc *a, ha_result *r);
+
+/* Whether what this backend answers is simulated: the sim backend, or a
+ * real backend over the stand-in runtime. */
+static inline bool ha_backend_simulated(const ha_backend *be)
+{
+    return be->ops->simulated || be->sim_profile != NULL;
+}
+
+/* A status's name for any status, ours or the runtime's. */
+const char *ha_status_name(const ha_backend *be, int status);
+
+/* Fills r as an error/ok outcome from a status. */
+void ha_result_status(const ha_backend *be, ha_result *r, int status);
+
+/* The kinds of a backend: its own rows, then the shared VMM rows when it has
+ * VMM. Returns the count written. */
+size_t ha_kinds(const ha_backend *be, const ha_kind **out, size_t max);
+
+/* The candidates of a backend: its runtime's rows, then the OS-level rows. */
+size_t ha_queries(const ha_backend *be, const ha_query **out, size_t max);
+
+const char *ha_loc_name(ha_loc_type t);
+
+#endif
