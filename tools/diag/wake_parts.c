@@ -1,31 +1,29 @@
-/* Diagnostic: where a pool wake's time goes. For one pool size and several
- * chunk sizes it times, each as the median of 6 (a first run dropped):
- *   setup   create + map + grant of every chunk, no copy
- *   busy    the same setup while an H2D copy into other memory runs
- *   fresh   one H2D copy of the whole range just after the setup
- *   warm    the same copy again (what the pinned-copy ceiling measures)
+/* Diagnostic: where a pool wake's time goes, and which way of restoring
+ * reaches the pinned-copy ceiling. For one pool size and chunk size, each
+ * round runs every variant once, in a shuffled order, after a D2H copy (as
+ * a wake follows a sleep's offload); medians over the rounds:
  *   piped   create + map + grant chunk i, then enqueue its copy (one thread)
  *   thread  a second thread creates, maps and grants; this one enqueues
  *           each chunk's copy as soon as it is granted
- *   pool    refpool_wake of a pool of that chunk size (what pool_check times)
- * busy ~ setup: the calls do not wait for the copy engine. piped ~ fresh:
- * the calls hide behind the copies. fresh < warm: the first copy into new
- * memory is the limit, not the calls.
- *   wake_parts [BACKEND] [POOL_MIB] */
+ *   sync    every chunk created, mapped and granted, then one synchronous
+ *           copy of the whole (vLLM's wake)
+ *   async   the same, the one copy enqueued on the stream and waited for
+ *   ceil    a synchronous copy into the mapped range (pool_check's ceiling)
+ *   aceil   the same copy enqueued on the stream and waited for
+ *   setup   create + map + grant of every chunk, no copy
+ *   wake_parts [BACKEND] [POOL_MIB] [CHUNK_MIB] [ROUNDS] */
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "backend.h"
-#include "refpool.h"
 #include "stats.h"
 #include "tool.h"
 #include "vmmmap.h"
 
-#define REPS 7
-enum { SETUP, BUSY, FRESH, WARM, PIPED, THREAD, POOL, NCOL };
-static const char *const col[NCOL] = {"setup", "busy", "fresh", "warm", "piped", "thread", "pool"};
+enum { PIPED, THREAD, SYNC, ASYNC, CEIL, ACEIL, SETUP, NCOL };
+static const char *const col[NCOL] = {"piped", "thread", "sync", "async", "ceil", "aceil", "setup"};
 
 static int check(int st, const char *what)
 {
@@ -99,23 +97,15 @@ static int release(job *j)
     return check(ha_vmm_unmap_release(j->be, j->va, j->bytes, j->chunk, n, n, j->h, NULL), "release");
 }
 
-static double pool_wake_s(const ha_backend *be, size_t bytes, size_t chunk)
+/* Every chunk set up, then one copy of the whole: sync or enqueued. */
+static int setup_then_copy(job *j, const char *src, bool sync)
 {
-    refpool_config cfg = refpool_default_config(be);
-    cfg.host_access = false;
-    cfg.chunk_size = chunk;
-    refpool *p;
-    char why[300];
-    void *w;
-    const char *tag[] = {"w"};
-    if (refpool_create(be, &cfg, &p, why, sizeof why) || refpool_alloc(p, bytes, "w", &w) ||
-        refpool_sleep(p, tag, 1))
+    if (wake(j, NULL, false))
         return -1;
-    double t0 = ha_now_s();
-    int rc = refpool_wake(p, NULL, 0);
-    double t = ha_now_s() - t0;
-    refpool_destroy(p);
-    return rc ? -1 : t;
+    if (sync)
+        return check(j->be->ops->copy_h2d(j->be, j->va, src, j->bytes), "copy");
+    return check(j->be->ops->copy_h2d_enqueue(j->be, j->va, src, j->bytes), "enqueue") ||
+           check(j->be->ops->stream_sync(j->be), "sync");
 }
 
 int main(int argc, char **argv)
@@ -127,81 +117,56 @@ int main(int argc, char **argv)
         return 1;
     }
     size_t bytes = (size_t)(argc > 2 ? atol(argv[2]) : 1024) * HA_MIB;
-    size_t chunks[] = {8 * HA_MIB, 32 * HA_MIB, 64 * HA_MIB, 128 * HA_MIB, 256 * HA_MIB, bytes};
-    void *pinned, *va, *other;
-    ha_vmm_handle *h = calloc(bytes / (2 * HA_MIB), sizeof *h);
-    if (!h || check(be.ops->host_alloc_pinned(&be, &pinned, bytes), "pinned") ||
+    size_t chunk = (size_t)(argc > 3 ? atol(argv[3]) : 256) * HA_MIB;
+    int rounds = argc > 4 ? atoi(argv[4]) : 12;
+    if (chunk > bytes)
+        chunk = bytes;
+    void *pinned, *va;
+    ha_vmm_handle *h = calloc(bytes / chunk + 1, sizeof *h);
+    double (*v)[64] = calloc(NCOL, sizeof *v);
+    if (!h || !v || rounds < 2 || rounds > 64 || check(be.ops->host_alloc_pinned(&be, &pinned, bytes), "pinned") ||
         check(ha_vmm_reserve(&be, &va, bytes, 0, NULL), "reserve"))
         return 1;
-    /* Memory the busy column's copy goes to: already mapped and touched. */
-    job busy = {&be, NULL, bytes, bytes, calloc(1, sizeof(ha_vmm_handle)), 0, 0};
-    if (check(ha_vmm_reserve(&be, &other, bytes, 0, NULL), "reserve") || (busy.va = other, wake(&busy, pinned, false)))
-        return 1;
-    printf("pool %zu MiB on %s; ms, median of %d; %% of warm in brackets\n", bytes / HA_MIB, be.ops->name,
-           REPS - 1);
-    printf("%9s", "chunk MiB");
-    for (int k = 0; k < NCOL; k++)
-        printf(" %15s", col[k]);
-    printf("\n");
-    for (size_t c = 0; c < sizeof chunks / sizeof *chunks; c++) {
-        size_t chunk = chunks[c];
-        if (chunk > bytes || (chunk == bytes && c + 1 < sizeof chunks / sizeof *chunks))
-            continue;
-        job j = {&be, va, bytes, chunk, h, 0, 0};
-        double v[NCOL][REPS];
-        for (int r = 0; r < REPS; r++) {
+    job j = {&be, va, bytes, chunk, h, 0, 0};
+    unsigned long long seed = 0x5eed;
+    for (int r = 0; r < rounds; r++) {
+        int order[NCOL];
+        for (int k = 0; k < NCOL; k++)
+            order[k] = k;
+        for (int k = NCOL - 1; k > 0; k--) {
+            int o = (int)(ha_xorshift64(&seed) % (uint64_t)(k + 1)), t = order[k];
+            order[k] = order[o], order[o] = t;
+        }
+        for (int i = 0; i < NCOL; i++) {
+            int k = order[i];
+            /* as after a sleep's offload: the range mapped, copied out, released */
+            if (wake(&j, NULL, false) || check(be.ops->copy_d2h(&be, pinned, va, bytes), "d2h"))
+                return 1;
+            bool ceiling = k == CEIL || k == ACEIL;
+            if (!ceiling && release(&j))
+                return 1;
             double t0 = ha_now_s();
-            if (wake(&j, NULL, false))
-                return 1;
-            double t1 = ha_now_s();
-            if (check(be.ops->copy_h2d(&be, va, pinned, bytes), "fresh copy"))
-                return 1;
-            double t2 = ha_now_s();
-            if (release(&j))
-                return 1;
-            double t3 = ha_now_s();
-            if (check(be.ops->copy_h2d_enqueue(&be, other, pinned, bytes), "busy copy") || wake(&j, NULL, false))
-                return 1;
-            double t4 = ha_now_s();
-            if (check(be.ops->stream_sync(&be), "busy sync") || release(&j))
-                return 1;
-            double t5 = ha_now_s();
-            if (wake(&j, pinned, false))
-                return 1;
-            double t6 = ha_now_s();
-            if (release(&j))
-                return 1;
-            double t7 = ha_now_s();
-            if (wake(&j, pinned, true))
-                return 1;
-            double t8 = ha_now_s();
-            if (release(&j))
-                return 1;
-            v[SETUP][r] = t1 - t0, v[FRESH][r] = t2 - t1, v[BUSY][r] = t4 - t3;
-            v[PIPED][r] = t6 - t5, v[THREAD][r] = t8 - t7;
-            /* warm: into the other, mapped memory, so no release is timed */
-            double ts = ha_now_s();
-            if (check(be.ops->copy_h2d(&be, other, pinned, bytes), "warm copy"))
-                return 1;
-            v[WARM][r] = ha_now_s() - ts;
-            v[POOL][r] = pool_wake_s(&be, bytes, chunk);
-            if (v[POOL][r] < 0)
+            int rc = k == PIPED ? wake(&j, pinned, false)
+                   : k == THREAD ? wake(&j, pinned, true)
+                   : k == SYNC || k == ASYNC ? setup_then_copy(&j, pinned, k == SYNC)
+                   : k == CEIL ? check(be.ops->copy_h2d(&be, va, pinned, bytes), "copy")
+                   : k == ACEIL ? check(be.ops->copy_h2d_enqueue(&be, va, pinned, bytes), "enqueue") ||
+                                      check(be.ops->stream_sync(&be), "sync")
+                   : wake(&j, NULL, false);
+            v[k][r] = ha_now_s() - t0;
+            if (rc || release(&j))
                 return 1;
         }
-        double med[NCOL];
-        for (int k = 0; k < NCOL; k++) {
-            ha_stats st;
-            med[k] = ha_stats_compute(v[k] + 1, REPS - 1, &st) == 0 ? st.median : -1;
-        }
-        printf("%9zu", chunk / HA_MIB);
-        for (int k = 0; k < NCOL; k++) {
-            printf(" %7.2f", med[k] * 1e3);
-            if (k >= FRESH)
-                printf(" (%4.0f%%)", 100 * med[WARM] / med[k]);
-            else
-                printf("        ");
-        }
-        printf("\n");
     }
+    double med[NCOL];
+    for (int k = 0; k < NCOL; k++) {
+        ha_stats st;
+        med[k] = ha_stats_compute(v[k], (size_t)rounds, &st) == 0 ? st.median : -1;
+    }
+    printf("pool %zu MiB, chunks of %zu MiB, on %s: median ms of %d rounds; %% of ceil (of aceil)\n",
+           bytes / HA_MIB, chunk / HA_MIB, be.ops->name, rounds);
+    for (int k = 0; k < NCOL; k++)
+        printf("  %-6s %8.2f  %5.1f%%  (%5.1f%%)\n", col[k], med[k] * 1e3, 100 * med[CEIL] / med[k],
+               100 * med[ACEIL] / med[k]);
     return 0;
 }
