@@ -11,11 +11,14 @@
  *   ceil    a synchronous copy into the mapped range (pool_check's ceiling)
  *   aceil   the same copy enqueued on the stream and waited for
  *   setup   create + map + grant of every chunk, no copy
- *   wake_parts [BACKEND] [POOL_MIB] [CHUNK_MIB] [ROUNDS] */
+ * GAP_MS idles between the offload's release and the timed variant (the
+ * driver may still be clearing the memory that release gave back).
+ *   wake_parts [BACKEND] [POOL_MIB] [CHUNK_MIB] [ROUNDS] [GAP_MS] */
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 
 #include "backend.h"
 #include "stats.h"
@@ -119,6 +122,7 @@ int main(int argc, char **argv)
     size_t bytes = (size_t)(argc > 2 ? atol(argv[2]) : 1024) * HA_MIB;
     size_t chunk = (size_t)(argc > 3 ? atol(argv[3]) : 256) * HA_MIB;
     int rounds = argc > 4 ? atoi(argv[4]) : 12;
+    int gap_ms = argc > 5 ? atoi(argv[5]) : 0;
     if (chunk > bytes)
         chunk = bytes;
     void *pinned, *va;
@@ -145,6 +149,8 @@ int main(int argc, char **argv)
             bool ceiling = k == CEIL || k == ACEIL;
             if (!ceiling && release(&j))
                 return 1;
+            if (gap_ms > 0)
+                nanosleep(&(struct timespec){gap_ms / 1000, (long)(gap_ms % 1000) * 1000000}, NULL);
             double t0 = ha_now_s();
             int rc = k == PIPED ? wake(&j, pinned, false)
                    : k == THREAD ? wake(&j, pinned, true)
@@ -163,8 +169,8 @@ int main(int argc, char **argv)
         ha_stats st;
         med[k] = ha_stats_compute(v[k], (size_t)rounds, &st) == 0 ? st.median : -1;
     }
-    printf("pool %zu MiB, chunks of %zu MiB, on %s: median ms of %d rounds; %% of ceil (of aceil)\n",
-           bytes / HA_MIB, chunk / HA_MIB, be.ops->name, rounds);
+    printf("pool %zu MiB, chunks of %zu MiB, on %s, %d ms after the release: median ms of %d rounds; %% of ceil (of aceil)\n",
+           bytes / HA_MIB, chunk / HA_MIB, be.ops->name, gap_ms, rounds);
     for (int k = 0; k < NCOL; k++)
         printf("  %-6s %8.2f  %5.1f%%  (%5.1f%%)\n", col[k], med[k] * 1e3, 100 * med[CEIL] / med[k],
                100 * med[ACEIL] / med[k]);
