@@ -11,7 +11,7 @@
 
 /* Sleep and wake move bytes at no less than this share of a plain pinned
  * copy of the same size. */
-#define HA_POOL_THROUGHPUT_GOAL 0.90
+#define HA_POOL_THROUGHPUT_GOAL 0.95
 
 static inline bool ha_pool_freed_enough(double freed_bytes, double mapped_bytes)
 {

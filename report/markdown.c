@@ -298,19 +298,33 @@ static void md_pool(FILE *f, const json_t *p, const char *plots)
                 !strcmp(st, "PASS") ? "✔ PASS" : !strcmp(st, "FAIL") ? "✘ **FAIL**" : "– unsupported",
                 md_text(rec_str(c, "detail")));
     }
-    fprintf(f, "\n| pool | mode | sleep GB/s | wake GB/s | ceiling D2H | ceiling H2D | sleep/ceiling | wake/ceiling |\n");
-    fprintf(f, "|---|---|---|---|---|---|---|---|\n");
+    fprintf(f, "\n| pool | mode | sleep GB/s | wake GB/s | ceiling D2H | ceiling H2D | sleep/ceiling | wake/ceiling | wake right after sleep/ceiling |\n");
+    fprintf(f, "|---|---|---|---|---|---|---|---|---|\n");
     json_array_foreach(json_object_get(p, "throughput"), i, c) {
         double gib = rec_num(c, "pool_bytes") / (1 << 30);
         if (!json_is_true(json_object_get(c, "measured"))) {
-            fprintf(f, "| %.2f GiB | not measured: %s | | | | | | |\n", gib, md_text(rec_str(c, "note")));
+            fprintf(f, "| %.2f GiB | not measured: %s | | | | | | | |\n", gib, md_text(rec_str(c, "note")));
             continue;
         }
-        fprintf(f, "| %.2f GiB | %s | %.2f | %.2f | %.2f | %.2f | %.1f%% | %.1f%% |\n", gib,
+        /* Records before the pause was introduced woke right after sleep. */
+        const json_t *now = json_object_get(c, "wake_right_after_sleep_fraction_of_ceiling");
+        char right_after[32] = "(the wake column)";
+        if (json_is_number(now))
+            snprintf(right_after, sizeof right_after, "%.1f%%", 100 * json_number_value(now));
+        fprintf(f, "| %.2f GiB | %s | %.2f | %.2f | %.2f | %.2f | %.1f%% | %.1f%% | %s |\n", gib,
                 md_text(rec_str(c, "mode")), rec_num(c, "sleep_gbs"), rec_num(c, "wake_gbs"),
                 rec_num(c, "ceiling_d2h_gbs"), rec_num(c, "ceiling_h2d_gbs"),
-                100 * rec_num(c, "sleep_fraction_of_ceiling"), 100 * rec_num(c, "wake_fraction_of_ceiling"));
+                100 * rec_num(c, "sleep_fraction_of_ceiling"), 100 * rec_num(c, "wake_fraction_of_ceiling"),
+                right_after);
     }
+    double pause_ms = -1;
+    json_array_foreach(json_object_get(p, "throughput"), i, c)
+        if (json_is_number(json_object_get(c, "wake_pause_ms")))
+            pause_ms = rec_num(c, "wake_pause_ms");
+    if (pause_ms >= 0)
+        fprintf(f, "\nWake is timed %.0f ms after its sleep, as a pool wakes after other work: the driver "
+                   "clears the memory a release gives back after the release returns, and a wake right "
+                   "after sleep waits for that (the last column).\n", pause_ms);
     json_array_foreach(json_object_get(p, "throughput"), i, c)
         if (*rec_str(c, "note") && json_is_true(json_object_get(c, "measured")))
             fprintf(f, "\nNote (%.2f GiB): %s.\n", rec_num(c, "pool_bytes") / (1 << 30), md_text(rec_str(c, "note")));
