@@ -251,7 +251,16 @@ for dev in $devices; do
     fi
     # PyTorch through the pool, where torch and a GPU are.
     if [ "$chosen" != sim ] && [ ${#profile[@]} -eq 0 ] && python3 -c 'import torch; assert torch.cuda.is_available()' 2>/dev/null; then
-        if BUILD=$build "$here/fix/torch_check.sh" "$dir"; then
+        # PyTorch and the pool library see this device alone, as device 0:
+        # with --parallel another device's tests run at the same time, and
+        # free-memory checks must not count that device's allocations. A
+        # mask the caller set is honoured (this run's device is its dev-th).
+        mask_var=CUDA_VISIBLE_DEVICES
+        [ "$chosen" = hip ] && mask_var=HIP_VISIBLE_DEVICES
+        IFS=, read -r -a visible <<<"${!mask_var:-}"
+        mask=$dev
+        [ ${#visible[@]} -gt 0 ] && mask=${visible[$dev]:-$dev}
+        if env "$mask_var=$mask" BUILD="$build" "$here/fix/torch_check.sh" "$dir"; then
             echo "  torch: pool tests passed (torch_pool.txt)"
         else
             echo "  torch: pool tests FAILED; see $dir/torch_pool.txt"

@@ -13,6 +13,7 @@ if python3 -c 'import pytest' 2>/dev/null; then runner=(python3 -m pytest -v -rs
 failed=0
 {
     echo "# tests/torch/test_pool_torch.py, runner: ${runner[*]}"
+    echo "# device: CUDA_VISIBLE_DEVICES=${CUDA_VISIBLE_DEVICES-unset} HIP_VISIBLE_DEVICES=${HIP_VISIBLE_DEVICES-unset}"
     for cfg in "device 1" "device 0" "host 1" "host 0"; do
         set -- $cfg
         echo
