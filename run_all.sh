@@ -188,6 +188,29 @@ trap 'on_signal SIGINT 2' INT
 trap 'on_signal SIGTERM 15' TERM
 trap 'on_signal SIGHUP 1' HUP
 
+# PyTorch through the pool, where torch and a GPU are: untimed, so with
+# --parallel=turns a device waiting for its turn does this first.
+torch_step() {
+    torch_done=1
+    if [ "$chosen" != sim ] && [ ${#profile[@]} -eq 0 ] && python3 -c 'import torch; assert torch.cuda.is_available()' 2>/dev/null; then
+        # PyTorch and the pool library see this device alone, as device 0:
+        # with --parallel another device's tests run at the same time, and
+        # free-memory checks must not count that device's allocations. A
+        # mask the caller set is honoured (this run's device is its dev-th).
+        mask_var=CUDA_VISIBLE_DEVICES
+        [ "$chosen" = hip ] && mask_var=HIP_VISIBLE_DEVICES
+        IFS=, read -r -a visible <<<"${!mask_var:-}"
+        mask=$dev
+        [ ${#visible[@]} -gt 0 ] && mask=${visible[$dev]:-$dev}
+        if env "$mask_var=$mask" BUILD="$build" "$here/fix/torch_check.sh" "$dir"; then
+            echo "  torch: pool tests passed (torch_pool.txt)"
+        else
+            echo "  torch: pool tests FAILED; see $dir/torch_pool.txt"
+            failed=1
+        fi
+    fi
+}
+
 for dev in $devices; do
     # A fresh folder per device; never reuse one that exists.
     dir=$results/$stamp-$host-$label-dev$dev
@@ -199,6 +222,7 @@ for dev in $devices; do
     done
     echo "run_all.sh: device $dev -> $dir"
     done_steps=()
+    torch_done=
     i=0
     for step in "${steps[@]}"; do
         i=$((i + 1))
@@ -215,8 +239,12 @@ for dev in $devices; do
         if [ -n "${HOSTACCESS_TIMED_LOCK:-}" ] && { [ "$name" = bench_discriminator ] || [ "$name" = pool_check ]; }; then
             timed=1
             exec 9>>"$HOSTACCESS_TIMED_LOCK"
-            flock 9 &
-            wait $!
+            if ! flock -n 9; then
+                # Another device is timing: do the untimed PyTorch step now.
+                [ -z "$torch_done" ] && torch_step
+                flock 9 &
+                wait $!
+            fi
         fi
         t0=$(date +%s.%N)
         # In the background and waited for, so a signal reaches the trap at once.
@@ -249,24 +277,7 @@ for dev in $devices; do
     elif grep -q '"complete": false' "$dir/MANIFEST.json"; then
         echo "  manifest: the run is incomplete (a record is missing); see $dir/MANIFEST.json"
     fi
-    # PyTorch through the pool, where torch and a GPU are.
-    if [ "$chosen" != sim ] && [ ${#profile[@]} -eq 0 ] && python3 -c 'import torch; assert torch.cuda.is_available()' 2>/dev/null; then
-        # PyTorch and the pool library see this device alone, as device 0:
-        # with --parallel another device's tests run at the same time, and
-        # free-memory checks must not count that device's allocations. A
-        # mask the caller set is honoured (this run's device is its dev-th).
-        mask_var=CUDA_VISIBLE_DEVICES
-        [ "$chosen" = hip ] && mask_var=HIP_VISIBLE_DEVICES
-        IFS=, read -r -a visible <<<"${!mask_var:-}"
-        mask=$dev
-        [ ${#visible[@]} -gt 0 ] && mask=${visible[$dev]:-$dev}
-        if env "$mask_var=$mask" BUILD="$build" "$here/fix/torch_check.sh" "$dir"; then
-            echo "  torch: pool tests passed (torch_pool.txt)"
-        else
-            echo "  torch: pool tests FAILED; see $dir/torch_pool.txt"
-            failed=1
-        fi
-    fi
+    [ -z "$torch_done" ] && torch_step
     # Last, the report, where it is built (it needs libjansson). An
     # incomplete run is reported as what it is.
     if [ -x "$build/bin/report" ]; then

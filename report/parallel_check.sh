@@ -8,7 +8,9 @@
 # A mode meets the goal when every device's compare finds nothing, either
 # way (no regression, improvement or verdict change), and the time is at most 1.2x that of one device.
 #
-#   report/parallel_check.sh [--results DIR] [-- RUN_ALL_ARGS...]
+#   report/parallel_check.sh [--results DIR] [--mode turns|overlap]... [-- RUN_ALL_ARGS...]
+#
+# --mode checks that mode only (repeatable; default both).
 #
 # The runs stay in DIR (default results/) as ordinary run folders; the
 # comparisons are written next to them as par-<mode>-<old>-vs-<new>.md and
@@ -20,18 +22,24 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD:-$here/build}
 results=$here/results
 goal=1.2
+modes=()
 usage() {
-    echo "usage: report/parallel_check.sh [--results DIR] [-- RUN_ALL_ARGS...]" >&2
+    echo "usage: report/parallel_check.sh [--results DIR] [--mode turns|overlap]... [-- RUN_ALL_ARGS...]" >&2
     exit 2
 }
 while [ $# -gt 0 ]; do
     case "$1" in
         --results) [ $# -ge 2 ] || usage; results=$2; shift 2 ;;
+        --mode)
+            [ $# -ge 2 ] || usage
+            case "$2" in turns|overlap) modes+=("$2") ;; *) echo "parallel_check: --mode takes turns or overlap, not '$2'" >&2; usage ;; esac
+            shift 2 ;;
         --) shift; break ;;
         -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
         *) echo "parallel_check: unknown argument '$1'" >&2; usage ;;
     esac
 done
+[ ${#modes[@]} -gt 0 ] || modes=(turns overlap)
 [ -x "$build/bin/compare" ] || { echo "parallel_check: $build/bin/compare is missing: install libjansson-dev and run 'make probes'" >&2; exit 2; }
 # The devices of the backend run_all.sh will choose from these arguments.
 pick=()
@@ -88,7 +96,7 @@ table=$results/parallel-check-$(date -u +%Y-%m-%dT%H%M%SZ).md
     echo "|---|---|---|---|---|"
 } >"$table"
 met_any=0
-for mode in turns overlap; do
+for mode in "${modes[@]}"; do
     read -r secs dirs < <(timed_run --parallel="$mode" "$@" || echo FAIL)
     [ "$secs" != FAIL ] || exit 2
     read -r -a par <<<"$dirs"
