@@ -358,20 +358,17 @@ static int cu_d2h(const ha_backend *be, void *dst, const void *src, size_t n)
 
 static int cu_d2h_async(const ha_backend *be, void *dst, const void *src, size_t n)
 {
-    (void)be;
     int st = CALL(cuMemcpyDtoHAsync, dst, dptr(src), n, state(be)->stream);
     return st ? st : CALL(cuStreamSynchronize, state(be)->stream);
 }
 
 static int cu_h2d_enqueue(const ha_backend *be, void *dst, const void *src, size_t n)
 {
-    (void)be;
     return CALL(cuMemcpyHtoDAsync, dptr(dst), src, n, state(be)->stream);
 }
 
 static int cu_stream_sync(const ha_backend *be)
 {
-    (void)be;
     return CALL(cuStreamSynchronize, state(be)->stream);
 }
 

@@ -503,20 +503,17 @@ static int hip_d2h(const ha_backend *be, void *dst, const void *src, size_t n)
 
 static int hip_d2h_async(const ha_backend *be, void *dst, const void *src, size_t n)
 {
-    (void)be;
     int st = CALL(hipMemcpyAsync, dst, src, n, hipMemcpyDeviceToHost, state(be)->stream);
     return st ? st : CALL(hipStreamSynchronize, state(be)->stream);
 }
 
 static int hip_h2d_enqueue(const ha_backend *be, void *dst, const void *src, size_t n)
 {
-    (void)be;
     return CALL(hipMemcpyAsync, dst, src, n, hipMemcpyHostToDevice, state(be)->stream);
 }
 
 static int hip_stream_sync(const ha_backend *be)
 {
-    (void)be;
     return CALL(hipStreamSynchronize, state(be)->stream);
 }
 
