@@ -107,7 +107,7 @@ check-standin:
 # make coverage: the hip backend's tests (stand-in, fakes, probes) in a
 # --coverage build with the HIP 7.2 headers, then line coverage per file;
 # common/backend_hip.c must reach 90 %.
-COV_TESTS := integration_standin integration_fakes integration_probes
+COV_TESTS := integration_standin integration_fakes integration_probes test_backend_state
 coverage:
 	@[ -f $(HIP72)/include/hip/hip_runtime_api.h ] || { \
 	    echo "coverage: needs the HIP 7.2 headers in $(HIP72): run make hip-matrix first"; exit 2; }
