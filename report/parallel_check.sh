@@ -6,7 +6,8 @@
 # by compare (the regression gate, whose thresholds the A/A runs set), and
 # each mode's wall time is set against the quickest single-device run.
 # A mode meets the goal when every device's compare finds nothing, either
-# way (no regression, improvement or verdict change), and the time is at most 1.2x that of one device.
+# way (no regression, improvement or verdict change), and the time is at
+# most 1.2x that of one device. On the sim backend the table says SIMULATED.
 #
 #   report/parallel_check.sh [--results DIR] [--mode turns|overlap]... [-- RUN_ALL_ARGS...]
 #
