@@ -79,6 +79,10 @@ static void every_check_passes_on_the_model(void **s)
     json_t *tp = json_array_get(json_object_get(j, "throughput"), 0);
     assert_true(json_is_true(json_object_get(tp, "measured")));
     assert_true(json_number_value(json_object_get(tp, "ceiling_d2h_gbs")) > 0);
+    /* wake is judged after a pause, and the back-to-back wake is kept beside it */
+    assert_int_equal(json_integer_value(json_object_get(tp, "wake_pause_ms")), 50);
+    assert_true(json_number_value(json_object_get(tp, "wake_right_after_sleep_gbs")) > 0);
+    assert_true(json_number_value(json_object_get(tp, "wake_right_after_sleep_fraction_of_ceiling")) > 0);
     json_decref(j);
 }
 
