@@ -39,17 +39,14 @@ done
 [[ "$device" =~ ^[0-9]{1,4}$ ]] || { echo "aa_check: bad device index '$device'" >&2; usage; }
 [ -x "$build/bin/compare" ] || { echo "aa_check: $build/bin/compare is missing: install libjansson-dev and run 'make probes'" >&2; exit 2; }
 
+tool=aa_check
+# shellcheck source=report/runs.sh
+. "$here/report/runs.sh"
 # One run; prints its folder. A run that fails or is not whole ends the check.
 one_run() {
-    local out dir
-    out=$("$here/run_all.sh" --device "$device" --results "$results" "$@") || {
-        printf '%s\n' "$out" >&2
-        echo "aa_check: run_all.sh failed: the check needs whole runs" >&2
-        return 2
-    }
-    dir=$(printf '%s\n' "$out" | sed -n 's/^run_all\.sh: device [0-9]* -> //p' | head -1)
-    [ -n "$dir" ] && [ -f "$dir/MANIFEST.json" ] || { echo "aa_check: run_all.sh made no whole run" >&2; return 2; }
-    printf '%s\n' "$dir"
+    local dirs
+    dirs=$(run_whole "$results" --device "$device" "$@") || return 2
+    printf '%s\n' "${dirs%%$'\n'*}"
 }
 
 failed=0

@@ -56,32 +56,24 @@ count=${listing##* }
 [ "$count" -ge 2 ] || { echo "parallel_check: ${listing%% *} has $count device(s): the check needs two or more" >&2; exit 2; }
 mkdir -p "$results" || exit 2
 
-# Runs run_all.sh with the given arguments; prints "SECONDS DIR DIR...", the
-# run folders in device order. A run that fails or is not whole ends the check.
+tool=parallel_check
+# shellcheck source=report/runs.sh
+. "$here/report/runs.sh"
+# One run of run_all.sh, timed: sets secs and runs (its folders in device order).
 timed_run() {
-    local out t0 t1 dirs
+    local t0 out
     t0=$(date +%s.%N)
-    out=$("$here/run_all.sh" --results "$results" "$@") || {
-        printf '%s\n' "$out" >&2
-        echo "parallel_check: run_all.sh $* failed: the check needs whole runs" >&2
-        return 2
-    }
-    t1=$(date +%s.%N)
-    dirs=$(printf '%s\n' "$out" | sed -n 's/^run_all\.sh: device \([0-9]*\) -> /\1 /p' | sort -n | cut -d' ' -f2-)
-    for d in $dirs; do
-        [ -f "$d/MANIFEST.json" ] && grep -q '"complete": true' "$d/MANIFEST.json" ||
-            { echo "parallel_check: $d is not a whole run" >&2; return 2; }
-    done
-    printf '%s %s\n' "$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }')" "$(echo $dirs)"
+    out=$(run_whole "$results" "$@") || return 2
+    secs=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
+    mapfile -t runs <<<"$out"
 }
 
 base=()
 one=
 for ((dev = 0; dev < count; dev++)); do
-    read -r secs dir < <(timed_run --device "$dev" "$@" || echo FAIL)
-    [ "$secs" != FAIL ] && [ -n "${dir:-}" ] || exit 2
-    base+=("$dir")
-    echo "one device: device $dev alone: ${secs} s ($(basename "$dir"))"
+    timed_run --device "$dev" "$@" || exit 2
+    base+=("${runs[0]}")
+    echo "one device: device $dev alone: ${secs} s ($(basename "${runs[0]}"))"
     if [ -z "$one" ] || awk -v a="$secs" -v b="$one" 'BEGIN { exit !(a < b) }'; then one=$secs; fi
 done
 
@@ -98,9 +90,8 @@ table=$results/parallel-check-$(date -u +%Y-%m-%dT%H%M%SZ).md
 } >"$table"
 met_any=0
 for mode in "${modes[@]}"; do
-    read -r secs dirs < <(timed_run --parallel="$mode" "$@" || echo FAIL)
-    [ "$secs" != FAIL ] || exit 2
-    read -r -a par <<<"$dirs"
+    timed_run --parallel="$mode" "$@" || exit 2
+    par=("${runs[@]}")
     [ "${#par[@]}" -eq "$count" ] || { echo "parallel_check: --parallel=$mode made ${#par[@]} run(s), not $count" >&2; exit 2; }
     ratio=$(awk -v a="$secs" -v b="$one" 'BEGIN { printf "%.2f", a / b }')
     ok=1
