@@ -30,34 +30,39 @@ COMMON_OBJ := $(COMMON_SRC:%.c=$(BUILD)/%.o)
 LIBCOMMON  := $(BUILD)/libhacommon.a
 # The base library: what the report tools need (JSON writing, record files,
 # statistics, cleanup, status names) and nothing that knows a GPU.
-BASE_SRC   := common/jsonw.c common/record.c common/cleanup.c common/stats.c common/statusname.c common/opts.c common/log.c
+BASE_SRC   := common/jsonw.c common/record.c common/cleanup.c common/stats.c common/statusname.c common/opts.c common/log.c \
+              common/utf8.c common/fields.c common/recw.c common/sha256.c common/schemadoc.c
 LIBBASE    := $(BUILD)/libhabase.a
 
 # The stand-in ROCm runtime (standin/): built wherever HIP headers are, with
 # them, so the hip backend runs against ROCm's semantics without an AMD GPU.
 STANDIN := $(if $(HIP_HDR),$(BUILD)/standin/libamdhip64.so)
-PROBES := $(BUILD)/probe_discriminator $(BUILD)/probe_memgetaccess $(STANDIN)
+PROBES := $(BUILD)/probe_discriminator $(BUILD)/probe_memgetaccess $(BUILD)/run_manifest $(STANDIN)
 BENCH  := $(BUILD)/bench_discriminator
 FIX    := $(BUILD)/pool_check $(BUILD)/libhostaccess_pool.so
 BENCH_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(filter-out bench/bench_discriminator.c,$(wildcard bench/*.c)))
 
-# report/ reads records with jansson: built where libjansson-dev is installed.
-HAVE_JANSSON := $(shell pkg-config --exists jansson 2>/dev/null && echo yes)
+# report/ reads records with jansson, and compressed ones with zlib: built
+# where libjansson-dev and zlib1g-dev are installed.
+HASH := \#
+HAVE_JANSSON := $(shell pkg-config --exists jansson 2>/dev/null && printf '$(HASH)include <zlib.h>\n' | $(CC) -x c -fsyntax-only - 2>/dev/null && echo yes)
 REPORT_LIB_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(filter-out report/report.c report/compare.c report/trend.c report/fleet.c report/fuzz_record.c report/fuzz_report.c,$(wildcard report/*.c)))
+# zlib inflates records stored compressed (NAME.json.gz).
+REPORT_LIBS := $(shell pkg-config --libs jansson 2>/dev/null || echo -ljansson) -lz
 REPORT := $(BUILD)/bin/report $(BUILD)/bin/compare $(BUILD)/bin/trend $(BUILD)/bin/fleet
 
 .SECONDARY:
-.PHONY: all probes bench fix report check check-torch check-fuzz-corpus fuzz check-unit check-integration check-sanitize check-gpu check-nohdr check-standin coverage hip-matrix clean backends
+.PHONY: all probes bench fix report schema check check-torch check-fuzz-corpus fuzz check-unit check-integration check-sanitize check-gpu check-nohdr check-standin coverage hip-matrix clean backends
 all: probes
 
 # probes builds every tool run_all.sh runs, so the quick start is two commands.
 probes: $(PROBES) $(BENCH) $(FIX) $(if $(HAVE_JANSSON),$(REPORT))
-	@echo "built: $(notdir $(PROBES) $(BENCH) $(FIX) $(if $(HAVE_JANSSON),$(REPORT),[report: no libjansson-dev])) [hip: $(if $(HIP_HDR),$(HIP_HDR),compiled out)] [cuda: $(if $(CUDA_HDR),$(CUDA_HDR),compiled out)]"
+	@echo "built: $(notdir $(PROBES) $(BENCH) $(FIX) $(if $(HAVE_JANSSON),$(REPORT),[report: no libjansson-dev or zlib1g-dev])) [hip: $(if $(HIP_HDR),$(HIP_HDR),compiled out)] [cuda: $(if $(CUDA_HDR),$(CUDA_HDR),compiled out)]"
 
 $(BUILD)/common/backend_hip.o: BACKEND_FLAGS = $(HIP_FLAGS)
 $(BUILD)/common/backend_cuda.o: BACKEND_FLAGS = $(CUDA_FLAGS)
 
-$(BUILD)/%.o: %.c $(wildcard common/*.h bench/*.h fix/*.h report/*.h) Makefile tests/tests.mk
+$(BUILD)/%.o: %.c $(wildcard common/*.h common/*.def bench/*.h fix/*.h report/*.h) Makefile tests/tests.mk
 	@mkdir -p $(dir $@)
 	$(CC) $(BASE) $(BACKEND_FLAGS) $(CFLAGS) -c $< -o $@
 
@@ -77,6 +82,17 @@ $(LIBBASE): $(BASE_SRC:%.c=$(BUILD)/%.o)
 $(BUILD)/probe_%: $(BUILD)/probes/probe_%.o $(LIBCOMMON)
 	$(CC) $(CFLAGS) $(LDFLAGS) $^ -o $@ $(LIBS)
 
+# run_all.sh's manifest, and the schema page, from the field table alone.
+$(BUILD)/run_manifest: $(BUILD)/tools/run_manifest.o $(LIBBASE)
+	$(CC) $(CFLAGS) $(LDFLAGS) $^ -o $@ $(LIBS)
+$(BUILD)/schema_md: $(BUILD)/tools/schema_md.o $(LIBBASE)
+	$(CC) $(CFLAGS) $(LDFLAGS) $^ -o $@ $(LIBS)
+
+# results/SCHEMA.md is generated from common/fields.def (a test fails when
+# the committed page and the table differ).
+schema: $(BUILD)/schema_md
+	$(BUILD)/schema_md > results/SCHEMA.md.tmp && mv results/SCHEMA.md.tmp results/SCHEMA.md
+
 # -Bsymbolic: the model inside binds to itself, never to a tool's own copy.
 $(BUILD)/standin/libamdhip64.so: standin/hip_standin.c common/largebar.c common/largebar.h common/rocm_profiles.h Makefile
 	@mkdir -p $(dir $@)
@@ -93,7 +109,7 @@ $(BUILD)/libhostaccess_pool.so: $(BUILD)/fix/torch_alloc.o $(BUILD)/fix/refpool.
 $(BUILD)/report/%.o: BACKEND_FLAGS = -Ireport $(shell pkg-config --cflags jansson 2>/dev/null)
 $(BUILD)/bin/%: $(BUILD)/report/%.o $(REPORT_LIB_OBJ) $(LIBBASE)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(LDFLAGS) $^ -o $@ $(JANSSON) $(LIBS)
+	$(CC) $(CFLAGS) $(LDFLAGS) $^ -o $@ $(REPORT_LIBS) $(LIBS)
 report: $(REPORT)
 
 bench: $(BENCH)

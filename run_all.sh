@@ -3,7 +3,15 @@
 #
 #   ./run_all.sh [--backend auto|hip|cuda|sim] [--device N] [--results DIR]
 #                [--isolate none|fork] [--bench-args "ARGS"] [--pool-args "ARGS"]
-#                [--sim-profile NAME] [--list-sim-profiles] [--parallel[=turns|overlap]] [--help]
+#                [--sim-profile NAME] [--list-sim-profiles] [--parallel[=turns|overlap]]
+#                [--require-gpu] [--no-torch] [--help]
+#
+# --require-gpu (or HOSTACCESS_REQUIRE_GPU=1, for dashboards) fails with the
+# tools' status (3 no runtime, 4 no device) and the reason, instead of
+# falling back to the simulation. A simulated run ends with a boxed line
+# that says SIMULATED and why no GPU backend was used.
+#
+# --no-torch leaves out the PyTorch step (it is untimed: A/A batches use it).
 #
 # --parallel runs the devices of the node at once, each as its own run_all.sh.
 # With turns (the default) the bench and pool_check of different devices take
@@ -28,14 +36,17 @@ here=$(cd "$(dirname "$0")" && pwd)
 build=${BUILD:-$here/build}
 backend=auto
 device=
+device_given=
 results=$here/results
 isolate=none
 bench_args=
 pool_args=
 profile=()
+require=()
+no_torch=
 
 usage() {
-    echo "usage: ./run_all.sh [--backend auto|hip|cuda|sim] [--device N] [--results DIR] [--isolate none|fork] [--bench-args \"ARGS\"] [--pool-args \"ARGS\"] [--sim-profile NAME] [--list-sim-profiles] [--parallel[=turns|overlap]]" >&2
+    echo "usage: ./run_all.sh [--backend auto|hip|cuda|sim] [--device N] [--results DIR] [--isolate none|fork] [--bench-args \"ARGS\"] [--pool-args \"ARGS\"] [--sim-profile NAME] [--list-sim-profiles] [--parallel[=turns|overlap]] [--require-gpu] [--no-torch]" >&2
     exit 2
 }
 
@@ -43,8 +54,8 @@ while [ $# -gt 0 ]; do
     case "$1" in
         --backend) [ $# -ge 2 ] || usage; backend=$2; shift 2 ;;
         --backend=*) backend=${1#*=}; shift ;;
-        --device) [ $# -ge 2 ] || usage; device=$2; shift 2 ;;
-        --device=*) device=${1#*=}; shift ;;
+        --device) [ $# -ge 2 ] || usage; device=$2; device_given=1; shift 2 ;;
+        --device=*) device=${1#*=}; device_given=1; shift ;;
         --results) [ $# -ge 2 ] || usage; results=$2; shift 2 ;;
         --results=*) results=${1#*=}; shift ;;
         --isolate) [ $# -ge 2 ] || usage; isolate=$2; shift 2 ;;
@@ -59,15 +70,25 @@ while [ $# -gt 0 ]; do
         --parallel) parallel=turns; shift ;;
         --parallel=turns|--parallel=overlap) parallel=${1#*=}; shift ;;
         --parallel=*) echo "run_all.sh: --parallel takes turns or overlap, not '${1#*=}'" >&2; usage ;;
+        --require-gpu) require=(--require-gpu); shift ;;
+        --no-torch) no_torch=1; shift ;;
         -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
         *) echo "run_all.sh: unknown argument '$1'" >&2; usage ;;
     esac
 done
 probe=$build/probe_discriminator
-if [ ! -x "$probe" ]; then
-    echo "run_all.sh: $probe is missing: run 'make probes' first" >&2
+if [ ! -x "$probe" ] || [ ! -x "$build/run_manifest" ]; then
+    echo "run_all.sh: $probe or $build/run_manifest is missing: run 'make probes' first" >&2
     exit 1
 fi
+# An empty --device is a mistake, not "every device".
+if [ -n "${device_given:-}" ] && [ -z "$device" ]; then
+    echo "run_all.sh: --device takes a device index, not ''" >&2
+    exit 2
+fi
+# Options for the tools are words, split on blanks and never glob-expanded.
+read -r -a bench_argv <<<"$bench_args"
+read -r -a pool_argv <<<"$pool_args"
 
 # The tools check their own options: each is asked for its device listing
 # with the options it will run with, so a bad value stops the run here, in
@@ -75,16 +96,34 @@ fi
 # probe's listing also names the backend auto picks and its device count.
 dev_opt=()
 [ -n "$device" ] && dev_opt=(--device "$device")
-listing=$("$probe" --backend "$backend" "${profile[@]}" "${dev_opt[@]}" --isolate "$isolate" --list-devices) || exit $?
+listing=$("$probe" --backend "$backend" "${profile[@]}" "${require[@]}" "${dev_opt[@]}" --isolate "$isolate" --list-devices) || exit $?
 check_args() {
     [ -x "$build/$1" ] || return 0
-    # shellcheck disable=SC2086
-    "$build/$1" --backend "$backend" "${profile[@]}" "${dev_opt[@]}" $2 --list-devices >/dev/null || exit $?
+    local tool=$1
+    shift
+    "$build/$tool" --backend "$backend" "${profile[@]}" "${require[@]}" "${dev_opt[@]}" "$@" --list-devices >/dev/null || exit $?
 }
-check_args bench_discriminator "$bench_args"
-check_args pool_check "$pool_args"
-chosen=${listing%% *}
-count=${listing##* }
+check_args bench_discriminator "${bench_argv[@]}"
+check_args pool_check "${pool_argv[@]}"
+# The listing's first line is "BACKEND COUNT"; a runtime that ended the tool
+# early (an initialiser that exits) leaves anything else.
+first=${listing%%$'\n'*}
+if ! [[ "$first" =~ ^(hip|cuda|sim)\ [0-9]+$ ]]; then
+    echo "run_all.sh: the probe's device listing came back as '${first:0:80}', not 'BACKEND COUNT': the runtime library ended it early; run $probe --list-backends to see which" >&2
+    exit 3
+fi
+chosen=${first%% *}
+count=${first##* }
+# What auto passed over and why: "fallback BACKEND STATUS WHY" lines.
+fallbacks=() why_sim=
+while IFS= read -r line; do
+    [[ "$line" == "fallback "* ]] || continue
+    rest=${line#fallback }
+    fb_be=${rest%% *}; rest=${rest#* }
+    fb_st=${rest%% *}; fb_why=${rest#* }
+    fallbacks+=(--fallback "$fb_be:$fb_st:$fb_why")
+    why_sim="${why_sim:+$why_sim; }$fb_why"
+done <<<"$listing"
 if [ "$count" -lt 1 ]; then
     echo "run_all.sh: backend $chosen reports no device" >&2
     exit 4
@@ -94,7 +133,7 @@ if [ -n "$device" ]; then
 else
     devices=$(seq 0 $((count - 1)))
 fi
-[ "$chosen" = sim ] && echo "run_all.sh: backend sim: SIMULATED run, not evidence"
+[ "$chosen" = sim ] && echo "run_all.sh: backend sim: SIMULATED run, not evidence${why_sim:+ (no GPU backend: $why_sim)}"
 label=$chosen
 if [ ${#profile[@]} -gt 0 ]; then
     echo "run_all.sh: hip over the stand-in ROCm runtime, profile ${profile[1]}: SIMULATED run, not evidence"
@@ -161,14 +200,25 @@ if [ -n "$parallel" ] && [ "$(wc -w <<<"$devices")" -gt 1 ]; then
     exit $failed
 fi
 
-# The tools of a run, in order: name, binary, extra arguments.
-steps=(
-    "env|$probe|--env-only"
-    "probe_discriminator|$probe|--isolate=$isolate"
-    "probe_memgetaccess|$build/probe_memgetaccess|"
-    "bench_discriminator|$build/bench_discriminator|--sweep-csv=@DIR@/bench_sweep.csv $bench_args"
-    "pool_check|$build/pool_check|$pool_args"
-)
+# The tools of a run, in order; step_args gives each one's own arguments
+# as an array (a folder with blanks in its name stays one argument).
+steps=(env probe_discriminator probe_memgetaccess bench_discriminator pool_check)
+step_bin() {
+    case "$1" in env|probe_discriminator) echo "$probe" ;; *) echo "$build/$1" ;; esac
+}
+step_args() {
+    case "$1" in
+        env) args=(--env-only) ;;
+        probe_discriminator) args=(--isolate="$isolate") ;;
+        probe_memgetaccess) args=() ;;
+        bench_discriminator) args=(--sweep-csv="$dir/bench_sweep.csv" "${bench_argv[@]}") ;;
+        pool_check) args=("${pool_argv[@]}") ;;
+    esac
+}
+manifest() {
+    "$build/run_manifest" "$dir" --backend "$chosen" --device "$dev" ${1:+--interrupted "$1"} \
+        --choice "${first% *}${why_sim:+ (auto passed over: $why_sim)}" "${fallbacks[@]}" "${done_steps[@]}"
+}
 
 # Interrupted (Ctrl-C, a job's time limit): stop the tool that runs, remove
 # its temporary files, and mark the folder as not whole, so report and
@@ -179,7 +229,7 @@ on_signal() {
     [ -n "$child" ] && kill -TERM "$child" 2>/dev/null && wait "$child" 2>/dev/null
     if [ -n "$dir" ]; then
         rm -f "$dir"/.*.json.??????
-        "$here/report/manifest.sh" "$dir" "$chosen" "$dev" "$1" "${done_steps[@]}"
+        manifest "$1"
         echo "run_all.sh: $1: stopped; $dir is marked incomplete (MANIFEST.json)" >&2
     fi
     exit $((128 + $2))
@@ -192,7 +242,7 @@ trap 'on_signal SIGHUP 1' HUP
 # --parallel=turns a device waiting for its turn does this first.
 torch_step() {
     torch_done=1
-    if [ "$chosen" != sim ] && [ ${#profile[@]} -eq 0 ] && python3 -c 'import torch; assert torch.cuda.is_available()' 2>/dev/null; then
+    if [ -z "$no_torch" ] && [ "$chosen" != sim ] && [ ${#profile[@]} -eq 0 ] && python3 -c 'import torch; assert torch.cuda.is_available()' 2>/dev/null; then
         # PyTorch and the pool library see this device alone, as device 0:
         # with --parallel another device's tests run at the same time, and
         # free-memory checks must not count that device's allocations. A
@@ -224,15 +274,15 @@ for dev in $devices; do
     done_steps=()
     torch_done=
     i=0
-    for step in "${steps[@]}"; do
+    for name in "${steps[@]}"; do
         i=$((i + 1))
-        IFS='|' read -r name bin extra <<<"$step"
+        bin=$(step_bin "$name")
         if [ ! -x "$bin" ]; then
             echo "  [$i/${#steps[@]}] $name: not built, skipped"
             done_steps+=("$name:-")
             continue
         fi
-        extra=${extra//@DIR@/$dir}
+        step_args "$name"
         # A timed step waits for the other devices' timed steps (--parallel).
         # flock in the background and waited for: a signal still stops us.
         timed=
@@ -248,8 +298,9 @@ for dev in $devices; do
         fi
         t0=$(date +%s.%N)
         # In the background and waited for, so a signal reaches the trap at once.
-        # shellcheck disable=SC2086
-        "$bin" --backend "$chosen" "${profile[@]}" --device "$dev" --json "$dir/$name.json" $extra \
+        # The backend as the user asked for it (auto by default): each record
+        # keeps why the others were not used.
+        "$bin" --backend "$backend" "${profile[@]}" "${require[@]}" --device "$dev" --json "$dir/$name.json" "${args[@]}" \
             >"$dir/$name.txt" 2>"$dir/$name.log" &
         child=$!
         wait "$child"
@@ -271,7 +322,7 @@ for dev in $devices; do
     done
     # The manifest closes the tools' part of the run: written last, after
     # every record, it is what makes the folder a whole run.
-    if ! "$here/report/manifest.sh" "$dir" "$chosen" "$dev" "" "${done_steps[@]}"; then
+    if ! manifest ""; then
         echo "  manifest: FAILED: $dir/MANIFEST.json not written; the run counts as incomplete"
         failed=1
     elif grep -q '"complete": false' "$dir/MANIFEST.json"; then
@@ -283,7 +334,7 @@ for dev in $devices; do
     if [ -x "$build/bin/report" ]; then
         allow=
         grep -q '"complete": true' "$dir/MANIFEST.json" 2>/dev/null || allow=--allow-incomplete
-        if "$build/bin/report" $allow "$dir" >/dev/null; then
+        if "$build/bin/report" ${allow:+"$allow"} "$dir" >/dev/null; then
             echo "  report: $dir/REPORT.md"
         else
             echo "  report: FAILED (see the message above)"
@@ -291,6 +342,18 @@ for dev in $devices; do
         fi
     else
         echo "  report: not built: install libjansson-dev, run 'make report', then $here/report/report $dir"
+    fi
+    # A simulated run says so last, boxed, with the reason.
+    line=
+    if [ ${#profile[@]} -gt 0 ]; then
+        line="SIMULATED run, not evidence: the stand-in ROCm runtime, profile ${profile[1]}"
+    elif [ "$chosen" = sim ]; then
+        line="SIMULATED run, not evidence: ${why_sim:+no GPU backend could be used: $why_sim}"
+        [ -n "$why_sim" ] || line+="the sim backend was asked for"
+    fi
+    if [ -n "$line" ]; then
+        bar=$(printf '%*s' $((${#line} + 4)) '' | tr ' ' '=')
+        printf '%s\n| %s |\n%s\n' "$bar" "$line" "$bar"
     fi
 done
 dir=

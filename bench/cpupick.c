@@ -37,7 +37,7 @@ int cpupick_parse_list(const char *s, unsigned char *set, int max)
     return count;
 }
 
-static int hold(int cpu)
+int cpupick_hold(int cpu)
 {
     cpu_set_t one;
     CPU_ZERO(&one);
@@ -76,9 +76,10 @@ int cpupick_choose(const char *sysfs_root, const char *pci_bus_id, int forced, c
         return forced >= 0 ? -1 : 0;
     }
     if (forced >= 0) {
-        if (forced >= CPU_SETSIZE || !CPU_ISSET(forced, &allowed) || hold(forced) != 0)
+        if (forced >= CPU_SETSIZE || !CPU_ISSET(forced, &allowed) || cpupick_hold(forced) != 0)
             return -1;
         out->cpu = forced;
+        out->forced = true;
         snprintf(out->how, sizeof out->how, "--cpu %d", forced);
         return 0;
     }
@@ -100,7 +101,7 @@ int cpupick_choose(const char *sysfs_root, const char *pci_bus_id, int forced, c
     }
     bool use_near = nboth > 0;
     for (int c = 0; c < CPUPICK_MAX && c < CPU_SETSIZE; c++) {
-        if (!CPU_ISSET(c, &allowed) || (use_near && !near[c]) || hold(c) != 0)
+        if (!CPU_ISSET(c, &allowed) || (use_near && !near[c]) || cpupick_hold(c) != 0)
             continue;
         score(c, &out->scores[out->nscores++]);
     }
@@ -108,7 +109,7 @@ int cpupick_choose(const char *sysfs_root, const char *pci_bus_id, int forced, c
     for (int i = 0; i < out->nscores; i++)
         if (best < 0 || out->scores[i].p90_ns < out->scores[best].p90_ns)
             best = i;
-    if (best < 0 || hold(out->scores[best].cpu) != 0) {
+    if (best < 0 || cpupick_hold(out->scores[best].cpu) != 0) {
         sched_setaffinity(0, sizeof allowed, &allowed);
         snprintf(out->how, sizeof out->how, "not pinned: no CPU could be held");
         return 0;

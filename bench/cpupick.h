@@ -5,6 +5,7 @@
 #ifndef HA_BENCH_CPUPICK_H
 #define HA_BENCH_CPUPICK_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #define CPUPICK_MAX 256
@@ -16,6 +17,7 @@ typedef struct cpu_score {
 
 typedef struct cpu_choice {
     int cpu;               /* -1: not pinned */
+    bool forced;           /* --cpu: held, never moved */
     char how[200];         /* why this one */
     cpu_score scores[CPUPICK_MAX];
     int nscores;
@@ -31,5 +33,8 @@ int cpupick_parse_list(const char *s, unsigned char *set, int max);
  * empty), each timed for 10 ms; the one with the lowest p90 wins. Pins
  * the calling thread. Returns 0, or -1 when the forced CPU cannot be held. */
 int cpupick_choose(const char *sysfs_root, const char *pci_bus_id, int forced, cpu_choice *out);
+
+/* Pins the calling thread to cpu; 0, or -1 as sched_setaffinity. */
+int cpupick_hold(int cpu);
 
 #endif

@@ -100,5 +100,9 @@ int bench_measure(bench_fn f, bench_ctx *c, const bench_plan *plan, const ha_clo
 void bench_row_free(bench_row *r)
 {
     free(r->samples);
+    free(r->block_state);
+    free(r->block_cpu);
     r->samples = NULL;
+    r->block_state = NULL;
+    r->block_cpu = NULL;
 }

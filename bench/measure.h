@@ -37,6 +37,10 @@ typedef struct bench_row {
     size_t block_samples; /* samples taken per round: the samples are blocks of this many */
     bool capped;         /* fewer samples than planned: row_seconds would be passed */
     double *samples;     /* ns per operation, one per batch, in order taken */
+    double *block_state; /* per block: the CPU-state probe after it, negative when kept contended */
+    int *block_cpu;      /* per block: the CPU it ran on */
+    size_t nblocks;
+    size_t retaken;      /* blocks taken again: the CPU became contended during them */
     ha_stats st;
     double overhead_ns;  /* clock share per operation + the empty loop's cost */
     double overhead_pct; /* overhead_ns against the median */

@@ -7,6 +7,8 @@ const path_def bench_paths[] = {
      "empty batch loop: the harness's own cost, taken off no figure but reported against each"},
     {"canary", path_canary, "canary", ON_NOTHING, false, false, false, 0,
      "chain of dependent multiply-adds: a fixed count of core cycles; if it moves, the machine changed speed"},
+    {"syscall", path_syscall, "syscall", ON_NOTHING, false, false, false, 0,
+     "getppid(): a system call that does no work; moves with the host core's state as the query rows do"},
     {"fast", path_deref, "read", ON_READABLE, false, false, true, 0,
      "host dereference, 4 B, line warm in cache (latency: loads chained)"},
     {"fast_cold", path_deref_cold, "memory", ON_READABLE, false, false, true, NEED_FLUSH,
@@ -39,4 +41,9 @@ const path_def *bench_path_find(const char *name)
         if (strcmp(p->name, name) == 0)
             return p;
     return NULL;
+}
+
+bool bench_family_is_instrument(const char *family)
+{
+    return !strcmp(family, "harness") || !strcmp(family, "canary") || !strcmp(family, "syscall");
 }

@@ -10,7 +10,7 @@
 #include "paths.h"
 
 typedef enum bench_target {
-    ON_NOTHING,    /* the harness and the canary: no memory */
+    ON_NOTHING,    /* the instruments (harness, canary, syscall): no memory */
     ON_READABLE,   /* every host-readable kind */
     ON_SLOW_KIND,  /* the memory the slow path copies from */
     ON_UNREADABLE, /* a kind whose host read faults */
@@ -21,7 +21,8 @@ enum { NEED_FLUSH = 1, NEED_NT = 2, NEED_PINNED = 4 };
 typedef struct path_def {
     const char *name;
     bench_fn fn;
-    const char *family; /* harness, canary, read, memory, guarded, query, hardened, copy, fault */
+    const char *family; /* harness, canary, syscall (the instruments); read, memory, guarded, query,
+                         * hardened, copy, fault */
     bench_target target;
     bool per_candidate; /* one row per distinguishing candidate */
     bool session;       /* fault-guard handlers installed once around the loop */
@@ -34,5 +35,8 @@ typedef struct path_def {
 extern const path_def bench_paths[];
 
 const path_def *bench_path_find(const char *name);
+
+/* The instruments measure the harness and the machine, not a path. */
+bool bench_family_is_instrument(const char *family);
 
 #endif

@@ -28,6 +28,7 @@ typedef void (*bench_fn)(bench_ctx *c, size_t n);
 
 void path_empty(bench_ctx *c, size_t n);
 void path_canary(bench_ctx *c, size_t n);
+void path_syscall(bench_ctx *c, size_t n);
 void path_deref(bench_ctx *c, size_t n);
 void path_deref_cold(bench_ctx *c, size_t n);
 void path_deref_nt(bench_ctx *c, size_t n);

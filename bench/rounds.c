@@ -11,8 +11,41 @@ static void skip(bench_row *r, const char *why)
     snprintf(r->skip_reason, sizeof r->skip_reason, "%s", why);
 }
 
+/* One block of a job: warm, take, probe; taken again on a contended CPU. */
+static void take_block(bench_job *j, cpu_state *cs)
+{
+    bench_row *r = j->row;
+    size_t start = r->nsamples;
+    for (int take = 1;; take++) {
+        if (j->session && ha_guard_session_begin() != 0) {
+            skip(r, "could not install the fault guard");
+            return;
+        }
+        j->f(&j->c, r->batch); /* unrecorded: warm again after the other rows */
+        bench_take(j->f, &j->c, r, r->block_samples, j->slowdown);
+        if (j->session)
+            ha_guard_session_end();
+        double probe;
+        bool bad = cpustate_check(cs, &probe);
+        if (!bad || take == CPUSTATE_TAKES || cs->retake_budget == 0) {
+            r->block_state[r->nblocks] = bad ? -probe : probe;
+            r->block_cpu[r->nblocks++] = cs->cur;
+            cs->blocks++;
+            cs->kept += bad;
+            if (bad)
+                cpustate_move(cs, &probe);
+            return;
+        }
+        r->nsamples = start;
+        r->retaken++;
+        cs->retaken++;
+        cs->retake_budget--;
+        cpustate_move(cs, &probe);
+    }
+}
+
 int bench_run_rounds(bench_job *jobs, size_t n, const bench_plan *plan, int repeats,
-                     const ha_clock_info *ci)
+                     const ha_clock_info *ci, cpu_state *cs)
 {
     int rc = 0;
     size_t *order = malloc((n ? n : 1) * sizeof *order);
@@ -29,11 +62,20 @@ int bench_run_rounds(bench_job *jobs, size_t n, const bench_plan *plan, int repe
             ha_guard_session_end();
         size_t want = bench_plan_samples(plan, plan->rounds, j->row);
         j->row->samples = malloc(want * sizeof *j->row->samples);
-        if (!j->row->samples) {
+        j->row->block_state = malloc((size_t)plan->rounds * sizeof *j->row->block_state);
+        j->row->block_cpu = malloc((size_t)plan->rounds * sizeof *j->row->block_cpu);
+        if (!j->row->samples || !j->row->block_state || !j->row->block_cpu) {
             skip(j->row, "out of memory for samples");
             rc = -1;
         }
     }
+    size_t planned = 0;
+    for (size_t i = 0; i < n; i++)
+        planned += !jobs[i].row->skipped ? (size_t)plan->rounds : 0;
+    cs->retake_budget = (size_t)(CPUSTATE_RETAKE_SHARE * (double)planned);
+    double probe;
+    if (cpustate_check(cs, &probe))
+        cpustate_move(cs, &probe);
     unsigned long long seed = BENCH_ROUND_SEED;
     long total = plan->rounds * repeats;
     for (long round = 0; round < total; round++) {
@@ -46,17 +88,8 @@ int bench_run_rounds(bench_job *jobs, size_t n, const bench_plan *plan, int repe
             order[i - 1] = order[k];
             order[k] = t;
         }
-        for (size_t i = 0; i < m; i++) {
-            bench_job *j = &jobs[order[i]];
-            if (j->session && ha_guard_session_begin() != 0) {
-                skip(j->row, "could not install the fault guard");
-                continue;
-            }
-            j->f(&j->c, j->row->batch); /* unrecorded: warm again after the other rows */
-            bench_take(j->f, &j->c, j->row, j->row->block_samples, j->slowdown);
-            if (j->session)
-                ha_guard_session_end();
-        }
+        for (size_t i = 0; i < m; i++)
+            take_block(&jobs[order[i]], cs);
     }
     for (size_t i = 0; i < n; i++) {
         jobs[i].row->status = jobs[i].c.status;

@@ -5,6 +5,7 @@
 #ifndef HA_BENCH_ROUNDS_H
 #define HA_BENCH_ROUNDS_H
 
+#include "cpustate.h"
 #include "measure.h"
 
 typedef struct bench_job {
@@ -22,9 +23,11 @@ typedef struct bench_job {
 /* Calibrates every job, then runs plan->rounds x repeats rounds; a job of
  * repeat r takes part in the rounds where round % repeats == r - 1, taking
  * one unrecorded batch (caches warm again after the other rows) and then
- * its block. Returns -1 when memory for samples runs out (those rows are
+ * its block. After each block the CPU's state is probed (cpustate.h): a
+ * contended CPU is left, and the block taken again, up to CPUSTATE_TAKES
+ * times. Returns -1 when memory for samples runs out (those rows are
  * marked skipped). Statistics are left to bench_summarise. */
 int bench_run_rounds(bench_job *jobs, size_t n, const bench_plan *plan, int repeats,
-                     const ha_clock_info *ci);
+                     const ha_clock_info *ci, cpu_state *cs);
 
 #endif

@@ -29,22 +29,38 @@ static int open_one(const ha_backend_ops *ops, int device, ha_backend *be, char 
 
 int ha_backend_open(const char *want, int device, ha_backend *be, char *msg, size_t msglen)
 {
+    return ha_backend_open_ex(want, device, false, be, msg, msglen, NULL);
+}
+
+int ha_backend_open_ex(const char *want, int device, bool require_gpu, ha_backend *be, char *msg, size_t msglen,
+                       ha_fallbacks *fb)
+{
     msg[0] = 0;
+    if (fb)
+        fb->n = 0;
     if (strcmp(want, "auto") != 0) {
         const ha_backend_ops *ops = ha_backend_find(want);
         if (!ops) {
             snprintf(msg, msglen, "unknown backend '%s' (auto, hip, cuda, sim)", want);
             return HA_EXIT_USAGE;
         }
+        if (require_gpu && ops->simulated) {
+            snprintf(msg, msglen, "--require-gpu (or HOSTACCESS_REQUIRE_GPU=1) refuses the %s backend, which is a "
+                                  "simulation: give hip, cuda or auto", want);
+            return HA_EXIT_USAGE;
+        }
         return open_one(ops, device, be, msg, msglen);
     }
-    char skipped[512] = "";
+    char skipped[700] = "";
+    int worst = HA_EXIT_NO_RUNTIME;
     for (int i = 0; ha_all_backends[i]; i++) {
+        const ha_backend_ops *ops = ha_all_backends[i];
+        if (require_gpu && ops->simulated)
+            break;
         char why[256] = "";
-        int rc = open_one(ha_all_backends[i], device, be, why, sizeof why);
+        int rc = open_one(ops, device, be, why, sizeof why);
         if (rc == HA_EXIT_OK) {
-            snprintf(msg, msglen, "backend auto: chose %s%s%s", ha_all_backends[i]->name,
-                     skipped[0] ? " because " : "", skipped);
+            snprintf(msg, msglen, "backend auto: chose %s%s%s", ops->name, skipped[0] ? " because " : "", skipped);
             return rc;
         }
         /* A bad device index is the user's mistake on a backend that
@@ -53,8 +69,20 @@ int ha_backend_open(const char *want, int device, ha_backend *be, char *msg, siz
             snprintf(msg, msglen, "%s", why);
             return rc;
         }
+        if (rc == HA_EXIT_NO_DEVICE)
+            worst = rc;
+        if (fb && fb->n < (int)(sizeof fb->v / sizeof fb->v[0])) {
+            fb->v[fb->n].backend = ops->name;
+            fb->v[fb->n].status = rc;
+            snprintf(fb->v[fb->n++].why, sizeof fb->v[0].why, "%s", why);
+        }
         size_t l = strlen(skipped);
         snprintf(skipped + l, sizeof skipped - l, "%s%s", l ? "; " : "", why);
+    }
+    if (require_gpu) {
+        snprintf(msg, msglen, "no GPU backend could be opened and --require-gpu (or HOSTACCESS_REQUIRE_GPU=1) "
+                              "refuses the simulation: %s", skipped);
+        return worst;
     }
     snprintf(msg, msglen, "no backend could be opened: %s", skipped);
     return HA_EXIT_NO_RUNTIME;

@@ -233,9 +233,9 @@ static int k_managed(const ha_backend *be, ha_alloc *a)
 }
 
 static const ha_kind cu_kinds[] = {
-    {"cuMemAlloc", "device memory from cuMemAlloc", k_mem_alloc, k_mem_free, {0}, false, false},
-    {"cuMemHostAlloc", "pinned host memory, cuMemHostAlloc(DEVICEMAP)", k_host_alloc, k_host_free, {0}, false, false},
-    {"cuMemAllocManaged", "managed memory, cuMemAllocManaged(GLOBAL)", k_managed, k_mem_free, {0}, false, false},
+    {"cuMemAlloc", "device memory from cuMemAlloc", k_mem_alloc, k_mem_free, {0}, false, false, true},
+    {"cuMemHostAlloc", "pinned host memory, cuMemHostAlloc(DEVICEMAP)", k_host_alloc, k_host_free, {0}, false, false, false},
+    {"cuMemAllocManaged", "managed memory, cuMemAllocManaged(GLOBAL)", k_managed, k_mem_free, {0}, false, false, false},
     {0},
 };
 

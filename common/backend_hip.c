@@ -274,9 +274,9 @@ static int k_managed(const ha_backend *be, ha_alloc *a)
 }
 
 static const ha_kind hip_kinds[] = {
-    {"hipMalloc", "device memory from hipMalloc (host-readable on large BAR)", k_malloc, k_free, {0}, false, false},
-    {"hipHostMalloc", "pinned host memory, hipHostMalloc(Mapped)", k_host_malloc, k_host_free, {0}, false, false},
-    {"hipMallocManaged", "managed memory, hipMallocManaged(Global)", k_managed, k_free, {0}, false, false},
+    {"hipMalloc", "device memory from hipMalloc (host-readable on large BAR)", k_malloc, k_free, {0}, false, false, true},
+    {"hipHostMalloc", "pinned host memory, hipHostMalloc(Mapped)", k_host_malloc, k_host_free, {0}, false, false, false},
+    {"hipMallocManaged", "managed memory, hipMallocManaged(Global)", k_managed, k_free, {0}, false, false, false},
     {0},
 };
 

@@ -171,9 +171,9 @@ static void plain_destroy(const ha_backend *be, ha_alloc *a)
 
 static const ha_kind sim_kinds[] = {
     {"plain-readable", "device memory behind a large BAR, host-mapped (models hipMalloc on large BAR)",
-     plain_readable, plain_destroy, {0}, false, false},
+     plain_readable, plain_destroy, {0}, false, false, true},
     {"plain-unreadable", "device memory the host cannot reach (models no large BAR)", plain_hidden,
-     plain_destroy, {0}, false, false},
+     plain_destroy, {0}, false, false, true},
     {0},
 };
 

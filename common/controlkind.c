@@ -61,6 +61,6 @@ const ha_kind ha_control_kinds[] = {
     {"pfnmap-control",
      "CONTROL, not GPU memory: the vDSO data page, a VM_IO|VM_PFNMAP mapping as amdgpu gives large-BAR "
      "VRAM (hipMalloc); a load reads it, process_vm_readv cannot",
-     vvar_create, vvar_destroy, {0}, true, false},
+     vvar_create, vvar_destroy, {0}, true, false, false},
     {0},
 };

@@ -1,5 +1,8 @@
 #include "envinfo.h"
 
+#include "recw.h"
+
+#include <ctype.h>
 #include <dirent.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -38,6 +41,74 @@ static void cpu_model(char *out, size_t n)
     fclose(f);
 }
 
+/* The first line of a small file, without its newline; "" when absent. */
+static void first_line(const char *path, char *out, size_t n)
+{
+    out[0] = 0;
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return;
+    if (!fgets(out, (int)n, f))
+        out[0] = 0;
+    fclose(f);
+    out[strcspn(out, "\n")] = 0;
+}
+
+int ha_env_host(char *out, size_t n, char *why, size_t whylen)
+{
+    out[0] = 0;
+    const char *h = getenv("HOSTACCESS_HOST");
+    if (!h || !*h)
+        return 0;
+    size_t l = strlen(h);
+    bool ok = l <= 63 && l < n;
+    for (size_t i = 0; ok && i < l; i++)
+        ok = isalnum((unsigned char)h[i]) || h[i] == '.' || h[i] == '_' || h[i] == '-';
+    if (!ok) {
+        snprintf(why, whylen, "HOSTACCESS_HOST takes 1 to 63 letters, digits, '.', '_' or '-' (a host name for "
+                              "folders and records); the value given is not one");
+        return -1;
+    }
+    memcpy(out, h, l + 1);
+    return 0;
+}
+
+/* The kernel command line's options that set the IOMMU up. */
+static void iommu_cmdline(char *out, size_t n)
+{
+    char line[4096];
+    out[0] = 0;
+    FILE *f = fopen("/proc/cmdline", "r");
+    if (!f)
+        return;
+    if (!fgets(line, sizeof line, f))
+        line[0] = 0;
+    fclose(f);
+    size_t w = 0;
+    for (char *save = NULL, *tok = strtok_r(line, " \n", &save); tok; tok = strtok_r(NULL, " \n", &save)) {
+        if (strncmp(tok, "iommu", 5) && strncmp(tok, "amd_iommu", 9) && strncmp(tok, "intel_iommu", 11))
+            continue;
+        size_t l = strlen(tok);
+        if (w + l + 2 >= n) /* a list that does not fit says so instead of ending mid-option */
+            break;
+        w += (size_t)snprintf(out + w, n - w, "%s%s", w ? " " : "", tok);
+    }
+}
+
+/* The IOMMU units the kernel set up (/sys/class/iommu). */
+static void iommu_units(char *out, size_t n)
+{
+    out[0] = 0;
+    DIR *d = opendir("/sys/class/iommu");
+    if (!d)
+        return;
+    int count = 0;
+    for (struct dirent *de; (de = readdir(d));)
+        count += de->d_name[0] != '.';
+    closedir(d);
+    snprintf(out, n, "%d IOMMU unit(s) in /sys/class/iommu", count);
+}
+
 void ha_env_init(ha_env *e, const char *backend, bool simulated)
 {
     memset(e, 0, sizeof *e);
@@ -55,17 +126,58 @@ void ha_env_init(ha_env *e, const char *backend, bool simulated)
     if (uname(&u) == 0)
         snprintf(e->kernel, sizeof e->kernel, "%.20s %.100s %.20s", u.sysname, u.release, u.machine);
     cpu_model(e->cpu, sizeof e->cpu);
+    long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+    e->cpu_count = ncpu > 0 && ncpu < 65536 ? (int)ncpu : 0;
+    first_line("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor", e->cpu_governor, sizeof e->cpu_governor);
+    first_line("/sys/devices/system/clocksource/clocksource0/current_clocksource", e->clocksource,
+               sizeof e->clocksource);
+    iommu_cmdline(e->iommu_cmdline, sizeof e->iommu_cmdline);
+    first_line("/proc/sys/kernel/random/boot_id", e->boot_id, sizeof e->boot_id);
+    iommu_units(e->iommu_sysfs, sizeof e->iommu_sysfs);
+    char p[600];
+    const char *rocm = getenv("ROCM_PATH");
+    snprintf(p, sizeof p, "%.500s/.info/version", rocm && *rocm ? rocm : "/opt/rocm");
+    first_line(p, e->rocm_version, sizeof e->rocm_version);
     /* HOSTACCESS_HOST: the name a survey files this node under (the
-     * scheduler's node name), where it differs from the kernel's. */
-    const char *h = getenv("HOSTACCESS_HOST");
-    if (h && *h)
-        snprintf(e->host, sizeof e->host, "%s", h);
-    else if (gethostname(e->host, sizeof e->host - 1) != 0)
-        snprintf(e->host, sizeof e->host, "unknown");
+     * scheduler's node name), where it differs from the kernel's; the
+     * tools refuse a bad one before this (ha_env_host). */
+    char why[160];
+    if (ha_env_host(e->host, sizeof e->host, why, sizeof why) != 0 || !e->host[0]) {
+        if (gethostname(e->host, sizeof e->host - 1) != 0)
+            snprintf(e->host, sizeof e->host, "unknown");
+        e->host[sizeof e->host - 1] = 0;
+    }
     time_t t = time(NULL);
     struct tm tm;
     gmtime_r(&t, &tm);
     strftime(e->time_utc, sizeof e->time_utc, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+void ha_sysfs_firmware(const char *root, const char *bdf, char *out, size_t n)
+{
+    char path[512], line[256];
+    out[0] = 0;
+    snprintf(path, sizeof path, "%s/sys/bus/pci/devices/%s/vbios_version", root, bdf);
+    first_line(path, line, sizeof line);
+    if (line[0]) {
+        snprintf(out, n, "VBIOS %.100s", line);
+        return;
+    }
+    /* The NVIDIA driver's own file: "Video BIOS:      96.00.xx.00.01". */
+    snprintf(path, sizeof path, "%s/proc/driver/nvidia/gpus/%s/information", root, bdf);
+    FILE *f = fopen(path, "r");
+    while (f && fgets(line, sizeof line, f)) {
+        if (strncmp(line, "Video BIOS:", 11))
+            continue;
+        char *v = line + 11;
+        while (*v == ' ' || *v == '\t')
+            v++;
+        v[strcspn(v, "\n")] = 0;
+        snprintf(out, n, "VBIOS %.100s", v);
+        break;
+    }
+    if (f)
+        fclose(f);
 }
 
 int64_t ha_sysfs_read_u64(const char *path)
@@ -187,6 +299,15 @@ void ha_env_sysfs(ha_env *e, const char *root)
     snprintf(path, sizeof path, "%s/sys/bus/pci/devices/%s/mem_info_vram_total", root, bdf);
     e->amdgpu_vram = ha_sysfs_read_u64(path);
     e->kfd_heap_type = ha_sysfs_kfd_heap_type(root, bdf);
+    char line[256];
+    snprintf(path, sizeof path, "%s/sys/bus/pci/devices/%s/iommu_group/type", root, bdf);
+    first_line(path, line, sizeof line);
+    if (line[0]) {
+        size_t l = strlen(e->iommu_sysfs);
+        snprintf(e->iommu_sysfs + l, sizeof e->iommu_sysfs - l, "%sdevice %s: IOMMU group type %.40s%s",
+                 l ? "; " : "", bdf, line, !strcmp(line, "identity") ? " (passthrough)" : "");
+    }
+    ha_sysfs_firmware(root, bdf, e->firmware, sizeof e->firmware);
     int n = ha_sysfs_read_bars(root, bdf, e->bars, HA_MAX_BARS);
     e->nbars = n > 0 ? n : 0;
     for (int i = 0; i < e->nbars; i++)
@@ -229,67 +350,78 @@ void ha_env_check_versions(ha_env *e, const char *what_a, const char *a, const c
                  what_a, a1, a2, what_b, b1, b2);
 }
 
+static const char *or_null(const char *s) { return s[0] ? s : NULL; }
+
 void ha_env_json(jw *w, const ha_env *e)
 {
     jw_obj(w);
-    jw_kstr(w, "tool_version", e->tool_version);
-    jw_kstr(w, "backend", e->backend);
-    jw_kbool(w, "simulated", e->simulated);
-    jw_kstr(w, "sim_profile", e->sim_profile[0] ? e->sim_profile : NULL);
-    jw_kstr(w, "header_version", e->header_version);
-    jw_kstr(w, "runtime_version", e->runtime_version);
-    jw_kstr(w, "driver_version", e->driver_version);
-    jw_kstr(w, "kernel_driver", e->kernel_driver[0] ? e->kernel_driver : NULL);
-    jw_kstr(w, "version_warning", e->version_warning[0] ? e->version_warning : NULL);
-    jw_kstr(w, "layout_skew", e->layout_skew[0] ? e->layout_skew : NULL);
-    jw_kint(w, "device", e->device);
-    jw_kint(w, "device_count", e->device_count);
-    jw_kstr(w, "device_name", e->device_name);
-    jw_kstr(w, "arch", e->arch);
-    jw_kuint(w, "vram_bytes", e->vram_bytes);
-    jw_kstr(w, "pci_bus_id", e->pci_bus_id[0] ? e->pci_bus_id : NULL);
-    jw_ktri(w, "vmm_supported", e->vmm_supported);
-    jw_key(w, "device_attributes");
-    jw_arr(w);
+    hw_str(w, HF_ENV_TOOL_VERSION, e->tool_version);
+    hw_str(w, HF_ENV_BACKEND, e->backend);
+    hw_bool(w, HF_ENV_SIMULATED, e->simulated);
+    hw_str(w, HF_ENV_SIM_PROFILE, or_null(e->sim_profile));
+    hw_str(w, HF_ENV_GUARDS, or_null(e->guards));
+    hw_str(w, HF_ENV_HEADER_VERSION, e->header_version);
+    hw_str(w, HF_ENV_RUNTIME_VERSION, e->runtime_version);
+    hw_str(w, HF_ENV_DRIVER_VERSION, e->driver_version);
+    hw_str(w, HF_ENV_KERNEL_DRIVER, or_null(e->kernel_driver));
+    hw_str(w, HF_ENV_VERSION_WARNING, or_null(e->version_warning));
+    hw_str(w, HF_ENV_LAYOUT_SKEW, or_null(e->layout_skew));
+    hw_int(w, HF_ENV_DEVICE, e->device);
+    hw_int(w, HF_ENV_DEVICE_COUNT, e->device_count);
+    hw_str(w, HF_ENV_DEVICE_NAME, e->device_name);
+    hw_str(w, HF_ENV_ARCH, e->arch);
+    hw_uint(w, HF_ENV_VRAM_BYTES, e->vram_bytes);
+    hw_str(w, HF_ENV_PCI_BUS_ID, or_null(e->pci_bus_id));
+    hw_tri(w, HF_ENV_VMM_SUPPORTED, e->vmm_supported);
+    hw_str(w, HF_ENV_FIRMWARE, or_null(e->firmware));
+    hw_str(w, HF_ENV_ROCM_VERSION, or_null(e->rocm_version));
+    hw_arr(w, HF_ENV_ATTRS);
     for (int i = 0; i < e->nattrs; i++) {
         jw_obj(w);
-        jw_kstr(w, "name", e->attrs[i].name);
-        jw_kint(w, "status", e->attrs[i].status);
-        jw_key(w, "value");
+        hw_str(w, HF_ENV_ATTR_NAME, e->attrs[i].name);
+        hw_int(w, HF_ENV_ATTR_STATUS, e->attrs[i].status);
         if (e->attrs[i].status == 0)
-            jw_int(w, e->attrs[i].value);
+            hw_int(w, HF_ENV_ATTR_VALUE, e->attrs[i].value);
         else
-            jw_null(w);
+            hw_null(w, HF_ENV_ATTR_VALUE);
         jw_obj_end(w);
     }
     jw_arr_end(w);
-    jw_key(w, "large_bar");
-    jw_obj(w);
-    jw_ktri(w, "runtime", e->large_bar_runtime);
-    jw_kstr(w, "runtime_note", e->large_bar_runtime_note);
-    jw_ktri(w, "sysfs", e->large_bar_sysfs);
-    jw_kstr(w, "sysfs_note", e->large_bar_sysfs_note);
-    jw_key(w, "pci_bars");
-    jw_arr(w);
+    hw_obj(w, HF_ENV_LARGE_BAR);
+    hw_tri(w, HF_LB_RUNTIME, e->large_bar_runtime);
+    hw_str(w, HF_LB_RUNTIME_NOTE, e->large_bar_runtime_note);
+    hw_tri(w, HF_LB_SYSFS, e->large_bar_sysfs);
+    hw_str(w, HF_LB_SYSFS_NOTE, e->large_bar_sysfs_note);
+    hw_arr(w, HF_LB_BARS);
     for (int i = 0; i < e->nbars; i++) {
         jw_obj(w);
-        jw_kint(w, "index", e->bars[i].index);
-        jw_kuint(w, "size", e->bars[i].size);
-        jw_kbool(w, "prefetchable", (e->bars[i].flags & PCI_BAR_PREFETCH) != 0);
+        hw_int(w, HF_BAR_INDEX, e->bars[i].index);
+        hw_uint(w, HF_BAR_SIZE, e->bars[i].size);
+        hw_bool(w, HF_BAR_PREFETCH, (e->bars[i].flags & PCI_BAR_PREFETCH) != 0);
         jw_obj_end(w);
     }
     jw_arr_end(w);
-    jw_key(w, "amdgpu_vis_vram_total");
-    if (e->amdgpu_vis_vram < 0) jw_null(w); else jw_int(w, e->amdgpu_vis_vram);
-    jw_key(w, "amdgpu_vram_total");
-    if (e->amdgpu_vram < 0) jw_null(w); else jw_int(w, e->amdgpu_vram);
-    jw_key(w, "kfd_heap_type");
-    if (e->kfd_heap_type < 0) jw_null(w); else jw_int(w, e->kfd_heap_type);
+    const int64_t sizes[] = {e->amdgpu_vis_vram, e->amdgpu_vram, e->kfd_heap_type};
+    const int ids[] = {HF_LB_VIS_VRAM, HF_LB_VRAM, HF_LB_KFD_HEAP};
+    for (int i = 0; i < 3; i++) {
+        if (sizes[i] < 0)
+            hw_null(w, ids[i]);
+        else
+            hw_int(w, ids[i], sizes[i]);
+    }
     jw_obj_end(w);
-    jw_kstr(w, "kernel", e->kernel);
-    jw_kstr(w, "cpu", e->cpu);
-    jw_kstr(w, "host", e->host);
-    jw_kstr(w, "time_utc", e->time_utc);
+    hw_obj(w, HF_ENV_IOMMU);
+    hw_str(w, HF_IOMMU_SYSFS, or_null(e->iommu_sysfs));
+    hw_str(w, HF_IOMMU_CMDLINE, or_null(e->iommu_cmdline));
+    jw_obj_end(w);
+    hw_str(w, HF_ENV_KERNEL, e->kernel);
+    hw_str(w, HF_ENV_CPU, e->cpu);
+    hw_int(w, HF_ENV_CPU_COUNT, e->cpu_count);
+    hw_str(w, HF_ENV_CPU_GOVERNOR, or_null(e->cpu_governor));
+    hw_str(w, HF_ENV_CLOCKSOURCE, or_null(e->clocksource));
+    hw_str(w, HF_ENV_HOST, e->host);
+    hw_str(w, HF_ENV_BOOT_ID, or_null(e->boot_id));
+    hw_str(w, HF_ENV_TIME_UTC, e->time_utc);
     jw_obj_end(w);
 }
 
@@ -331,6 +463,14 @@ void ha_env_print(const ha_env *e)
         }
         printf("\n");
     }
-    printf("host         %s | %s | %s | %s | tool %s\n", e->host, e->kernel, e->cpu, e->time_utc,
-           e->tool_version);
+    if (e->guards[0])
+        printf("guards       %s\n", e->guards);
+    if (e->firmware[0] || e->rocm_version[0])
+        printf("firmware     %s%s%s\n", e->firmware[0] ? e->firmware : "-", e->rocm_version[0] ? " | ROCm " : "",
+               e->rocm_version);
+    printf("iommu        %s%s%s\n", e->iommu_sysfs[0] ? e->iommu_sysfs : "no sysfs entry",
+           e->iommu_cmdline[0] ? " | cmdline " : "", e->iommu_cmdline);
+    printf("host         %s | %s | %s (%d CPUs, governor %s, clock %s) | %s | tool %s\n", e->host, e->kernel,
+           e->cpu, e->cpu_count, e->cpu_governor[0] ? e->cpu_governor : "-",
+           e->clocksource[0] ? e->clocksource : "-", e->time_utc, e->tool_version);
 }

@@ -4,6 +4,7 @@
 #define HA_ENVINFO_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "jsonw.h"
@@ -50,15 +51,32 @@ struct ha_env {
     /* Device attributes that bear on host access, as the runtime reports them. */
     struct { char name[64]; long long value; int status; } attrs[HA_MAX_ATTRS];
     int nattrs;
+    char firmware[128];       /* VBIOS / firmware version, or empty */
+    char rocm_version[64];    /* /opt/rocm/.info/version, or empty */
+    char iommu_sysfs[200];    /* IOMMU units and the device's group type, or empty */
+    char iommu_cmdline[200];  /* the kernel command line's iommu options, or empty */
+    /* hip: the release whose guards apply, and a warning when the runtime
+     * is newer than any release the guards know. */
+    char guards[256];
     char kernel[160];
     char cpu[128];
+    int cpu_count;
+    char cpu_governor[32];
+    char clocksource[32];
     char host[64];
+    char boot_id[40];
     char time_utc[32];
 };
 typedef struct ha_env ha_env;
 
-/* Host facts and the tool version; backends fill the rest. */
+/* Host facts and the tool version; backends fill the rest. host is the
+ * name to record (NULL: the kernel's; see ha_env_host). */
 void ha_env_init(ha_env *e, const char *backend, bool simulated);
+
+/* HOSTACCESS_HOST, the name a survey files this node under, checked as
+ * run_all.sh checks it: letters, digits, '.', '_' and '-', 1 to 63 of
+ * them. 0 with out set (empty when unset), or -1 with why. */
+int ha_env_host(char *out, size_t n, char *why, size_t whylen);
 
 /* Reads PCI BARs, amdgpu VRAM visibility and KFD heap type for a PCI bus
  * id, under root ("" for the live system; a fixture folder in tests), and
@@ -67,6 +85,8 @@ void ha_env_sysfs(ha_env *e, const char *root);
 
 int ha_sysfs_read_bars(const char *root, const char *bdf, ha_pci_bar *bars, int max);
 int64_t ha_sysfs_read_u64(const char *path);
+/* The device's VBIOS as amdgpu's sysfs or the NVIDIA driver's procfs gives it. */
+void ha_sysfs_firmware(const char *root, const char *bdf, char *out, size_t n);
 int ha_sysfs_kfd_heap_type(const char *root, const char *bdf);
 
 /* Compares major.minor of two "X.Y..." strings; sets version_warning when

@@ -99,6 +99,9 @@ struct ha_kind {
      * about and judged on (the runtime's queries are skipped for it). */
     bool control;
     bool is_vmm; /* built from the shared VMM recipe (vmmkinds.c) */
+    /* PyTorch hands such memory out through its caching allocator or a
+     * MemPool: the tensor qualifies for its large-BAR .item() read. */
+    bool torch_allocator;
 };
 
 typedef struct ha_query ha_query;
@@ -106,6 +109,7 @@ typedef struct ha_query ha_query;
 /* Flags of a query */
 #define HA_QF_READS_VALUE 1u /* it returns the bytes itself: no dereference after it */
 #define HA_QF_OS 2u          /* asks the operating system, not the runtime: asked of control kinds too */
+#define HA_QF_MODEL 4u       /* a model of another program's rule (PyTorch's), not a call: never timed */
 
 #define HA_RAW_MAX 32 /* bytes a raw call may write */
 

@@ -1,5 +1,7 @@
 #include "jsonw.h"
 
+#include "utf8.h"
+
 #include <errno.h>
 
 #include <inttypes.h>
@@ -69,10 +71,22 @@ void jw_arr(jw *w) { open_level(w, '[', false); }
 void jw_arr_flat(jw *w) { open_level(w, '[', true); }
 void jw_arr_end(jw *w) { close_level(w, ']'); }
 
+/* Valid JSON whatever the bytes: invalid UTF-8 (a folder name, a host
+ * name from the environment) is written as U+FFFD, never passed through. */
 static void put_string(jw *w, const char *s)
 {
     fputc('"', w->f);
     for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        size_t n = ha_utf8_len(p);
+        if (n == 0) {
+            fputs("\\ufffd", w->f);
+            continue;
+        }
+        if (n > 1) {
+            fwrite(p, 1, n, w->f);
+            p += n - 1;
+            continue;
+        }
         switch (*p) {
         case '"': fputs("\\\"", w->f); break;
         case '\\': fputs("\\\\", w->f); break;

@@ -6,6 +6,11 @@
 #include <string.h>
 
 #include "exitcodes.h"
+#include "fields.h"
+
+#ifndef HA_VERSION
+#define HA_VERSION "unknown"
+#endif
 
 int ha_parse_long(const char *s, long min, long max, long *out)
 {
@@ -66,6 +71,7 @@ void ha_cli_usage(const ha_cli *cli, FILE *f)
         fprintf(f, "  %s\n", cli->about);
     usage_rows(cli->shared, f);
     usage_rows(cli->opts, f);
+    fprintf(f, "  %-28s %s\n", "--version", "the tool's version");
     fprintf(f, "  %-28s %s\n", "--help", "this text");
 }
 
@@ -164,6 +170,10 @@ int ha_cli_parse(const ha_cli *cli, int argc, char **argv, const char **pos, int
         const char *a = argv[i];
         if (!only_pos && (!strcmp(a, "--help") || !strcmp(a, "-h"))) {
             ha_cli_usage(cli, stdout);
+            return -1;
+        }
+        if (!only_pos && !strcmp(a, "--version")) {
+            printf("%s %s (record schema version %d)\n", cli->tool, HA_VERSION, HA_SCHEMA_VERSION);
             return -1;
         }
         if (!only_pos && !strcmp(a, "--")) {

@@ -11,22 +11,24 @@
 
 typedef struct ha_rocm_profile {
     const char *name; /* as given to --sim-profile */
+    const char *rocm; /* the ROCm release */
+    const char *hip;  /* the HIP version it ships (ROCm 10.x keeps HIP's own 7.x numbering) */
     int version;      /* HIP_VERSION numbering: what hipRuntimeGetVersion answers */
     const char *what; /* how this release differs, one line */
 } ha_rocm_profile;
 
 static const ha_rocm_profile ha_rocm_profiles[] = {
-    {"5.2", 50221153, "the VMM calls are stubs: reserve and retain succeed without writing their output, map and "
+    {"5.2", "5.2", "5.2", 50221153, "the VMM calls are stubs: reserve and retain succeed without writing their output, map and "
                       "SetAccess change nothing; hipPointerGetAttributes fails on unknown pointers"},
-    {"6.0", 60032830, "hipMemSetAccess/hipMemGetAccess are stubs (success, nothing changes); retain is safe on hipMalloc"},
-    {"6.4", 60443483, "hipMemSetAccess ignores location.type and uses id as a device index: {Host, 0} grants device 0; "
+    {"6.0", "6.0", "6.0", 60032830, "hipMemSetAccess/hipMemGetAccess are stubs (success, nothing changes); retain is safe on hipMalloc"},
+    {"6.4", "6.4", "6.4", 60443483, "hipMemSetAccess ignores location.type and uses id as a device index: {Host, 0} grants device 0; "
                       "retain on a hipMalloc pointer crashes"},
-    {"7.1", 70151830, "Host descriptors accepted, but refused on device-backed memory (hipErrorInvalidValue); retain crashes "
+    {"7.1", "7.1", "7.1", 70151830, "Host descriptors accepted, but refused on device-backed memory (hipErrorInvalidValue); retain crashes "
                       "on hipMalloc"},
-    {"7.2", 70253211, "a Host descriptor maps device-backed memory for the CPU; retain crashes on hipMalloc and takes no "
+    {"7.2", "7.2", "7.2", 70253211, "a Host descriptor maps device-backed memory for the CPU; retain crashes on hipMalloc and takes no "
                       "reference"},
-    {"7.14", 71400000, "as 7.2; retain returns hipErrorInvalidValue on hipMalloc and takes a reference (from 7.12)"},
-    {NULL, 0, NULL},
+    {"7.14", "7.14", "7.14", 71400000, "as 7.2; retain returns hipErrorInvalidValue on hipMalloc and takes a reference (from 7.12)"},
+    {NULL, NULL, NULL, 0, NULL},
 };
 
 /* The profile named name, or NULL. */

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "backend.h"
+#include "recw.h"
 #include "rocm_profiles.h"
 #include "stats.h"
 
@@ -69,6 +70,10 @@ const ha_opt *ha_tool_opts(ha_tool *t)
         {"list-sim-profiles", HA_OPT_FLAG, 0, 0, &t->list_sim_profiles, NULL, "list the stand-in's release profiles", NULL},
         {"unsafe-queries", HA_OPT_FLAG, 0, 0, &t->unsafe_queries, NULL,
          "also ask queries known to crash some releases, each in a child", NULL},
+        {"require-gpu", HA_OPT_FLAG, 0, 0, &t->require_gpu, NULL,
+         "fail (exit 3 or 4, with the reason) instead of falling back to the simulation; also "
+         "HOSTACCESS_REQUIRE_GPU=1", NULL},
+
         {NULL, 0, 0, 0, NULL, NULL, NULL, NULL},
     };
     _Static_assert(sizeof rows <= sizeof t->opts, "ha_tool.opts holds the shared rows");
@@ -86,6 +91,18 @@ int ha_tool_parse(ha_tool *t, ha_cli *cli, int argc, char **argv)
         return rc;
     t->device = (int)t->device_opt;
     t->isolate_fork = t->isolate && !strcmp(t->isolate, "fork");
+    const char *req = getenv("HOSTACCESS_REQUIRE_GPU");
+    if (req && *req && strcmp(req, "0")) {
+        if (strcmp(req, "1"))
+            return ha_tool_usage(t, "HOSTACCESS_REQUIRE_GPU takes 1 (require a GPU backend) or 0");
+        t->require_gpu = true;
+    }
+    if (t->require_gpu && t->sim_profile)
+        return ha_tool_usage(t, "--sim-profile runs the stand-in ROCm runtime, a simulation, which --require-gpu "
+                                "(or HOSTACCESS_REQUIRE_GPU=1) refuses");
+    char host[64], why[200];
+    if (ha_env_host(host, sizeof host, why, sizeof why) != 0)
+        return ha_tool_usage(t, why);
     return 0;
 }
 
@@ -127,16 +144,17 @@ static int use_standin(ha_tool *t)
     return HA_EXIT_OK;
 }
 
-/* --list-backends, --list-sim-profiles: served before anything opens. */
+/* --version, --list-backends, --list-sim-profiles: served before anything opens. */
 static int serve_listings(const ha_tool *t)
 {
+
     if (t->list_backends) {
         ha_backend_list(stdout);
         return -1;
     }
     if (t->list_sim_profiles) {
         for (const ha_rocm_profile *p = ha_rocm_profiles; p->name; p++)
-            printf("%-5s runtime %d: %s\n", p->name, p->version, p->what);
+            printf("%-5s ROCm %-5s HIP %-5s runtime %d: %s\n", p->name, p->rocm, p->hip, p->version, p->what);
         return -1;
     }
     return HA_EXIT_OK;
@@ -159,7 +177,8 @@ static int open_record(ha_tool *t)
 /* The backend (auto says which and why); --list-devices is served here. */
 static int open_backend(ha_tool *t)
 {
-    int rc = ha_backend_open(t->backend, t->device, &t->be, t->chose, sizeof t->chose);
+    int rc = ha_backend_open_ex(t->backend, t->device, t->require_gpu, &t->be, t->chose, sizeof t->chose,
+                                &t->fallbacks);
     if (rc != HA_EXIT_OK) {
         if (rc == HA_EXIT_USAGE)
             ha_tool_usage(t, t->chose);
@@ -175,6 +194,9 @@ static int open_backend(ha_tool *t)
         if (t->be.ops->device_count(&t->be, &n) != HA_ST_OK)
             n = 0;
         printf("%s %d\n", t->be.ops->name, n);
+        /* run_all.sh keeps these in the manifest and says why a run fell back */
+        for (int i = 0; i < t->fallbacks.n; i++)
+            printf("fallback %s %d %s\n", t->fallbacks.v[i].backend, t->fallbacks.v[i].status, t->fallbacks.v[i].why);
         ha_tool_abort(t);
         return -1;
     }
@@ -229,11 +251,19 @@ int ha_tool_start(ha_tool *t)
 
 void ha_tool_json_head(ha_tool *t, jw *w)
 {
-    jw_kint(w, "schema_version", HA_SCHEMA_VERSION);
-    jw_kstr(w, "tool", t->env_only ? "env" : t->name);
-    jw_kbool(w, "simulated", ha_backend_simulated(&t->be));
-    jw_kstr(w, "backend_choice", t->chose[0] ? t->chose : t->be.ops->name);
-    jw_key(w, "env");
+    hw_ident(w, t->env_only ? "env" : t->name);
+    hw_bool(w, HF_SIMULATED, ha_backend_simulated(&t->be));
+    hw_str(w, HF_BACKEND_CHOICE, t->chose[0] ? t->chose : t->be.ops->name);
+    hw_arr(w, HF_BACKEND_FALLBACKS);
+    for (int i = 0; i < t->fallbacks.n; i++) {
+        jw_obj(w);
+        hw_str(w, HF_FALLBACK_BACKEND, t->fallbacks.v[i].backend);
+        hw_int(w, HF_FALLBACK_STATUS, t->fallbacks.v[i].status);
+        hw_str(w, HF_FALLBACK_WHY, t->fallbacks.v[i].why);
+        jw_obj_end(w);
+    }
+    jw_arr_end(w);
+    hw_key(w, HF_ENV);
     ha_env_json(w, &t->env);
 }
 

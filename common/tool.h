@@ -6,13 +6,12 @@
 
 #include <stdbool.h>
 
+#include "backend.h"
 #include "envinfo.h"
 #include "gpu.h"
 #include "jsonw.h"
 #include "opts.h"
 #include "record.h"
-
-#define HA_SCHEMA_VERSION 1
 
 typedef struct ha_tool {
     const char *name;
@@ -20,7 +19,7 @@ typedef struct ha_tool {
     int device;
     long device_opt;          /* --device as parsed */
     const char *isolate;      /* --isolate as parsed */
-    ha_opt opts[12];          /* the shared options' table rows, pointing into this tool */
+    ha_opt opts[14];          /* the shared options' table rows, pointing into this tool */
     const char *json;
     bool isolate_fork;
     bool list_backends;
@@ -29,6 +28,8 @@ typedef struct ha_tool {
     const char *sim_profile; /* --sim-profile: the hip backend over the stand-in ROCm runtime */
     bool list_sim_profiles;
     bool unsafe_queries; /* ask queries known to crash some releases, each in a child */
+    bool require_gpu;    /* --require-gpu or HOSTACCESS_REQUIRE_GPU=1: no simulation fallback */
+    ha_fallbacks fallbacks; /* what auto passed over, and why */
     ha_backend be;
     bool be_open;
     ha_record rec;
@@ -59,8 +60,8 @@ int ha_tool_usage(const ha_tool *t, const char *problem);
  * served and the tool should exit 0. */
 int ha_tool_start(ha_tool *t);
 
-/* Writes schema_version, tool, simulated, backend_choice and env. The
- * caller has opened the top-level object. */
+/* Writes schema_version, tool, simulated, backend_choice, the fallbacks
+ * and env. The caller has opened the top-level object. */
 void ha_tool_json_head(ha_tool *t, jw *w);
 
 /* Closes the top-level object, commits the record, closes the backend.

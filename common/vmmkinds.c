@@ -29,12 +29,6 @@ static void note(ha_alloc *a, const char *fmt, const char *what, const char *st)
         snprintf(a->detail + l, sizeof a->detail - l, fmt, l ? "; " : "", what, st);
 }
 
-ha_loc ha_vmm_backing_loc(const ha_backend *be, ha_loc_type t)
-{
-    ha_loc l = {t, t == HA_LOC_DEVICE ? be->device : 0};
-    return l;
-}
-
 /* Undoes whatever part of the recipe had been done. */
 static void teardown(const ha_backend *be, vmm_state *s, char *warn, size_t wn)
 {
@@ -142,7 +136,7 @@ static void vmm_destroy(const ha_backend *be, ha_alloc *a)
 }
 
 #define VMM_ROW(n, d, loc, host, ch, fd, ex) \
-    {n, d, vmm_create, vmm_destroy, {loc, host, ch, fd, ex}, false, true}
+    {n, d, vmm_create, vmm_destroy, {loc, host, ch, fd, ex}, false, true, true}
 
 const ha_kind ha_vmm_kinds[] = {
     VMM_ROW("vmm-device", "device memory, VMM, device access only (vLLM create_and_map)",

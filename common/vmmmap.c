@@ -2,7 +2,11 @@
 
 #include <stdint.h>
 
-#include "vmmkinds.h"
+ha_loc ha_vmm_backing_loc(const ha_backend *be, ha_loc_type t)
+{
+    ha_loc l = {t, t == HA_LOC_DEVICE ? be->device : 0};
+    return l;
+}
 
 int ha_vmm_granularity(const ha_backend *be, ha_loc backing, bool posix_fd, size_t *g)
 {

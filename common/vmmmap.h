@@ -1,4 +1,5 @@
-/* The VMM mapping steps every user takes — the VMM kinds, the access
+/* The VMM mapping steps every user takes (the lower layer: vmmkinds.c
+ * builds the kinds on it, never the other way round) — the VMM kinds, the access
  * probe and the reference pool — in one place, each checked the same way:
  * a call that reports success without writing its output (some ROCm
  * releases do) is a failure, HA_ST_NOT_WRITTEN; an aligned reserve the
@@ -14,6 +15,9 @@
 #define HA_MIB ((size_t)1024 * 1024)
 
 static inline size_t ha_round_up(size_t v, size_t g) { return (v + g - 1) / g * g; }
+
+/* The location of a backing type on this backend's device. */
+ha_loc ha_vmm_backing_loc(const ha_backend *be, ha_loc_type t);
 
 /* The allocation granularity for a backing (minimum, not recommended). */
 int ha_vmm_granularity(const ha_backend *be, ha_loc backing, bool posix_fd, size_t *g);

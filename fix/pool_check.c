@@ -17,6 +17,7 @@
 #include "refpool.h"
 #include "stats.h"
 #include "goals.h"
+#include "recw.h"
 #include "tool.h"
 
 #define MAX_CHECKS 96
@@ -424,52 +425,49 @@ static void print_all(void)
 
 static void json_all(jw *w, double wall)
 {
-    jw_kdbl(w, "wall_time_s", wall);
-    jw_kint(w, "cycles", G.cycles);
+    hw_num(w, HF_POOL_WALL, wall);
+    hw_int(w, HF_POOL_CYCLES, G.cycles);
     size_t pass = 0, failn = 0, uns = 0;
-    jw_key(w, "checks");
-    jw_arr(w);
+    hw_arr(w, HF_CHECKS);
     for (size_t i = 0; i < G.nchecks; i++) {
         const check *c = &G.checks[i];
         pass += c->st == CK_PASS;
         failn += c->st == CK_FAIL;
         uns += c->st == CK_UNSUPPORTED;
         jw_obj(w);
-        jw_kstr(w, "name", c->name);
-        jw_kstr(w, "mode", c->mode);
-        jw_ktri(w, "passed", c->st == CK_UNSUPPORTED ? -1 : c->st == CK_PASS);
-        jw_kstr(w, "status", ck_name(c->st));
-        jw_kstr(w, "detail", c->detail);
+        hw_str(w, HF_CHECK_NAME, c->name);
+        hw_str(w, HF_CHECK_MODE, c->mode);
+        hw_tri(w, HF_CHECK_PASSED, c->st == CK_UNSUPPORTED ? -1 : c->st == CK_PASS);
+        hw_str(w, HF_CHECK_STATUS, ck_name(c->st));
+        hw_str(w, HF_CHECK_DETAIL, c->detail);
         jw_obj_end(w);
     }
     jw_arr_end(w);
-    jw_key(w, "summary");
-    jw_obj(w);
-    jw_kuint(w, "passed", pass);
-    jw_kuint(w, "failed", failn);
-    jw_kuint(w, "unsupported", uns);
+    hw_obj(w, HF_SUMMARY);
+    hw_uint(w, HF_SUM_PASSED, pass);
+    hw_uint(w, HF_SUM_FAILED, failn);
+    hw_uint(w, HF_SUM_UNSUPPORTED, uns);
     jw_obj_end(w);
-    jw_key(w, "throughput");
-    jw_arr(w);
+    hw_arr(w, HF_TPUT);
     for (size_t i = 0; i < G.nsizes; i++) {
         const tput *t = &G.tp[i];
         jw_obj(w);
-        jw_kuint(w, "pool_bytes", t->bytes);
-        jw_kstr(w, "mode", t->mode);
-        jw_kbool(w, "measured", t->ok);
-        jw_kstr(w, "note", t->note[0] ? t->note : NULL);
+        hw_uint(w, HF_TP_BYTES, t->bytes);
+        hw_str(w, HF_TP_MODE, t->mode);
+        hw_bool(w, HF_TP_MEASURED, t->ok);
+        hw_str(w, HF_TP_NOTE, t->note[0] ? t->note : NULL);
         if (t->ok) {
-            jw_kdbl(w, "sleep_gbs", t->sleep_gbs);
-            jw_kdbl(w, "wake_gbs", t->wake_gbs);
-            jw_kdbl(w, "ceiling_d2h_gbs", t->d2h_gbs);
-            jw_kdbl(w, "ceiling_h2d_gbs", t->h2d_gbs);
-            jw_kdbl(w, "sleep_fraction_of_ceiling", t->sleep_gbs / t->d2h_gbs);
-            jw_kdbl(w, "wake_fraction_of_ceiling", t->wake_gbs / t->h2d_gbs);
-            jw_kint(w, "wake_pause_ms", WAKE_PAUSE_MS);
-            jw_kdbl(w, "wake_right_after_sleep_gbs", t->wake_now_gbs);
-            jw_kdbl(w, "wake_right_after_sleep_fraction_of_ceiling", t->wake_now_gbs / t->h2d_gbs);
-            jw_kdbl(w, "first_sleep_s", t->first_sleep_s);
-            jw_kdbl(w, "first_wake_s", t->first_wake_s);
+            hw_num(w, HF_TP_SLEEP, t->sleep_gbs);
+            hw_num(w, HF_TP_WAKE, t->wake_gbs);
+            hw_num(w, HF_TP_D2H, t->d2h_gbs);
+            hw_num(w, HF_TP_H2D, t->h2d_gbs);
+            hw_num(w, HF_TP_SLEEP_FRAC, t->sleep_gbs / t->d2h_gbs);
+            hw_num(w, HF_TP_WAKE_FRAC, t->wake_gbs / t->h2d_gbs);
+            hw_int(w, HF_TP_PAUSE, WAKE_PAUSE_MS);
+            hw_num(w, HF_TP_WAKE_NOW, t->wake_now_gbs);
+            hw_num(w, HF_TP_WAKE_NOW_FRAC, t->wake_now_gbs / t->h2d_gbs);
+            hw_num(w, HF_TP_FIRST_SLEEP, t->first_sleep_s);
+            hw_num(w, HF_TP_FIRST_WAKE, t->first_wake_s);
         }
         jw_obj_end(w);
     }

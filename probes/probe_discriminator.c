@@ -9,6 +9,7 @@
 #include "gpuhelpers.h"
 #include "log.h"
 #include "hostread.h"
+#include "recw.h"
 #include "tool.h"
 #include "discriminate.h"
 #include "verdict.h"
@@ -115,31 +116,30 @@ static void print_kinds(const ha_discrimination *p)
 
 static void json_kinds(const ha_backend *be, const ha_discrimination *p, jw *w)
 {
-    jw_key(w, "kinds");
-    jw_arr(w);
+    hw_arr(w, HF_KINDS);
     for (size_t ki = 0; ki < p->nk; ki++) {
         const ha_kind_run *r = &p->runs[ki];
         jw_obj(w);
-        jw_kstr(w, "name", r->kind->name);
-        jw_kstr(w, "description", r->kind->desc);
-        jw_kbool(w, "control", r->kind->control);
-        jw_kbool(w, "created", r->created);
-        jw_kint(w, "create_status", r->create_status);
-        jw_kstr(w, "create_status_name", ha_status_name(be, r->create_status));
-        jw_kstr(w, "detail", r->a.detail);
-        jw_ktri(w, "readable", r->readable);
-        jw_ktri(w, "writable", r->writable);
+        hw_str(w, HF_KIND_NAME, r->kind->name);
+        hw_str(w, HF_KIND_DESC, r->kind->desc);
+        hw_bool(w, HF_KIND_CONTROL, r->kind->control);
+        hw_bool(w, HF_KIND_TORCH, r->kind->torch_allocator);
+        hw_bool(w, HF_KIND_CREATED, r->created);
+        hw_int(w, HF_KIND_CREATE_STATUS, r->create_status);
+        hw_str(w, HF_KIND_CREATE_STATUS_NAME, ha_status_name(be, r->create_status));
+        hw_str(w, HF_KIND_DETAIL, r->a.detail);
+        hw_tri(w, HF_KIND_READABLE, r->readable);
+        hw_tri(w, HF_KIND_WRITABLE, r->writable);
         bool tried = r->created && r->a.has_pattern;
-        jw_kstr(w, "read_status", tried && r->readable != HA_TRUTH_UNKNOWN ? ha_hr_name(r->read_st) : NULL);
-        jw_kstr(w, "write_status", tried && r->writable != HA_TRUTH_UNKNOWN ? ha_hr_name(r->write_st) : NULL);
-        jw_kstr(w, "fork_read_status", r->fork_read >= 0 ? ha_hr_name(r->fork_read) : NULL);
-        jw_kstr(w, "fork_write_status", r->fork_write >= 0 ? ha_hr_name(r->fork_write) : NULL);
-        jw_key(w, "isolation_agrees");
+        hw_str(w, HF_KIND_READ_STATUS, tried && r->readable != HA_TRUTH_UNKNOWN ? ha_hr_name(r->read_st) : NULL);
+        hw_str(w, HF_KIND_WRITE_STATUS, tried && r->writable != HA_TRUTH_UNKNOWN ? ha_hr_name(r->write_st) : NULL);
+        hw_str(w, HF_KIND_FORK_READ, r->fork_read >= 0 ? ha_hr_name(r->fork_read) : NULL);
+        hw_str(w, HF_KIND_FORK_WRITE, r->fork_write >= 0 ? ha_hr_name(r->fork_write) : NULL);
         if (r->fork_read < 0 || r->readable == HA_TRUTH_UNKNOWN)
-            jw_null(w);
+            hw_null(w, HF_KIND_ISOLATION_AGREES);
         else
-            jw_bool(w, r->fork_read == (int)r->read_st);
-        jw_kstr(w, "truth_note", r->truth_note);
+            hw_bool(w, HF_KIND_ISOLATION_AGREES, r->fork_read == (int)r->read_st);
+        hw_str(w, HF_KIND_TRUTH_NOTE, r->truth_note);
         jw_obj_end(w);
     }
     jw_arr_end(w);
@@ -147,40 +147,39 @@ static void json_kinds(const ha_backend *be, const ha_discrimination *p, jw *w)
 
 static void json_candidates(const ha_discrimination *p, jw *w)
 {
-    jw_key(w, "candidates");
-    jw_arr(w);
+    hw_arr(w, HF_CANDS);
     for (size_t qi = 0; qi < p->nq; qi++) {
         const ha_verdict *v = &p->verdicts[qi];
+        const ha_query *q = p->queries[qi];
         jw_obj(w);
-        jw_kstr(w, "name", p->queries[qi]->name);
-        jw_kstr(w, "api", p->queries[qi]->api);
-        jw_kstr(w, "verdict", ha_verdict_name(v->v));
-        jw_kbool(w, "distinguishes", v->v == HA_V_DISTINGUISHES);
-        jw_kstr(w, "why", v->why[0] ? v->why : NULL);
-        jw_key(w, "wrong_on");
-        jw_arr(w);
+        hw_str(w, HF_CAND_NAME, q->name);
+        hw_str(w, HF_CAND_API, q->api);
+        hw_str(w, HF_CAND_SOURCE, q->flags & HA_QF_MODEL ? "model" : q->flags & HA_QF_OS ? "os" : "runtime");
+        hw_str(w, HF_CAND_VERDICT, ha_verdict_name(v->v));
+        hw_bool(w, HF_CAND_DISTINGUISHES, v->v == HA_V_DISTINGUISHES);
+        hw_str(w, HF_CAND_WHY, v->why[0] ? v->why : NULL);
+        hw_arr(w, HF_WRONG);
         for (size_t i = 0; i < v->nwrong; i++) {
             jw_obj(w);
-            jw_kstr(w, "kind", v->wrong[i].kind);
-            jw_kstr(w, "error", v->wrong[i].false_positive ? "false_positive" : "false_negative");
-            jw_kstr(w, "outcome", v->wrong[i].outcome);
+            hw_str(w, HF_WRONG_KIND, v->wrong[i].kind);
+            hw_str(w, HF_WRONG_ERROR, v->wrong[i].false_positive ? "false_positive" : "false_negative");
+            hw_str(w, HF_WRONG_OUTCOME, v->wrong[i].outcome);
             jw_obj_end(w);
         }
         jw_arr_end(w);
-        jw_key(w, "results");
-        jw_arr(w);
+        hw_arr(w, HF_RESULTS);
         for (size_t ki = 0; ki < p->nk; ki++) {
             const ha_kind_run *r = &p->runs[ki];
             if (!r->created)
                 continue;
             const ha_result *res = &r->res[qi];
             jw_obj(w);
-            jw_kstr(w, "kind", r->kind->name);
-            jw_kstr(w, "outcome", ha_outcome_name(res->outcome));
-            jw_kint(w, "status", res->status);
-            jw_kstr(w, "status_name", res->status_name);
-            jw_kstr(w, "value", res->value);
-            jw_kstr(w, "class", res->cls);
+            hw_str(w, HF_RES_KIND, r->kind->name);
+            hw_str(w, HF_RES_OUTCOME, ha_outcome_name(res->outcome));
+            hw_int(w, HF_RES_STATUS, res->status);
+            hw_str(w, HF_RES_STATUS_NAME, res->status_name);
+            hw_str(w, HF_RES_VALUE, res->value);
+            hw_str(w, HF_RES_CLASS, res->cls);
             jw_obj_end(w);
         }
         jw_arr_end(w);
@@ -294,8 +293,8 @@ int main(int argc, char **argv)
         jw_init(&w, p.t.rec.f, true);
         jw_obj(&w);
         ha_tool_json_head(&p.t, &w);
-        jw_kstr(&w, "isolation", p.t.isolate_fork ? "fork" : "none");
-        jw_kdbl(&w, "wall_time_s", wall);
+        hw_str(&w, HF_PROBE_ISOLATION, p.t.isolate_fork ? "fork" : "none");
+        hw_num(&w, HF_PROBE_WALL, wall);
         json_kinds(&p.t.be, &p.d, &w);
         json_candidates(&p.d, &w);
     }

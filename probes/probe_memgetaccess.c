@@ -10,6 +10,7 @@
 #include "gpuhelpers.h"
 #include "log.h"
 #include "hostread.h"
+#include "recw.h"
 #include "tool.h"
 #include "vmmkinds.h"
 #include "vmmmap.h"
@@ -128,33 +129,30 @@ static void print_matrix(const ha_backend *be, const shape_run *runs, size_t n)
 
 static void json_shapes(const ha_backend *be, jw *w, const shape_run *runs, size_t n)
 {
-    jw_key(w, "shapes");
-    jw_arr(w);
+    hw_arr(w, HF_SHAPES);
     for (size_t i = 0; i < n; i++) {
         jw_obj(w);
-        jw_kstr(w, "kind", runs[i].kind->name);
-        jw_kbool(w, "created", runs[i].created);
-        jw_kstr(w, "detail", runs[i].detail);
-        jw_key(w, "stages");
-        jw_arr(w);
+        hw_str(w, HF_SHAPE_KIND, runs[i].kind->name);
+        hw_bool(w, HF_SHAPE_CREATED, runs[i].created);
+        hw_str(w, HF_SHAPE_DETAIL, runs[i].detail);
+        hw_arr(w, HF_STAGES);
         for (int s = 0; runs[i].created && s < NSTAGES; s++) {
             const stage_run *sr = &runs[i].st[s];
             jw_obj(w);
-            jw_kstr(w, "stage", stage_names[s]);
-            jw_kint(w, "stage_status", sr->grant_status);
-            jw_kstr(w, "stage_status_name", ha_status_name(be, sr->grant_status));
-            jw_kbool(w, "reached", sr->reached);
-            jw_kstr(w, "host_read", sr->reached ? ha_hr_name(sr->read) : NULL);
-            jw_key(w, "access");
-            jw_arr(w);
+            hw_str(w, HF_STAGE_NAME, stage_names[s]);
+            hw_int(w, HF_STAGE_STATUS, sr->grant_status);
+            hw_str(w, HF_STAGE_STATUS_NAME, ha_status_name(be, sr->grant_status));
+            hw_bool(w, HF_STAGE_REACHED, sr->reached);
+            hw_str(w, HF_STAGE_HOST_READ, sr->reached ? ha_hr_name(sr->read) : NULL);
+            hw_arr(w, HF_ACCESS);
             for (int l = 0; sr->reached && l < HA_LOC_COUNT; l++) {
                 const ha_result *r = &sr->access[l];
                 jw_obj(w);
-                jw_kstr(w, "location", ha_loc_name((ha_loc_type)l));
-                jw_kstr(w, "outcome", ha_outcome_name(r->outcome));
-                jw_kint(w, "status", r->status);
-                jw_kstr(w, "status_name", r->status_name);
-                jw_key(w, "flags");
+                hw_str(w, HF_ACC_LOCATION, ha_loc_name((ha_loc_type)l));
+                hw_str(w, HF_ACC_OUTCOME, ha_outcome_name(r->outcome));
+                hw_int(w, HF_ACC_STATUS, r->status);
+                hw_str(w, HF_ACC_STATUS_NAME, r->status_name);
+                hw_key(w, HF_ACC_FLAGS);
                 if (r->outcome == HA_OUT_OK)
                     jw_int(w, atoll(r->cls));
                 else
@@ -214,9 +212,8 @@ int main(int argc, char **argv)
         jw_init(&w, t.rec.f, true);
         jw_obj(&w);
         ha_tool_json_head(&t, &w);
-        jw_kdbl(&w, "wall_time_s", wall);
-        jw_key(&w, "stages");
-        jw_arr(&w);
+        hw_num(&w, HF_MGA_WALL, wall);
+        hw_arr(&w, HF_MGA_STAGES);
         for (int s = 0; s < NSTAGES; s++)
             jw_str(&w, stage_names[s]);
         jw_arr_end(&w);

@@ -1,15 +1,16 @@
 /* compare OLD NEW: what changed between two runs (typically one machine on
  * two ROCm releases), judged as regress.h says: verdicts, kinds, pool
- * checks and completeness exactly; timings on the raw samples, with a
- * significance test and a practical threshold per path family.
- *   compare OLD NEW [--md FILE] [--json FILE] [--threshold FAMILY=PCT]...
- *                   [--timings-across-hosts] [--allow-incomplete]
+ * checks and completeness exactly; timings on the raw samples of one
+ * machine start, where the instruments say they can be.
+ *   compare OLD NEW [--md FILE] [--json FILE] [--junit FILE] [--threshold FAMILY=PCT]...
+ *                   [--same-machine] [--allow-incomplete]
  *   compare --series DIR [same options]
  * The series form compares each run under DIR with the one before it of
  * the same device and backend (folder names are UTC times), loading each
- * run once. Markdown goes to stdout unless --md names a file. Exit: 0 no
- * regression, 1 regression, 2 unusable input, 5 an output exists or cannot
- * be written. */
+ * run once. Markdown goes to stdout unless --md names a file. Exit: 0
+ * clean, 1 a regression, 6 inconclusive (no regression, but timings it
+ * could not judge), 2 unusable input, 5 an output exists or cannot be
+ * written. */
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,50 +20,74 @@
 #include "findings.h"
 #include "jsonw.h"
 #include "opts.h"
+#include "readfile.h"
 #include "record.h"
-#include "records.h"
+#include "recw.h"
 #include "regress.h"
-#include "rundir.h"
 #include "text.h"
 
 static regress_cfg cfg;
 static findings found;
+static bool allow_incomplete;
 
-/* Opens an output: a new file (never replacing one), or stdout. */
-static FILE *open_out(ha_record *rec, const char *path, bool *ok)
+typedef struct out {
+    ha_record rec;
+    FILE *f; /* NULL: not asked for */
+} out;
+
+static int open_out(out *o, const char *path)
 {
     char err[800];
-    *ok = true;
+    o->f = NULL;
     if (!path)
-        return NULL;
-    if (ha_record_open(rec, path, err, sizeof err) != 0) {
+        return 0;
+    if (ha_record_open(&o->rec, path, err, sizeof err) != 0) {
         fprintf(stderr, "compare: %s\n", err);
-        *ok = false;
-        return NULL;
+        return HA_EXIT_OUTPUT;
     }
-    rec->derived = true;
-    return rec->f;
+    o->rec.derived = true;
+    o->f = o->rec.f;
+    return 0;
 }
 
-static int close_out(ha_record *rec, FILE *f)
+static int close_out(out *o, bool keep)
 {
     char err[800];
-    if (f && ha_record_commit(rec, err, sizeof err) != 0) {
+    if (!o->f)
+        return 0;
+    o->f = NULL;
+    if (!keep) {
+        ha_record_abort(&o->rec);
+        return 0;
+    }
+    if (ha_record_commit(&o->rec, err, sizeof err) != 0) {
         fprintf(stderr, "compare: %s\n", err);
         return HA_EXIT_OUTPUT;
     }
     return 0;
 }
 
-#define MAX_RUNS 4096
-#define MAX_GROUPS 64
-
-static bool allow_incomplete;
-
-static int series(const char *dir, const char *md, const char *js)
+static int load(m_run *r, const char *path)
 {
-    static char names[MAX_RUNS][256];
-    int n = rundir_list(dir, names, MAX_RUNS);
+    char *err = NULL;
+    unsigned fl = M_WITH_SAMPLES | (allow_incomplete ? M_ALLOW_INCOMPLETE : 0);
+    if (m_load_run(r, path, fl, &err) != 0) {
+        fprintf(stderr, "compare: %s\n", err ? err : path);
+        free(err);
+        return HA_EXIT_USAGE;
+    }
+    return 0;
+}
+
+typedef struct group {
+    char *key;
+    m_run last;
+} group;
+
+static int series(const char *dir, out *md, out *js)
+{
+    char **names = NULL;
+    long n = m_list_runs(dir, &names);
     if (n < 0) {
         fprintf(stderr, "compare: %s: expected a folder of runs (results/)\n", dir);
         return HA_EXIT_USAGE;
@@ -71,121 +96,168 @@ static int series(const char *dir, const char *md, const char *js)
         fprintf(stderr, "compare: %s: no run folders in it: expected results/<run>/ folders\n", dir);
         return HA_EXIT_USAGE;
     }
-    ha_record mrec, jrec;
-    bool ok;
-    FILE *mf = open_out(&mrec, md, &ok);
-    if (!ok)
-        return HA_EXIT_OUTPUT;
-    FILE *jf = open_out(&jrec, js, &ok);
-    if (!ok) {
-        if (mf)
-            ha_record_abort(&mrec);
-        return HA_EXIT_OUTPUT;
-    }
-    FILE *out = mf ? mf : stdout;
+    FILE *o = md->f ? md->f : stdout;
     jw w;
-    if (jf) {
-        jw_init(&w, jf, true);
+    if (js->f) {
+        jw_init(&w, js->f, true);
         jw_obj(&w);
-        jw_kint(&w, "schema_version", 1);
-        jw_kstr(&w, "tool", "compare");
-        jw_kstr(&w, "series", findings_utf8(dir));
-        jw_key(&w, "pairs");
-        jw_arr(&w);
+        hw_ident(&w, "compare");
+        char *u = findings_utf8(dir);
+        hw_str(&w, HF_CMP_SERIES, u ? u : "");
+        free(u);
+        hw_arr(&w, HF_CMP_PAIRS);
     }
-    static rundir last[MAX_GROUPS];
-    char keys[MAX_GROUPS][300];
-    int ngroups = 0, pairs = 0, rc = 0, skipped = 0;
-    size_t total = 0;
-    fprintf(out, "# hostaccess compare: every run against the one before it, in %s\n", md_text(dir));
-    for (int i = 0; i < n && !rc; i++) {
-        char p[800], err[900], key[300];
-        snprintf(p, sizeof p, "%.500s/%.255s", dir, names[i]);
-        rundir cur;
-        char why[400];
-        /* A run that is not whole is never anyone's baseline: skipped, said. */
-        if (!allow_incomplete && rundir_check_whole(p, why, sizeof why) != 0) {
-            fprintf(out, "\nSkipped %s: not a whole run: %s.\n", md_text(names[i]), md_text(why));
-            skipped++;
-            if (jf) {
-                jw_obj(&w);
-                jw_kstr(&w, "skipped", findings_utf8(names[i]));
-                jw_kstr(&w, "why", why);
-                jw_obj_end(&w);
-            }
-            continue;
-        }
-        if (rundir_load(&cur, p, true, true, err, sizeof err) != 0) {
-            fprintf(stderr, "compare: %s\n", err);
+    group *groups = NULL;
+    size_t ngroups = 0, pairs = 0, reg = 0, inc = 0, skipped = 0;
+    int rc = 0;
+    fprintf(o, "# hostaccess compare: every run against the one before it, in %s\n", md_text(dir));
+    for (long i = 0; i < n && !rc; i++) {
+        char *p = rf_join(dir, names[i]);
+        if (!p) {
             rc = HA_EXIT_USAGE;
             break;
         }
-        rundir_group(&cur, key, sizeof key);
-        int g = 0;
-        while (g < ngroups && strcmp(keys[g], key))
+        /* Loaded as it is, then judged whole or not: each record is read
+         * and its digest checked once. A run that is not whole is never
+         * anyone's baseline: skipped, said. */
+        m_run cur;
+        bool saved = allow_incomplete;
+        allow_incomplete = true;
+        rc = load(&cur, p);
+        allow_incomplete = saved;
+        free(p);
+        if (rc)
+            break;
+        if (!allow_incomplete && !cur.complete) {
+            fprintf(o, "\nSkipped %s: not a whole run: %s.\n", md_text(names[i]), md_text(cur.incomplete));
+            skipped++;
+            if (js->f) {
+                jw_obj(&w);
+                char *u = findings_utf8(names[i]);
+                hw_str(&w, HF_CMP_SKIPPED, u ? u : "");
+                free(u);
+                u = findings_utf8(cur.incomplete);
+                hw_str(&w, HF_CMP_SKIP_WHY, u ? u : "");
+                free(u);
+                jw_obj_end(&w);
+            }
+            m_free_run(&cur);
+            continue;
+        }
+        size_t g = 0;
+        while (g < ngroups && strcmp(groups[g].key, cur.d.group))
             g++;
         if (g == ngroups) {
-            if (ngroups == MAX_GROUPS) {
-                rundir_free(&cur);
-                continue;
+            group *ng = realloc(groups, (ngroups + 1) * sizeof *ng);
+            char *key = strdup(cur.d.group);
+            if (!ng || !key) {
+                free(key);
+                if (ng)
+                    groups = ng;
+                m_free_run(&cur);
+                rc = HA_EXIT_USAGE;
+                break;
             }
-            snprintf(keys[ngroups++], sizeof keys[0], "%s", key);
-        } else {
-            regress_analyse(&cfg, &last[g], &cur, &found);
-            total += findings_count(&found, REGRESSION);
-            pairs++;
-            fprintf(out, "\n");
-            findings_markdown(out, &found, &last[g], &cur);
-            if (jf)
-                findings_json(&w, &found, &last[g], &cur);
-            rundir_free(&last[g]);
+            groups = ng;
+            groups[ngroups].key = key;
+            groups[ngroups++].last = cur;
+            continue;
         }
-        last[g] = cur;
+        regress_analyse(&cfg, &groups[g].last, &cur, &found);
+        reg += findings_count(&found, REGRESSION);
+        inc += findings_count(&found, INCONCLUSIVE);
+        pairs++;
+        fprintf(o, "\n");
+        findings_markdown(o, &found, &groups[g].last, &cur);
+        if (js->f)
+            findings_json(&w, &found, &groups[g].last, &cur);
+        m_free_run(&groups[g].last);
+        groups[g].last = cur;
+        text_pool_free();
     }
-    for (int g = 0; g < ngroups; g++)
-        rundir_free(&last[g]);
-    fprintf(out, "\n%d pair(s) compared, %zu regression(s) in all%s", pairs, total, skipped ? "; " : ".\n");
+    for (size_t g = 0; g < ngroups; g++) {
+        m_free_run(&groups[g].last);
+        free(groups[g].key);
+    }
+    free(groups);
+    m_free_names(names, n);
+    fprintf(o, "\n%zu pair(s) compared in %zu group(s): %zu regression(s), %zu inconclusive finding(s) in all.%s",
+            pairs, ngroups, reg, inc, skipped ? " " : "\n");
     if (skipped)
-        fprintf(out, "%d run folder(s) skipped as not whole.\n", skipped);
-    if (jf) {
+        fprintf(o, "%zu run folder(s) skipped as not whole.\n", skipped);
+    if (js->f) {
         jw_arr_end(&w);
-        jw_kint(&w, "regressions", (int64_t)total);
-        jw_kint(&w, "skipped_incomplete", skipped);
+        hw_uint(&w, HF_CMP_NREG, reg);
+        hw_uint(&w, HF_CMP_NINC, inc);
+        hw_uint(&w, HF_CMP_NSKIPPED, skipped);
         jw_obj_end(&w);
         jw_finish(&w);
     }
-    if (rc) {
-        if (mf)
-            ha_record_abort(&mrec);
-        if (jf)
-            ha_record_abort(&jrec);
+    if (rc)
         return rc;
-    }
-    rc = close_out(&mrec, mf);
-    if (!rc)
-        rc = close_out(&jrec, jf);
-    return rc ? rc : total ? HA_EXIT_FAIL : HA_EXIT_OK;
+    return reg ? HA_EXIT_FAIL : inc ? HA_EXIT_INCONCLUSIVE : HA_EXIT_OK;
 }
 
-static const char *md, *js, *ser;
+static const char *md, *js, *junit, *ser;
 static ha_opt_list thresholds;
 
 static const ha_opt options[] = {
     {"md", HA_OPT_STRING, 0, 0, &md, "FILE", "the Markdown into FILE (a new file) instead of stdout", NULL},
     {"json", HA_OPT_STRING, 0, 0, &js, "FILE", "the findings as JSON into FILE (a new file)", NULL},
+    {"junit", HA_OPT_STRING, 0, 0, &junit, "FILE", "the findings as JUnit XML into FILE: a regression fails", NULL},
     {"series", HA_OPT_STRING, 0, 0, &ser, "RESULTS_DIR",
      "every run under RESULTS_DIR against the one before it of its device and backend", NULL},
     {"threshold", HA_OPT_LIST, 0, 0, &thresholds, "FAMILY=PCT",
      "a family's practical threshold: read, memory, guarded, query, hardened, copy, fault or all "
-     "(defaults: copy 8, memory 15, the rest 10); repeatable", NULL},
-    {"timings-across-hosts", HA_OPT_FLAG, 0, 0, &cfg.timings_across_hosts, NULL,
-     "judge timings of runs from different hosts or devices too", NULL},
+     "(default 8 each); repeatable", NULL},
+    {"same-machine", HA_OPT_FLAG, 0, 0, &cfg.same_machine, NULL,
+     "judge timings although host, device, CPU or machine start differ", NULL},
     {"allow-incomplete", HA_OPT_FLAG, 0, 0, &allow_incomplete, NULL, "read runs that are not whole, marked as such", NULL},
     {NULL, 0, 0, 0, NULL, NULL, NULL, NULL},
 };
 
 static const ha_cli cli = {"compare", "OLD_RUN_DIR NEW_RUN_DIR | --series RESULTS_DIR",
-                           "what changed between two runs; exit 1 on a regression", options, 0, 2, NULL};
+                           "what changed between two runs; exit 1 on a regression, 6 when timings could not be judged",
+                           options, 0, 2, NULL};
+
+/* Two outputs on one path: refused before any work, not after it. */
+static int distinct_outputs(void)
+{
+    const char *o[] = {md, js, junit};
+    for (int i = 0; i < 3; i++)
+        for (int k = i + 1; k < 3; k++)
+            if (o[i] && o[k] && ha_same_file(o[i], o[k])) {
+                fprintf(stderr, "compare: two outputs name the same file (%s): choose another\n", o[i]);
+                return HA_EXIT_USAGE;
+            }
+    return 0;
+}
+
+static int pair(const char *old, const char *new, out *mdo, out *jso, out *juo)
+{
+    m_run a, b;
+    int rc = load(&a, old);
+    if (rc)
+        return rc;
+    if ((rc = load(&b, new)) != 0) {
+        m_free_run(&a);
+        return rc;
+    }
+    regress_analyse(&cfg, &a, &b, &found);
+    findings_markdown(mdo->f ? mdo->f : stdout, &found, &a, &b);
+    if (jso->f) {
+        jw w;
+        jw_init(&w, jso->f, true);
+        findings_json(&w, &found, &a, &b);
+        jw_finish(&w);
+    }
+    if (juo->f)
+        findings_junit(juo->f, &found, &a, &b);
+    rc = findings_status(&found);
+    m_free_run(&a);
+    m_free_run(&b);
+    return rc;
+}
 
 int main(int argc, char **argv)
 {
@@ -195,9 +267,10 @@ int main(int argc, char **argv)
     int rc = ha_cli_parse(&cli, argc, argv, dirs, &nd);
     if (rc)
         return rc < 0 ? HA_EXIT_OK : rc;
-    if ((ser && nd != 0) || (!ser && nd != 2)) {
+    if ((ser && nd != 0) || (!ser && nd != 2))
         return ha_usage_error("compare", "give two run folders, or --series and a results folder");
-    }
+    if (ser && junit)
+        return ha_usage_error("compare", "--junit takes one pair, not --series");
     for (int i = 0; i < thresholds.n; i++) {
         char err[200];
         if (regress_set_threshold(&cfg, thresholds.v[i], err, sizeof err) != 0) {
@@ -205,54 +278,27 @@ int main(int argc, char **argv)
             return HA_EXIT_USAGE;
         }
     }
-    /* Two outputs on one path: refused before any work, not after it. */
-    if (md && js && ha_same_file(md, js)) {
-        fprintf(stderr, "compare: --md and --json name the same file (%s): choose two\n", md);
-        return HA_EXIT_USAGE;
-    }
-    if (ser) {
-        rc = series(ser, md, js);
-        findings_free(&found);
+    if ((rc = distinct_outputs()) != 0)
+        return rc;
+    out mdo, jso, juo;
+    if ((rc = open_out(&mdo, md)) != 0)
+        return rc;
+    if ((rc = open_out(&jso, js)) != 0) {
+        close_out(&mdo, false);
         return rc;
     }
-    rundir a, b;
-    char err[1200];
-    if (rundir_load(&a, dirs[0], allow_incomplete, true, err, sizeof err) != 0) {
-        fprintf(stderr, "compare: %s\n", err);
-        return HA_EXIT_USAGE;
+    if ((rc = open_out(&juo, junit)) != 0) {
+        close_out(&mdo, false);
+        close_out(&jso, false);
+        return rc;
     }
-    if (rundir_load(&b, dirs[1], allow_incomplete, true, err, sizeof err) != 0) {
-        fprintf(stderr, "compare: %s\n", err);
-        rundir_free(&a);
-        return HA_EXIT_USAGE;
-    }
-    regress_analyse(&cfg, &a, &b, &found);
-    ha_record mrec, jrec;
-    bool ok;
-    FILE *mf = open_out(&mrec, md, &ok);
-    rc = ok ? 0 : HA_EXIT_OUTPUT;
-    FILE *jf = rc ? NULL : open_out(&jrec, js, &ok);
-    if (!rc && !ok) {
-        rc = HA_EXIT_OUTPUT;
-        if (mf)
-            ha_record_abort(&mrec);
-        mf = NULL;
-    }
-    if (!rc) {
-        findings_markdown(mf ? mf : stdout, &found, &a, &b);
-        if (jf) {
-            jw w;
-            jw_init(&w, jf, true);
-            findings_json(&w, &found, &a, &b);
-            jw_finish(&w);
-        }
-        rc = close_out(&mrec, mf);
-        if (!rc)
-            rc = close_out(&jrec, jf);
-    }
-    size_t reg = findings_count(&found, REGRESSION);
-    rundir_free(&a);
-    rundir_free(&b);
+    rc = ser ? series(ser, &mdo, &jso) : pair(dirs[0], dirs[1], &mdo, &jso, &juo);
+    /* A failure to read the runs leaves no output behind; a verdict keeps them. */
+    bool keep = rc == HA_EXIT_OK || rc == HA_EXIT_FAIL || rc == HA_EXIT_INCONCLUSIVE;
+    int orc = close_out(&mdo, keep);
+    orc = orc ? orc : close_out(&jso, keep);
+    orc = orc ? orc : close_out(&juo, keep);
     findings_free(&found);
-    return rc ? rc : reg ? HA_EXIT_FAIL : HA_EXIT_OK;
+    text_pool_free();
+    return orc ? orc : rc;
 }

@@ -1,97 +1,104 @@
 #include "exports.h"
 
+#include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "fields.h"
 #include "jsonw.h"
-#include "records.h"
+#include "text.h"
 
-const char *const export_files[] = {"junit.xml", "benchmark.json", "benchmark_bigger.json",
-                                    "results.csv", NULL};
+const char *const export_files[] = {"junit.xml", "benchmark.json", "benchmark_bigger.json", "results.csv", NULL};
 
-static void xml(FILE *f, const char *s)
-{
-    for (; *s; s++) {
-        switch (*s) {
-        case '&': fputs("&amp;", f); break;
-        case '<': fputs("&lt;", f); break;
-        case '>': fputs("&gt;", f); break;
-        case '"': fputs("&quot;", f); break;
-        default:
-            if ((unsigned char)*s >= 0x20 || *s == '\t')
-                fputc(*s, f);
-        }
-    }
-}
-
-static void testcase(FILE *f, const char *cls, const char *name, const char *kind, const char *msg)
+void junit_case(FILE *f, const char *cls, const char *name, const char *kind, const char *msg,
+                const char *const *props)
 {
     fputs("    <testcase classname=\"", f);
-    xml(f, cls);
+    xml_text(f, cls);
     fputs("\" name=\"", f);
-    xml(f, name);
-    fputs("\"", f);
-    if (!kind) {
-        fputs("/>\n", f);
-        return;
+    xml_text(f, name);
+    fputs("\">", f);
+    if (props && props[0]) {
+        fputs("<properties>", f);
+        for (size_t i = 0; props[i] && props[i + 1]; i += 2) {
+            fputs("<property name=\"", f);
+            xml_text(f, props[i]);
+            fputs("\" value=\"", f);
+            xml_text(f, props[i + 1]);
+            fputs("\"/>", f);
+        }
+        fputs("</properties>", f);
     }
-    fprintf(f, "><%s message=\"", kind);
-    xml(f, msg);
-    fputs("\"/></testcase>\n", f);
+    if (kind) {
+        fprintf(f, "<%s message=\"", kind);
+        xml_text(f, msg);
+        fputs("\"/>", f);
+    }
+    fputs("</testcase>\n", f);
 }
 
-/* A candidate that does not separate readable from unreadable memory is a
- * failed test case; one that cannot be decided here is skipped. */
-void export_junit(FILE *f, const rundir *r)
+static char *wrong_text(const m_cand *c)
 {
-    char cls[256];
-    snprintf(cls, sizeof cls, "hostaccess.%s.%s", rec_str(r->env, "backend"), rec_str(r->env, "device_name"));
+    char *s = NULL;
+    size_t n = 0;
+    FILE *m = open_memstream(&s, &n);
+    if (!m)
+        return NULL;
+    for (size_t w = 0; w < c->nwrong; w++)
+        fprintf(m, "%s%s on %s", w ? "; " : "", c->wrong[w].false_positive ? "false_positive" : "false_negative",
+                c->wrong[w].kind);
+    fclose(m);
+    return s;
+}
+
+void export_junit(FILE *f, const m_run *r)
+{
+    char *cls = NULL;
+    if (asprintf(&cls, "hostaccess.%s.%s", r->env->backend, r->env->device_name) < 0)
+        cls = NULL;
     fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"hostaccess\">\n");
-    const json_t *p = r->rec[RUN_PROBE];
-    if (p) {
-        size_t i, n = json_array_size(json_object_get(p, "candidates")), fails = 0, skips = 0;
-        const json_t *c;
-        json_array_foreach(json_object_get(p, "candidates"), i, c) {
-            fails += !strcmp(rec_str(c, "verdict"), "fails");
-            skips += !strcmp(rec_str(c, "verdict"), "undetermined");
-        }
-        fprintf(f, "  <testsuite name=\"probe_discriminator\" tests=\"%zu\" failures=\"%zu\" skipped=\"%zu\">\n",
-                n, fails, skips);
-        json_array_foreach(json_object_get(p, "candidates"), i, c) {
-            const char *v = rec_str(c, "verdict");
-            char msg[1024] = "";
-            if (!strcmp(v, "fails")) {
-                size_t l = (size_t)snprintf(msg, sizeof msg, "does not distinguish:");
-                size_t m;
-                const json_t *w;
-                json_array_foreach(json_object_get(c, "wrong_on"), m, w) if (l < sizeof msg)
-                    l += (size_t)snprintf(msg + l, sizeof msg - l, " %s on %s;", rec_str(w, "error"), rec_str(w, "kind"));
-            }
-            testcase(f, cls, rec_str(c, "name"),
-                     !strcmp(v, "distinguishes") ? NULL : !strcmp(v, "fails") ? "failure" : "skipped",
-                     !strcmp(v, "fails") ? msg : rec_str(c, "why"));
+    if (r->has[RUN_PROBE]) {
+        const m_probe *p = &r->probe;
+        fprintf(f, "  <testsuite name=\"verdicts\" tests=\"%zu\" failures=\"0\" skipped=\"0\">\n", p->ncands);
+        for (size_t i = 0; i < p->ncands; i++) {
+            const m_cand *c = &p->cands[i];
+            char *wrong = wrong_text(c);
+            const char *v = c->verdict == V_DISTINGUISHES ? "distinguishes" : c->verdict == V_FAILS ? "fails"
+                                                                                                    : "undetermined";
+            const char *props[] = {ha_fkey(HF_CAND_VERDICT), v, ha_fkey(HF_WRONG), wrong ? wrong : "",
+                                   ha_fkey(HF_CAND_WHY), c->why, ha_fkey(HF_CAND_SOURCE), c->source, NULL};
+            junit_case(f, cls ? cls : "hostaccess", c->name, NULL, NULL, props);
+            free(wrong);
         }
         fprintf(f, "  </testsuite>\n");
     }
-    const json_t *pool = r->rec[RUN_POOL];
-    if (pool) {
-        const json_t *s = json_object_get(pool, "summary");
-        fprintf(f, "  <testsuite name=\"pool_check\" tests=\"%zu\" failures=\"%lld\" skipped=\"%lld\">\n",
-                json_array_size(json_object_get(pool, "checks")), rec_int(s, "failed"),
-                rec_int(s, "unsupported"));
-        size_t i;
-        const json_t *c;
-        json_array_foreach(json_object_get(pool, "checks"), i, c) {
-            char name[200];
-            snprintf(name, sizeof name, "%s [%s]", rec_str(c, "name"), rec_str(c, "mode"));
-            const char *st = rec_str(c, "status");
-            testcase(f, cls, name, !strcmp(st, "PASS") ? NULL : !strcmp(st, "FAIL") ? "failure" : "skipped",
-                     rec_str(c, "detail"));
+    static const char *const suites[] = {"expectations", "pool_check"};
+    for (int s = 0; s < 2; s++) {
+        size_t n = 0, fails = 0, skips = 0;
+        for (size_t i = 0; i < r->d.nexpects; i++)
+            if (!strcmp(r->d.expects[i].suite, suites[s])) {
+                n++;
+                fails += r->d.expects[i].status == EXP_FAIL;
+                skips += r->d.expects[i].status == EXP_SKIP;
+            }
+        if (!n)
+            continue;
+        fprintf(f, "  <testsuite name=\"%s\" tests=\"%zu\" failures=\"%zu\" skipped=\"%zu\">\n", suites[s], n, fails,
+                skips);
+        for (size_t i = 0; i < r->d.nexpects; i++) {
+            const m_expect *e = &r->d.expects[i];
+            if (strcmp(e->suite, suites[s]))
+                continue;
+            junit_case(f, cls ? cls : "hostaccess", e->name,
+                       e->status == EXP_PASS ? NULL : e->status == EXP_FAIL ? "failure" : "skipped", e->message, NULL);
         }
         fprintf(f, "  </testsuite>\n");
     }
     fprintf(f, "</testsuites>\n");
+    free(cls);
 }
 
+/* github-action-benchmark's own keys: another tool's schema, not ours. */
 static void bench_entry(jw *w, const char *name, const char *unit, double value, const char *range,
                         const char *extra)
 {
@@ -106,111 +113,144 @@ static void bench_entry(jw *w, const char *name, const char *unit, double value,
     jw_obj_end(w);
 }
 
-void export_benchmark(FILE *f, const rundir *r, int bigger)
+void export_benchmark(FILE *f, const m_run *r, int bigger)
 {
     jw w;
     jw_init(&w, f, true);
     jw_arr(&w);
-    const json_t *b = r->rec[RUN_BENCH], *p = r->rec[RUN_POOL];
-    size_t i;
-    const json_t *row;
-    char name[256], range[64], extra[200];
-    if (b && !bigger) {
-        json_array_foreach(json_object_get(b, "rows"), i, row) {
-            if (json_integer_value(json_object_get(row, "repeat")) != 1 ||
-                json_is_true(json_object_get(row, "skipped")))
-                continue;
-            snprintf(name, sizeof name, "%s%s%s%s%s", rec_str(row, "path"), *rec_str(row, "kind") ? " / " : "",
-                     rec_str(row, "kind"), *rec_str(row, "candidate") ? " / " : "", rec_str(row, "candidate"));
-            snprintf(range, sizeof range, "± %.3g", rec_num(row, "spread_ns"));
-            snprintf(extra, sizeof extra, "n=%lld batch=%lld p99=%.4g ns", rec_int(row, "n"),
-                     rec_int(row, "batch"), rec_num(row, "p99_ns"));
-            bench_entry(&w, name, "ns", rec_num(row, "median_ns"), range, extra);
+    const m_bench *b = &r->bench;
+    for (size_t i = 0; r->has[RUN_BENCH] && !bigger && i < b->nrows; i++) {
+        const m_row *x = &b->rows[i];
+        if (x->repeat != 1 || x->skipped)
+            continue;
+        char *name = NULL, *range = NULL, *extra = NULL;
+        if (asprintf(&name, "%s%s%s%s%s", x->path, *x->kind ? " / " : "", x->kind, *x->candidate ? " / " : "",
+                     x->candidate) < 0 ||
+            asprintf(&range, "± %.3g", x->st.spread) < 0 ||
+            asprintf(&extra, "family=%s n=%lld batch=%lld p99=%.4g ns%s", m_row_family(x), x->n, x->batch, x->st.p99,
+                     r->d.simulated ? " SIMULATED" : "") < 0) {
+            name = range = extra = NULL;
         }
+        if (name && range && extra)
+            bench_entry(&w, name, "ns", x->st.median, range, extra);
+        free(name);
+        free(range);
+        free(extra);
     }
-    if (p && bigger) {
-        json_array_foreach(json_object_get(p, "throughput"), i, row) {
-            if (!json_is_true(json_object_get(row, "measured")))
+    for (size_t i = 0; r->has[RUN_POOL] && bigger && i < r->pool.ntputs; i++) {
+        const m_tput *t = &r->pool.tputs[i];
+        if (!t->measured)
+            continue;
+        const struct { const char *what; double v; const char *unit; } m[] = {
+            {ha_fkey(HF_TP_SLEEP), t->sleep, "GB/s"}, {ha_fkey(HF_TP_WAKE), t->wake, "GB/s"},
+            {ha_fkey(HF_TP_D2H), t->d2h, "GB/s"}, {ha_fkey(HF_TP_H2D), t->h2d, "GB/s"},
+            {"sleep_pct_of_ceiling", 100 * t->sleep_frac, "%"}, {"wake_pct_of_ceiling", 100 * t->wake_frac, "%"},
+        };
+        for (size_t k = 0; k < sizeof m / sizeof m[0]; k++) {
+            char *name = NULL;
+            if (asprintf(&name, "pool %.0f bytes %s", t->bytes, m[k].what) < 0)
                 continue;
-            double gib = rec_num(row, "pool_bytes") / (1 << 30);
-            const char *what[] = {"sleep_gbs", "wake_gbs", "ceiling_d2h_gbs", "ceiling_h2d_gbs"};
-            for (int k = 0; k < 4; k++) {
-                snprintf(name, sizeof name, "pool %.2f GiB %s", gib, what[k]);
-                bench_entry(&w, name, "GB/s", rec_num(row, what[k]), NULL, rec_str(row, "mode"));
-            }
+            bench_entry(&w, name, m[k].unit, m[k].v, NULL, t->mode);
+            free(name);
         }
     }
     jw_arr_end(&w);
     jw_finish(&w);
 }
 
-static void csv_field(FILE *f, const char *s)
+void export_csv_header(FILE *f)
 {
-    if (!strpbrk(s, ",\"\n")) {
-        fputs(s, f);
-        return;
-    }
-    fputc('"', f);
-    for (; *s; s++) {
-        if (*s == '"')
-            fputc('"', f);
-        fputc(*s, f);
-    }
-    fputc('"', f);
+    fprintf(f, "run,time_utc,host,device_name,device,backend,runtime_version,driver_version,tool_version,simulated,"
+               "section,name,kind,metric,value,unit,text\n");
 }
 
-static void csv_line(FILE *f, const char *section, const char *name, const char *kind,
-                     const char *metric, double value, const char *unit)
+void export_csv_row(FILE *f, const m_run *r, const char *section, const char *name, const char *kind,
+                    const char *metric, double value, const char *unit, const char *text)
 {
-    const char *cols[] = {section, name, kind, metric};
-    for (int i = 0; i < 4; i++) {
-        csv_field(f, cols[i]);
+    const m_env *e = r->env;
+    const char *keys[] = {r->name ? r->name : r->path, e->time_utc, e->host, e->device_name};
+    for (size_t i = 0; i < 4; i++) {
+        csv_text(f, keys[i]);
         fputc(',', f);
     }
-    fprintf(f, "%.10g,", value);
-    csv_field(f, unit);
+    fprintf(f, "%lld,", e->device);
+    const char *more[] = {e->backend, e->runtime_version, e->driver_version, e->tool_version};
+    for (size_t i = 0; i < 4; i++) {
+        csv_text(f, more[i]);
+        fputc(',', f);
+    }
+    fprintf(f, "%s,", r->d.simulated ? "true" : "false");
+    const char *cols[] = {section, name, kind, metric};
+    for (size_t i = 0; i < 4; i++) {
+        csv_text(f, cols[i]);
+        fputc(',', f);
+    }
+    if (isfinite(value))
+        fprintf(f, "%.10g", value);
+    fputc(',', f);
+    csv_text(f, unit);
+    fputc(',', f);
+    csv_text(f, text);
     fputc('\n', f);
 }
 
-void export_csv(FILE *f, const rundir *r)
+void export_csv(FILE *f, const m_run *r)
 {
-    fprintf(f, "section,name,kind_or_mode,metric,value,unit\n");
-    size_t i, k;
-    const json_t *x, *y;
-    if (r->rec[RUN_PROBE]) {
-        json_array_foreach(json_object_get(r->rec[RUN_PROBE], "kinds"), i, x)
-            if (rec_tri(x, "readable") >= 0)
-                csv_line(f, "truth", rec_str(x, "name"), "", "readable", rec_tri(x, "readable"), "bool");
-        json_array_foreach(json_object_get(r->rec[RUN_PROBE], "candidates"), i, x) {
-            csv_line(f, "verdict", rec_str(x, "name"), "", "distinguishes",
-                     json_is_true(json_object_get(x, "distinguishes")), "bool");
-            json_array_foreach(json_object_get(x, "results"), k, y)
-                csv_line(f, "status", rec_str(x, "name"), rec_str(y, "kind"), rec_str(y, "status_name"),
-                         rec_num(y, "status"), "status");
-        }
+    export_csv_header(f);
+    const m_probe *p = &r->probe;
+    for (size_t i = 0; r->has[RUN_PROBE] && i < p->nkinds; i++) {
+        const m_kind *k = &p->kinds[i];
+        export_csv_row(f, r, "truth", k->name, k->name, "created", k->created, "bool", k->detail);
+        if (k->readable >= 0)
+            export_csv_row(f, r, "truth", k->name, k->name, "readable", k->readable, "bool", k->read_status);
     }
-    if (r->rec[RUN_BENCH])
-        json_array_foreach(json_object_get(r->rec[RUN_BENCH], "rows"), i, x) {
-            if (json_is_true(json_object_get(x, "skipped")))
-                continue;
-            char name[200];
-            snprintf(name, sizeof name, "%s%s%s#%lld", rec_str(x, "path"), *rec_str(x, "candidate") ? " " : "",
-                     rec_str(x, "candidate"), rec_int(x, "repeat"));
-            csv_line(f, "bench", name, rec_str(x, "kind"), "median", rec_num(x, "median_ns"), "ns");
-            csv_line(f, "bench", name, rec_str(x, "kind"), "spread", rec_num(x, "spread_ns"), "ns");
-        }
-    if (r->rec[RUN_POOL]) {
-        json_array_foreach(json_object_get(r->rec[RUN_POOL], "checks"), i, x)
-            csv_line(f, "pool_check", rec_str(x, "name"), rec_str(x, "mode"), rec_str(x, "status"),
-                     rec_tri(x, "passed"), "pass");
-        json_array_foreach(json_object_get(r->rec[RUN_POOL], "throughput"), i, x) {
-            if (!json_is_true(json_object_get(x, "measured")))
-                continue;
-            char name[64];
-            snprintf(name, sizeof name, "pool %.0f bytes", rec_num(x, "pool_bytes"));
-            const char *what[] = {"sleep_gbs", "wake_gbs", "ceiling_d2h_gbs", "ceiling_h2d_gbs"};
-            for (int m = 0; m < 4; m++)
-                csv_line(f, "throughput", name, rec_str(x, "mode"), what[m], rec_num(x, what[m]), "GB/s");
-        }
+    for (size_t i = 0; r->has[RUN_PROBE] && i < p->ncands; i++) {
+        const m_cand *c = &p->cands[i];
+        export_csv_row(f, r, "verdict", c->name, "", "distinguishes", c->distinguishes, "bool",
+                       c->verdict == V_DISTINGUISHES ? "distinguishes" : c->verdict == V_FAILS ? "fails"
+                                                                                               : "undetermined");
+        for (size_t w = 0; w < c->nwrong; w++)
+            export_csv_row(f, r, "verdict", c->name, c->wrong[w].kind,
+                           c->wrong[w].false_positive ? "false_positive" : "false_negative", 1, "bool",
+                           c->wrong[w].outcome);
+        for (size_t k = 0; k < c->ncells; k++)
+            export_csv_row(f, r, "answer", c->name, c->cells[k].kind, c->cells[k].outcome, (double)c->cells[k].status,
+                           "status", c->cells[k].status_name);
+    }
+    const m_bench *b = &r->bench;
+    for (size_t i = 0; r->has[RUN_BENCH] && i < b->nrows; i++) {
+        const m_row *x = &b->rows[i];
+        if (x->skipped)
+            continue;
+        char *name = NULL;
+        if (asprintf(&name, "%s%s%s#%lld", x->path, *x->candidate ? " " : "", x->candidate, x->repeat) < 0)
+            continue;
+        const struct { const char *m; double v; } st[] = {
+            {"median", x->st.median}, {"spread", x->st.spread}, {"p90", x->st.p90}, {"p99", x->st.p99},
+        };
+        for (size_t k = 0; k < sizeof st / sizeof st[0]; k++)
+            export_csv_row(f, r, "bench", name, x->kind, st[k].m, st[k].v, "ns", m_row_family(x));
+        free(name);
+    }
+    const m_pool *pl = &r->pool;
+    for (size_t i = 0; r->has[RUN_POOL] && i < pl->nchecks; i++)
+        export_csv_row(f, r, "pool_check", pl->checks[i].name, pl->checks[i].mode, pl->checks[i].status,
+                       pl->checks[i].passed < 0 ? NAN : pl->checks[i].passed, "pass", pl->checks[i].detail);
+    for (size_t i = 0; r->has[RUN_POOL] && i < pl->ntputs; i++) {
+        const m_tput *t = &pl->tputs[i];
+        if (!t->measured)
+            continue;
+        char *name = NULL;
+        if (asprintf(&name, "pool %.0f bytes", t->bytes) < 0)
+            continue;
+        const struct { const char *m; double v; const char *u; } tp[] = {
+            {"sleep", t->sleep, "GB/s"}, {"wake", t->wake, "GB/s"}, {"ceiling_d2h", t->d2h, "GB/s"},
+            {"ceiling_h2d", t->h2d, "GB/s"}, {"sleep_fraction", t->sleep_frac, "fraction"},
+            {"wake_fraction", t->wake_frac, "fraction"}, {"wake_right_after_sleep_fraction", t->wake_now_frac, "fraction"},
+        };
+        for (size_t k = 0; k < sizeof tp / sizeof tp[0]; k++)
+            if (isfinite(tp[k].v))
+                export_csv_row(f, r, "throughput", name, t->mode, tp[k].m, tp[k].v, tp[k].u, "");
+        free(name);
     }
 }

@@ -1,17 +1,32 @@
 /* Exports for what people already run: JUnit XML (CI systems), the JSON of
  * github-action-benchmark (customSmallerIsBetter for timings,
- * customBiggerIsBetter for throughput), and a flat CSV. */
+ * customBiggerIsBetter for throughput), and a long-form CSV whose every
+ * row carries the run's keys, so the CSVs of many runs concatenate. */
 #ifndef HA_EXPORTS_H
 #define HA_EXPORTS_H
 
 #include <stdio.h>
 
-#include "rundir.h"
+#include "model.h"
 
 extern const char *const export_files[]; /* ended by NULL */
 
-void export_junit(FILE *f, const rundir *r);
-void export_benchmark(FILE *f, const rundir *r, int bigger_is_better);
-void export_csv(FILE *f, const rundir *r);
+/* JUnit: a candidate's verdict is a passing test case with the verdict as
+ * a property; only broken expectations fail (the fixed kind not
+ * host-readable, a pool check failing, a throughput goal missed). */
+void export_junit(FILE *f, const m_run *r);
+void export_benchmark(FILE *f, const m_run *r, int bigger_is_better);
+void export_csv(FILE *f, const m_run *r);
+
+/* The CSV's header line and one row with the run's keys: for compare's
+ * and other tools' rows in the same shape. */
+void export_csv_header(FILE *f);
+void export_csv_row(FILE *f, const m_run *r, const char *section, const char *name, const char *kind,
+                    const char *metric, double value, const char *unit, const char *text);
+
+/* A JUnit test case; kind NULL passes, else "failure" or "skipped" with
+ * msg. Properties: name=value pairs, NULL-terminated (may be NULL). */
+void junit_case(FILE *f, const char *cls, const char *name, const char *kind, const char *msg,
+                const char *const *props);
 
 #endif

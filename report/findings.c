@@ -4,40 +4,69 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "records.h"
+#include "exitcodes.h"
+#include "exports.h"
+#include "recw.h"
 #include "text.h"
 
-static const char *const class_names[NCLASS] = {"regressions", "improvements", "changes"};
+static const char *const class_names[NCLASS] = {"regressions", "improvements", "inconclusive", "changes"};
+static const int class_fields[NCLASS] = {HF_CMP_REGRESSIONS, HF_CMP_IMPROVEMENTS, HF_CMP_INCONCLUSIVE, HF_CMP_CHANGES};
+
+static char *vformat(const char *fmt, va_list ap)
+{
+    char *s = NULL;
+    if (vasprintf(&s, fmt, ap) < 0)
+        s = NULL;
+    return s;
+}
+
+static void oom(void)
+{
+    fprintf(stderr, "compare: out of memory\n");
+    exit(2);
+}
 
 void findings_add(findings *f, int cls, const char *what, const char *name, const char *fmt, ...)
 {
     if (f->n == f->cap) {
         size_t cap = f->cap ? 2 * f->cap : 64;
         finding *g = realloc(f->v, cap * sizeof *f->v);
-        if (!g) {
-            fprintf(stderr, "compare: out of memory\n");
-            exit(2);
-        }
+        if (!g)
+            oom();
         f->v = g;
         f->cap = cap;
     }
-    finding *x = &f->v[f->n++];
-    x->cls = cls;
-    snprintf(x->what, sizeof x->what, "%s", what);
-    snprintf(x->name, sizeof x->name, "%s", name);
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(x->detail, sizeof x->detail, fmt, ap);
+    finding x = {cls, strdup(what), strdup(name), vformat(fmt, ap)};
     va_end(ap);
+    if (!x.what || !x.name || !x.detail)
+        oom();
+    f->v[f->n++] = x;
+}
+
+static void push(char ***list, size_t *n, char *s)
+{
+    char **g = realloc(*list, (*n + 1) * sizeof *g);
+    if (!g || !s)
+        oom();
+    *list = g;
+    g[(*n)++] = s;
 }
 
 void findings_note(findings *f, const char *fmt, ...)
 {
-    if (f->nnotes == FINDINGS_MAX_NOTES)
-        return;
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(f->notes[f->nnotes++], sizeof f->notes[0], fmt, ap);
+    push(&f->notes, &f->nnotes, vformat(fmt, ap));
+    va_end(ap);
+}
+
+void findings_differ(findings *f, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    push(&f->differ, &f->ndiffer, vformat(fmt, ap));
     va_end(ap);
 }
 
@@ -51,112 +80,173 @@ size_t findings_count(const findings *f, int cls)
 
 void findings_clear(findings *f)
 {
-    f->n = 0;
-    f->nnotes = 0;
+    for (size_t i = 0; i < f->n; i++) {
+        free(f->v[i].what);
+        free(f->v[i].name);
+        free(f->v[i].detail);
+    }
+    for (size_t i = 0; i < f->nnotes; i++)
+        free(f->notes[i]);
+    for (size_t i = 0; i < f->ndiffer; i++)
+        free(f->differ[i]);
+    free(f->notes);
+    free(f->differ);
+    f->notes = f->differ = NULL;
+    f->n = f->nnotes = f->ndiffer = 0;
+    f->same_machine = false;
     memset(&f->st, 0, sizeof f->st);
 }
 
 void findings_free(findings *f)
 {
+    findings_clear(f);
     free(f->v);
     memset(f, 0, sizeof *f);
 }
 
-static void md_run(FILE *out, const char *label, const rundir *r)
+const char *findings_verdict(const findings *f)
 {
-    fprintf(out, "- %s: `%s` (%s %s, runtime %s)%s\n", label, md_text(r->path),
-            md_text(rec_str(r->env, "device_name")), md_text(rec_str(r->env, "backend")),
-            md_text(rec_str(r->env, "runtime_version")), rundir_simulated(r) ? " SIMULATED" : "");
+    return findings_count(f, REGRESSION) ? "regression" : findings_count(f, INCONCLUSIVE) ? "inconclusive" : "clean";
 }
 
-void findings_markdown(FILE *out, const findings *f, const rundir *a, const rundir *b)
+int findings_status(const findings *f)
+{
+    return findings_count(f, REGRESSION) ? HA_EXIT_FAIL : findings_count(f, INCONCLUSIVE) ? HA_EXIT_INCONCLUSIVE
+                                                                                          : HA_EXIT_OK;
+}
+
+static void md_run(FILE *out, const char *label, const m_run *r)
+{
+    const m_env *e = r->env;
+    fprintf(out, "| %s | %s | %s | %s | %s | %s (%lld CPUs) | %s | %s |\n", label, md_text(r->path),
+            md_text(e->tool_version), md_text(e->host), md_text(e->device_name), md_text(e->cpu), e->cpu_count,
+            md_text(e->driver_version), md_text(e->runtime_version));
+}
+
+void findings_markdown(FILE *out, const findings *f, const m_run *a, const m_run *b)
 {
     size_t n[NCLASS];
     for (int c = 0; c < NCLASS; c++)
         n[c] = findings_count(f, c);
-    fprintf(out, "## hostaccess compare\n\n");
+    fprintf(out, "## hostaccess compare: %s\n\n", findings_verdict(f));
+    fprintf(out, "| run | folder | tool | host | device | CPU | driver | runtime |\n|---|---|---|---|---|---|---|---|\n");
     md_run(out, "old", a);
     md_run(out, "new", b);
     fprintf(out, "\n");
-    if (strcmp(rec_str(a->env, "device_name"), rec_str(b->env, "device_name")))
-        fprintf(out, "> The two runs are from different devices: differences may be the hardware's.\n\n");
-    fprintf(out, "**%zu regression(s)**, %zu improvement(s), %zu other change(s).\n", n[0], n[1], n[2]);
+    if (a->d.simulated || b->d.simulated)
+        fprintf(out, "> %s run is SIMULATED: not evidence.\n\n", a->d.simulated && b->d.simulated ? "Each" : "One");
+    if (f->ndiffer) {
+        fprintf(out, "They differ in:");
+        for (size_t i = 0; i < f->ndiffer; i++)
+            fprintf(out, "%s %s", i ? ";" : "", md_text(f->differ[i]));
+        fprintf(out, ".%s\n\n", f->same_machine ? "" : " Not the same machine: timings are not judged.");
+    } else {
+        fprintf(out, "They agree in tool, host, device, CPU, driver and runtime.\n\n");
+    }
+    fprintf(out, "**%zu regression(s)**, %zu improvement(s), %zu inconclusive, %zu other change(s).\n", n[REGRESSION],
+            n[IMPROVEMENT], n[INCONCLUSIVE], n[CHANGE]);
     for (int c = 0; c < NCLASS; c++) {
         if (!n[c])
             continue;
         fprintf(out, "\n### %c%s\n\n", class_names[c][0] - 32, class_names[c] + 1);
         for (size_t i = 0; i < f->n; i++)
             if (f->v[i].cls == c)
-                fprintf(out, "- %s `%s`: %s\n", f->v[i].what, md_text(f->v[i].name), md_text(f->v[i].detail));
+                fprintf(out, "- %s %s: %s\n", md_text(f->v[i].what), md_text(f->v[i].name), md_text(f->v[i].detail));
     }
     if (f->st.have)
-        fprintf(out, "\nRun to run: %zu timed figures, |Δ median| median %.1f%%, p90 %.1f%%, max %.1f%% as measured "
-                     "(p90 %.1f%%, max %.1f%% after the canary); copies (%zu) p90 %.1f%%, max %.1f%% (after the "
-                     "canary p90 %.1f%%, max %.1f%%). Harness overhead at most %.2f%% (old) and %.2f%% (new) of "
-                     "a row.\n",
+        fprintf(out, "\nRun to run: %zu timed figures, |Δ median| median %.1f %%, p90 %.1f %%, max %.1f %% as "
+                     "measured (p90 %.1f %%, max %.1f %% normalised); copies (%zu) p90 %.1f %% (normalised %.1f %%). "
+                     "Harness share at most %.2f %% (old) and %.2f %% (new) of a row.\n",
                 f->st.rows, f->st.p50, f->st.p90, f->st.max, f->st.np90, f->st.nmax, f->st.copies, f->st.copy_p90,
-                f->st.copy_max, f->st.copy_np90, f->st.copy_nmax, f->st.overhead_old, f->st.overhead_new);
+                f->st.copy_np90, f->st.overhead_old, f->st.overhead_new);
     if (f->nnotes) {
-        fprintf(out, "\n### How timings were judged\n\n");
-        for (int i = 0; i < f->nnotes; i++)
+        fprintf(out, "\n### How it was judged\n\n");
+        for (size_t i = 0; i < f->nnotes; i++)
             fprintf(out, "- %s\n", md_text(f->notes[i]));
     }
 }
 
-const char *findings_utf8(const char *s)
+char *findings_utf8(const char *s) { return utf8_fix(s); }
+
+static void kstr_utf8(jw *w, int id, const char *s)
 {
-    static char ring[4][1024];
-    static int k;
-    char *o = ring[k++ & 3];
-    utf8_clean(s, o, sizeof ring[0]);
-    return o;
+    char *u = findings_utf8(s);
+    hw_str(w, id, u ? u : "");
+    free(u);
 }
 
-void findings_json(jw *w, const findings *f, const rundir *a, const rundir *b)
+void findings_json(jw *w, const findings *f, const m_run *a, const m_run *b)
 {
     jw_obj(w);
-    jw_kint(w, "schema_version", 1);
-    jw_kstr(w, "tool", "compare");
-    jw_kstr(w, "old", findings_utf8(a->path));
-    jw_kstr(w, "new", findings_utf8(b->path));
+    hw_ident(w, "compare");
+    kstr_utf8(w, HF_CMP_OLD, a->path);
+    kstr_utf8(w, HF_CMP_NEW, b->path);
+    hw_str(w, HF_CMP_VERDICT, findings_verdict(f));
+    hw_bool(w, HF_CMP_SAME_MACHINE, f->same_machine);
+    hw_arr(w, HF_CMP_DIFFER);
+    for (size_t i = 0; i < f->ndiffer; i++) {
+        char *u = findings_utf8(f->differ[i]);
+        jw_str(w, u ? u : "");
+        free(u);
+    }
+    jw_arr_end(w);
     for (int c = 0; c < NCLASS; c++) {
-        jw_key(w, class_names[c]);
-        jw_arr(w);
+        hw_arr(w, class_fields[c]);
         for (size_t i = 0; i < f->n; i++) {
             if (f->v[i].cls != c)
                 continue;
             jw_obj(w);
-            jw_kstr(w, "what", f->v[i].what);
-            jw_kstr(w, "name", findings_utf8(f->v[i].name));
-            jw_kstr(w, "detail", findings_utf8(f->v[i].detail));
+            hw_str(w, HF_FIND_WHAT, f->v[i].what);
+            kstr_utf8(w, HF_FIND_NAME, f->v[i].name);
+            kstr_utf8(w, HF_FIND_DETAIL, f->v[i].detail);
             jw_obj_end(w);
         }
         jw_arr_end(w);
     }
-    jw_key(w, "notes");
-    jw_arr(w);
-    for (int i = 0; i < f->nnotes; i++)
-        jw_str(w, findings_utf8(f->notes[i]));
+    hw_arr(w, HF_CMP_NOTES);
+    for (size_t i = 0; i < f->nnotes; i++) {
+        char *u = findings_utf8(f->notes[i]);
+        jw_str(w, u ? u : "");
+        free(u);
+    }
     jw_arr_end(w);
-    jw_key(w, "run_to_run");
-    if (f->st.have) {
-        jw_obj(w);
-        jw_kuint(w, "figures", f->st.rows);
-        jw_kdbl(w, "abs_delta_median_pct_p50", f->st.p50);
-        jw_kdbl(w, "abs_delta_median_pct_p90", f->st.p90);
-        jw_kdbl(w, "abs_delta_median_pct_max", f->st.max);
-        jw_kdbl(w, "after_canary_pct_p90", f->st.np90);
-        jw_kdbl(w, "after_canary_pct_max", f->st.nmax);
-        jw_kuint(w, "copy_figures", f->st.copies);
-        jw_kdbl(w, "copy_abs_delta_median_pct_p90", f->st.copy_p90);
-        jw_kdbl(w, "copy_abs_delta_median_pct_max", f->st.copy_max);
-        jw_kdbl(w, "copy_after_canary_pct_p90", f->st.copy_np90);
-        jw_kdbl(w, "copy_after_canary_pct_max", f->st.copy_nmax);
-        jw_kdbl(w, "harness_overhead_pct_max_old", f->st.overhead_old);
-        jw_kdbl(w, "harness_overhead_pct_max_new", f->st.overhead_new);
-        jw_obj_end(w);
+    if (!f->st.have) {
+        hw_null(w, HF_CMP_R2R);
     } else {
-        jw_null(w);
+        hw_obj(w, HF_CMP_R2R);
+        hw_uint(w, HF_R2R_FIGURES, f->st.rows);
+        hw_num(w, HF_R2R_P50, f->st.p50);
+        hw_num(w, HF_R2R_P90, f->st.p90);
+        hw_num(w, HF_R2R_MAX, f->st.max);
+        hw_num(w, HF_R2R_NP90, f->st.np90);
+        hw_num(w, HF_R2R_NMAX, f->st.nmax);
+        hw_uint(w, HF_R2R_COPIES, f->st.copies);
+        hw_num(w, HF_R2R_COPY_P90, f->st.copy_p90);
+        hw_num(w, HF_R2R_COPY_NP90, f->st.copy_np90);
+        hw_num(w, HF_R2R_OVER_OLD, f->st.overhead_old);
+        hw_num(w, HF_R2R_OVER_NEW, f->st.overhead_new);
+        jw_obj_end(w);
     }
     jw_obj_end(w);
+}
+
+void findings_junit(FILE *out, const findings *f, const m_run *a, const m_run *b)
+{
+    (void)a;
+    fprintf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"hostaccess compare\">\n");
+    fprintf(out, "  <testsuite name=\"compare\" tests=\"%zu\" failures=\"%zu\" skipped=\"%zu\">\n", f->n + 1,
+            findings_count(f, REGRESSION), findings_count(f, INCONCLUSIVE));
+    const char *props[] = {"verdict", findings_verdict(f), "new", b->path, NULL};
+    junit_case(out, "hostaccess.compare", "compare", NULL, NULL, props);
+    for (size_t i = 0; i < f->n; i++) {
+        char *name = NULL;
+        if (asprintf(&name, "%s %s", f->v[i].what, f->v[i].name) < 0)
+            continue;
+        int c = f->v[i].cls;
+        const char *cprops[] = {"class", class_names[c], NULL};
+        junit_case(out, "hostaccess.compare", name, c == REGRESSION ? "failure" : c == INCONCLUSIVE ? "skipped" : NULL,
+                   f->v[i].detail, cprops);
+        free(name);
+    }
+    fprintf(out, "  </testsuite>\n</testsuites>\n");
 }

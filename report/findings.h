@@ -1,57 +1,66 @@
-/* What compare found between two runs: regressions, improvements, other
- * changes, notes on how it decided, and the run-to-run figures; and their
- * two renderings, Markdown and JSON. */
+/* What compare found between two runs: regressions, improvements, what it
+ * could not judge, other changes, notes on how it decided, what differs
+ * between the two runs and the run-to-run figures; and their renderings,
+ * Markdown, JSON (through the field table) and JUnit. */
 #ifndef HA_FINDINGS_H
 #define HA_FINDINGS_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "jsonw.h"
-#include "rundir.h"
+#include "model.h"
 
-enum { REGRESSION, IMPROVEMENT, CHANGE, NCLASS };
+enum { REGRESSION, IMPROVEMENT, INCONCLUSIVE, CHANGE, NCLASS };
 
 typedef struct finding {
     int cls;
-    char what[24];
-    char name[200];
-    char detail[480];
+    char *what, *name, *detail; /* malloc'd, whole */
 } finding;
 
 /* How far the two runs' figures are apart: what "repeatable" means for
  * this pair, whatever the verdicts. A figure is a row's median over all
  * its blocks (the median of block medians, as judged); |new - old| / old
- * in %, as measured and after the canary. */
+ * in %, as measured and after normalisation. */
 typedef struct stability {
     int have;
-    size_t rows, copies;          /* figures in both runs, of them copies */
-    double p50, p90, max;         /* as measured */
-    double np90, nmax;            /* after the canary */
-    double copy_p90, copy_max, copy_np90, copy_nmax;
-    double overhead_old, overhead_new; /* the largest harness share on any row, % */
+    size_t rows, copies;
+    double p50, p90, max;
+    double np90, nmax;
+    double copy_p90, copy_np90;
+    double overhead_old, overhead_new;
 } stability;
-
-#define FINDINGS_MAX_NOTES 16
 
 typedef struct findings {
     finding *v;
     size_t n, cap;
-    char notes[FINDINGS_MAX_NOTES][400];
-    int nnotes;
+    char **notes;
+    size_t nnotes;
+    char **differ; /* the facts in which the runs differ, "host: a → b" */
+    size_t ndiffer;
+    bool same_machine;
     stability st;
 } findings;
 
 void findings_add(findings *f, int cls, const char *what, const char *name, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
 void findings_note(findings *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void findings_differ(findings *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 size_t findings_count(const findings *f, int cls);
-void findings_clear(findings *f); /* empties, keeps the memory */
+void findings_clear(findings *f);
 void findings_free(findings *f);
 
-void findings_markdown(FILE *out, const findings *f, const rundir *a, const rundir *b);
-void findings_json(jw *w, const findings *f, const rundir *a, const rundir *b);
+/* The verdict in one word and the exit status it stands for: regression
+ * (1), inconclusive (6, never 1), clean (0). */
+const char *findings_verdict(const findings *f);
+int findings_status(const findings *f);
 
-/* A folder name as valid UTF-8 for JSON (a ring of four buffers). */
-const char *findings_utf8(const char *s);
+void findings_markdown(FILE *out, const findings *f, const m_run *a, const m_run *b);
+void findings_json(jw *w, const findings *f, const m_run *a, const m_run *b);
+/* A regression is a failed test case; the rest pass or skip. */
+void findings_junit(FILE *out, const findings *f, const m_run *a, const m_run *b);
+
+/* A folder name as valid UTF-8 for JSON (malloc'd; NULL out of memory). */
+char *findings_utf8(const char *s);
 
 #endif

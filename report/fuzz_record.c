@@ -1,18 +1,23 @@
-/* Fuzz target for the record reader: any bytes go in, a document or a
+/* Fuzz target for the record loader: any bytes go in, a typed run or a
  * one-line error comes out, and nothing crashes or leaks.
  *   libFuzzer:  make fuzz && build-fuzz/fuzz_record tests/fuzz/corpus
- *   replay:     build/tests/fuzz_replay tests/fuzz/corpus/ (CI, under ASan) */
+ *   replay:     build/tests/fuzz_replay tests/fuzz/corpus/ (make check, under ASan too) */
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 
-#include "records.h"
+#include "model.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    char err[512];
-    json_t *j = rec_load_buffer((const char *)data, size, err, sizeof err);
-    json_decref(j);
+    m_run r;
+    char *err = NULL;
+    if (m_load_buffer(&r, (const char *)data, size, &err) == 0)
+        m_free_run(&r);
+    else
+        m_free_run(&r);
+    free(err);
     return 0;
 }

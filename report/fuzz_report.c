@@ -16,7 +16,8 @@
 #include "exports.h"
 #include "markdown.h"
 #include "plots.h"
-#include "records.h"
+#include "model.h"
+#include "text.h"
 #include "trendpage.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -25,12 +26,14 @@ static char scratch[64];
 
 static void remove_scratch(void) { rmdir(scratch); }
 
-static void drive(const rundir *r)
+static void drive(const m_run *r)
 {
     FILE *null = fopen("/dev/null", "w");
     if (!null)
         return;
-    md_write(null, r, "yes");
+    md_opts o = {0};
+    md_write(null, r, &o);
+    md_write_pr(null, r);
     export_junit(null, r);
     export_benchmark(null, r, 0);
     export_benchmark(null, r, 1);
@@ -41,12 +44,13 @@ static void drive(const rundir *r)
     if (mkdir(dir, 0700) != 0)
         return;
     plots_prepare(r, dir);
-    static trend_run u[1];
-    trend_summarise(&u[0], r, "fuzz-run");
-    char script[64];
-    trend_write_group(dir, 0, u, 0, 1, script, sizeof script);
+    trend_run u[1];
+    trend_summarise(&u[0], r, "fuzz-run", "fuzz-run/REPORT.md");
+    trend_write_group(dir, 0, u, 0, 1);
     trend_write_html(dir, "fuzz", u, 1, NULL, 0, NULL);
+    trend_run_free(&u[0]);
     ha_remove_flat_dir(dir);
+    text_pool_free();
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -57,20 +61,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             abort();
         atexit(remove_scratch);
     }
-    char err[512];
-    json_t *j = rec_load_buffer((const char *)data, size, err, sizeof err);
-    if (!j)
-        return 0;
-    rundir r;
-    memset(&r, 0, sizeof r);
-    snprintf(r.path, sizeof r.path, "%s", scratch);
-    r.complete = true;
-    const char *tool = json_string_value(json_object_get(j, "tool"));
-    for (int i = 0; i < RUN_NREC; i++)
-        if (tool && !strcmp(tool, run_tools[i]))
-            r.rec[i] = j;
-    r.env = json_object_get(j, "env");
-    drive(&r);
-    json_decref(j);
+    m_run r;
+    char *err = NULL;
+    if (m_load_buffer(&r, (const char *)data, size, &err) == 0)
+        drive(&r);
+    m_free_run(&r);
+    free(err);
     return 0;
 }

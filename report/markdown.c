@@ -1,408 +1,600 @@
-/* The PR-ready Markdown: one section per record, and a line that says so
- * where a record is missing. */
 #include "markdown.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "goals.h"
 #include "statusname.h"
-#include "records.h"
 #include "text.h"
 
-/* a / b as "N.N×", or "n/a" where either is not a positive figure: a
- * record of zeros must not print "-nan×". Static buffers, two in flight. */
-static const char *times(double a, double b)
+/* The largest tables, at most this big: the rest is in the records, and
+ * the report says how much was left out. */
+#define MAX_MATRIX_KINDS 48
+#define MAX_MATRIX_CANDS 200
+#define MAX_LISTED 16
+/* The verdict lists this many candidates of a kind, the Candidates table all. */
+#define MAX_VERDICT_CANDS 6
+
+/* ---- the head: title, one line of facts, the warnings ---- */
+
+static void title(FILE *f, const m_run *r)
 {
-    static char buf[2][32];
-    static int k;
-    char *o = buf[k++ & 1];
-    if (isfinite(a) && isfinite(b) && a > 0 && b > 0)
-        snprintf(o, 32, "%.1f×", a / b);
-    else
-        snprintf(o, 32, "n/a");
-    return o;
+    const m_env *e = r->env;
+    fprintf(f, "# %s%s%shostaccess: %s (%s)\n\n", r->complete ? "" : "INCOMPLETE RUN: ",
+            r->d.simulated ? "SIMULATED, not evidence: " : "", r->d.slowed ? "SLOWED ON PURPOSE, not evidence: " : "",
+            md_text(e->device_name), md_text(e->backend));
+    fprintf(f, "**%s** (%s, device %lld) · backend **%s** · runtime %s · driver %s · header %s · tool %s · %s\n\n",
+            md_text(e->device_name), md_text(e->arch), e->device, md_text(e->backend), md_text(e->runtime_version),
+            md_text(e->driver_version), md_text(e->header_version), md_text(e->tool_version), md_text(e->time_utc));
 }
 
-static void md_env(FILE *f, const json_t *e)
+static void warnings(FILE *f, const m_run *r)
 {
-    const json_t *lb = json_object_get(e, "large_bar");
-    int rt = rec_tri(lb, "runtime"), sy = rec_tri(lb, "sysfs");
-    fprintf(f, "## Environment\n\n| | |\n|---|---|\n");
-    fprintf(f, "| device | %s (%s), device %d, %.1f GiB |\n", md_text(rec_str(e, "device_name")),
-            md_text(rec_str(e, "arch")), (int)rec_int(e, "device"), rec_num(e, "vram_bytes") / (1 << 30));
-    fprintf(f, "| backend | %s%s |\n", md_text(rec_str(e, "backend")),
-            json_is_true(json_object_get(e, "simulated")) ? " (SIMULATED)" : "");
-    fprintf(f, "| versions | header %s · runtime %s · driver %s |\n", md_text(rec_str(e, "header_version")),
-            md_text(rec_str(e, "runtime_version")), md_text(rec_str(e, "driver_version")));
-    if (json_is_string(json_object_get(e, "kernel_driver")))
-        fprintf(f, "| kernel driver | %s |\n", md_text(rec_str(e, "kernel_driver")));
-    if (json_is_string(json_object_get(e, "version_warning")))
-        fprintf(f, "| **warning** | %s |\n", md_text(rec_str(e, "version_warning")));
-    fprintf(f, "| large BAR | runtime: %s (%s) · sysfs: %s (%s) |\n",
-            rt < 0 ? "not reported" : rt ? "yes" : "no", md_text(rec_str(lb, "runtime_note")),
-            sy < 0 ? "unknown" : sy ? "yes" : "no", md_text(rec_str(lb, "sysfs_note")));
-    const json_t *attrs = json_object_get(e, "device_attributes");
-    if (json_array_size(attrs)) {
-        fprintf(f, "| device attributes |");
-        size_t i;
-        const json_t *a;
-        json_array_foreach(attrs, i, a) {
-            const json_t *v = json_object_get(a, "value");
-            if (json_is_integer(v))
-                fprintf(f, " %s=%lld", md_text(rec_str(a, "name")), (long long)json_integer_value(v));
-            else
-                fprintf(f, " %s=?", md_text(rec_str(a, "name")));
-        }
-        fprintf(f, " |\n");
-    }
-    fprintf(f, "| host | %s · %s · %s |\n", md_text(rec_str(e, "host")), md_text(rec_str(e, "kernel")), md_text(rec_str(e, "cpu")));
-    fprintf(f, "| run | %s · tool %s |\n\n", md_text(rec_str(e, "time_utc")), md_text(rec_str(e, "tool_version")));
-}
-
-/* A cell: the status name without the runtime's long prefix, then the class. */
-static void cell(FILE *f, const json_t *res)
-{
-    const char *st = ha_short_status(rec_str(res, "status_name")), *out = rec_str(res, "outcome");
-    if (!strcmp(out, "ok"))
-        fprintf(f, " %s |", md_text(rec_str(res, "class")));
-    else if (!strcmp(out, "error"))
-        fprintf(f, " ✘ %s |", md_text(st));
-    else if (!strcmp(out, "not_written"))
-        fprintf(f, " ok, not written |");
-    else if (!strcmp(out, "skipped") && *st && strcmp(st, "skipped"))
-        fprintf(f, " – %s |", md_text(st)); /* why: not GPU memory, a header/runtime skew, ... */
-    else
-        fprintf(f, " %s |", md_text(out));
-}
-
-static void md_probe(FILE *f, const json_t *p)
-{
-    const json_t *kinds = json_object_get(p, "kinds"), *cands = json_object_get(p, "candidates");
-    fprintf(f, "## Can the host read it? (probe_discriminator)\n\n");
-    fprintf(f, "Ground truth: a host read of a pattern the device wrote, with SIGSEGV/SIGBUS "
-               "contained (isolation: %s). ✔ readable, ✘ not. A cell is the query's answer: "
-               "✘ and the status for an error, else the value's class. **FP** says readable of "
-               "memory that faults (the crash); **FN** says unreadable of memory that reads.\n\n",
-            md_text(rec_str(p, "isolation")));
-    fprintf(f, "| candidate |");
-    size_t i, k;
-    const json_t *kd, *c;
-    json_array_foreach(kinds, i, kd) if (json_is_true(json_object_get(kd, "created")))
-        fprintf(f, " %s |", md_text(rec_str(kd, "name")));
-    fprintf(f, " Distinguishes? |\n|---|");
-    json_array_foreach(kinds, i, kd) if (json_is_true(json_object_get(kd, "created"))) fprintf(f, "---|");
-    fprintf(f, "---|\n| **host read (truth)** |");
-    json_array_foreach(kinds, i, kd) {
-        if (!json_is_true(json_object_get(kd, "created")))
-            continue;
-        int r = rec_tri(kd, "readable");
-        fprintf(f, " %s |", r < 0 ? "?" : r ? "✔" : "✘");
-    }
-    fprintf(f, " |\n");
-    json_array_foreach(cands, i, c) {
-        fprintf(f, "| `%s` |", md_text(rec_str(c, "name")));
-        json_array_foreach(kinds, k, kd) {
-            if (!json_is_true(json_object_get(kd, "created")))
-                continue;
-            const json_t *res = NULL, *r;
-            size_t m;
-            json_array_foreach(json_object_get(c, "results"), m, r)
-                if (!strcmp(rec_str(r, "kind"), rec_str(kd, "name"))) res = r;
-            if (res)
-                cell(f, res);
-            else
-                fprintf(f, " – |");
-        }
-        const char *v = rec_str(c, "verdict");
-        if (!strcmp(v, "distinguishes")) {
-            fprintf(f, " ✔ yes |\n");
-        } else if (!strcmp(v, "fails")) {
-            fprintf(f, " ✘ no:");
-            const json_t *w;
-            size_t m;
-            json_array_foreach(json_object_get(c, "wrong_on"), m, w)
-                fprintf(f, " %s %s", strcmp(rec_str(w, "error"), "false_positive") ? "FN" : "FP",
-                        md_text(rec_str(w, "kind")));
-            fprintf(f, " |\n");
-        } else {
-            fprintf(f, " – %s |\n", md_text(rec_str(c, "why")));
-        }
-    }
-    fprintf(f, "\nDistinguishing here:");
-    int n = 0;
-    json_array_foreach(cands, i, c) if (json_is_true(json_object_get(c, "distinguishes")))
-        fprintf(f, "%s `%s`", n++ ? "," : "", md_text(rec_str(c, "name")));
-    fprintf(f, "%s. Probe wall time %.3f s.\n\n", n ? "" : " none", rec_num(p, "wall_time_s"));
-    json_array_foreach(kinds, i, kd) {
-        if (!json_is_true(json_object_get(kd, "created")))
-            fprintf(f, "- kind `%s` could not be made here: %s\n", md_text(rec_str(kd, "name")), md_text(rec_str(kd, "detail")));
-        if (*rec_str(kd, "truth_note"))
-            fprintf(f, "- kind `%s`: %s\n", md_text(rec_str(kd, "name")), md_text(rec_str(kd, "truth_note")));
-        if (json_is_true(json_object_get(kd, "control")))
-            fprintf(f, "- kind `%s` is a **control, not GPU memory** (%s). Large-BAR VRAM that amdgpu maps "
-                       "for the CPU (`hipMalloc` on MI300X) is the same kind of mapping (VM_IO | VM_PFNMAP), so "
-                       "an OS-level candidate that is wrong on this column would be wrong on the memory the "
-                       "fast path reads; the runtime's own queries are not asked of it and not judged on it.\n",
-                    md_text(rec_str(kd, "name")), md_text(rec_str(kd, "detail")));
-    }
-    fprintf(f, "\n");
-}
-
-static void md_mga(FILE *f, const json_t *m)
-{
-    fprintf(f, "## MemGetAccess across an allocation's life (probe_memgetaccess)\n\n");
-    fprintf(f, "| kind | stage | stage call | host read | device | host | host_numa | host_numa_current |\n");
-    fprintf(f, "|---|---|---|---|---|---|---|---|\n");
-    size_t i, s, a;
-    const json_t *sh, *st, *ac;
-    json_array_foreach(json_object_get(m, "shapes"), i, sh) {
-        if (!json_is_true(json_object_get(sh, "created"))) {
-            fprintf(f, "| %s | not created: %s | | | | | | |\n", md_text(rec_str(sh, "kind")), md_text(rec_str(sh, "detail")));
-            continue;
-        }
-        json_array_foreach(json_object_get(sh, "stages"), s, st) {
-            fprintf(f, "| %s | %s | %s | %s |", md_text(rec_str(sh, "kind")), md_text(rec_str(st, "stage")),
-                    md_text(rec_str(st, "stage_status_name")), md_text(rec_str(st, "host_read")));
-            json_array_foreach(json_object_get(st, "access"), a, ac) {
-                const json_t *fl = json_object_get(ac, "flags");
-                if (json_is_integer(fl))
-                    fprintf(f, " %lld |", (long long)json_integer_value(fl));
-                else
-                    fprintf(f, " ✘ %s |", md_text(rec_str(ac, "status_name")));
-            }
-            fprintf(f, "\n");
-        }
-    }
-    fprintf(f, "\nflags: 0 none, 1 read, 3 read-write.\n\n");
-}
-
-static const json_t *bench_row(const json_t *b, const char *path, const char *kind, const char *cand)
-{
-    return rec_bench_row(b, path, kind, cand, 1);
-}
-
-/* "median ns | repeat 2 | spread ns" cells for a row. */
-static void figures(FILE *f, const json_t *b, const json_t *r)
-{
-    const json_t *r2 = rec_bench_row(b, rec_str(r, "path"), rec_str(r, "kind"),
-                                     *rec_str(r, "candidate") ? rec_str(r, "candidate") : NULL, 2);
-    fprintf(f, " %.1f |", rec_num(r, "median_ns"));
-    if (r2)
-        fprintf(f, " %.1f |", rec_num(r2, "median_ns"));
-    else
-        fprintf(f, " – |");
-    fprintf(f, " %.1f |", rec_num(r, "spread_ns"));
-}
-
-static void md_bench(FILE *f, const json_t *b, const char *plots)
-{
-    const json_t *h = json_object_get(b, "headline");
-    fprintf(f, "## What the fast path buys (bench_discriminator)\n\n");
-    if (!json_is_object(h)) {
-        fprintf(f, "No headline: no kind on this platform is host-readable.\n\n");
-        return;
-    }
-    const char *fk = rec_str(h, "fast_kind");
-    const json_t *fast = bench_row(b, "fast", fk, NULL);
-    double fm = rec_num(fast, "median_ns");
-    fprintf(f, "Fast path on `%s`, slow path copying from `%s`. Medians of batched samples "
-               "with the robust spread (1.4826 MAD)%s.\n\n", md_text(fk), md_text(rec_str(h, "slow_kind")),
-            json_is_true(json_object_get(h, "fast_comparable_to_bar_read"))
-                ? "; the fast path crosses the PCIe BAR"
-                : "; **the fast path reads host DRAM through a warm cache: not comparable to a "
-                  "read across the PCIe BAR** (the line-flushed figure is the closest)");
-    fprintf(f, "| path | median ns | repeat 2 | spread ns | against the fast path |\n|---|---|---|---|---|\n");
-    fprintf(f, "| host dereference, 4 B (fast path) |");
-    figures(f, b, fast);
-    fprintf(f, " 1× |\n");
-    const json_t *cold = bench_row(b, "fast_cold", fk, NULL);
-    if (cold) {
-        fprintf(f, "| host dereference, line flushed first |");
-        figures(f, b, cold);
-        fprintf(f, " %s |\n", times(rec_num(cold, "median_ns"), fm));
-    }
-    size_t i;
-    const json_t *hd;
-    json_array_foreach(json_object_get(h, "hardened"), i, hd) {
-        const char *q = rec_str(hd, "candidate");
-        const json_t *hr = bench_row(b, "hardened", fk, q), *dr = bench_row(b, "disc", fk, q);
-        if (hr) {
-            fprintf(f, "| `%s` + dereference (hardened) |", md_text(q));
-            figures(f, b, hr);
-            fprintf(f, " +%.1f ns (+%.0f%%) |\n", rec_num(hd, "overhead_ns"), rec_num(hd, "overhead_pct"));
-        }
-        if (dr) {
-            fprintf(f, "| `%s` alone |", md_text(q));
-            figures(f, b, dr);
-            fprintf(f, " |\n");
-        }
-    }
-    const char *copies[] = {"copy_pageable", "copy_pinned", "copy_async"};
-    for (int c = 0; c < 3; c++) {
-        const json_t *r = bench_row(b, copies[c], rec_str(h, "slow_kind"), NULL);
-        if (!r)
-            continue;
-        fprintf(f, "| %s (slow path) |", md_text(rec_str(r, "what")));
-        figures(f, b, r);
-        fprintf(f, " fast path **%s** faster", times(rec_num(r, "median_ns"), fm));
-        if (cold)
-            fprintf(f, " (%s against the line-flushed read)", times(rec_num(r, "median_ns"), rec_num(cold, "median_ns")));
-        fprintf(f, " |\n");
-    }
-    const json_t *fr = bench_row(b, "fault_fallback", NULL, NULL);
-    if (fr) {
-        fprintf(f, "| contained fault, then the copy (`%s`) |", md_text(rec_str(fr, "kind")));
-        figures(f, b, fr);
-        fprintf(f, " |\n");
-    }
-    /* The canary when the record has one; records before it timed the empty loop. */
-    const char *inst = rec_bench_row(b, "canary", "", NULL, 1) ? "canary" : "harness";
-    const json_t *h1 = rec_bench_row(b, inst, "", NULL, 1), *h2 = rec_bench_row(b, inst, "", NULL, 2);
-    if (h1 && h2 && rec_num(h1, "median_ns") > 0)
-        fprintf(f, "\nThe two repeats %s; the %s, which does no memory work, moved "
-                   "%.1f%% between them: differences of that order are the machine's, not the paths'.\n",
-                json_is_integer(json_object_get(json_object_get(b, "plan"), "rounds"))
-                    ? "took turns in interleaved rounds (odd and even rounds)"
-                    : "ran back to back",
-                strcmp(inst, "canary") ? "empty loop" : "canary (a chain of multiply-adds)",
-                100 * fabs(rec_num(h2, "median_ns") - rec_num(h1, "median_ns")) / rec_num(h1, "median_ns"));
-    const json_t *sw = json_object_get(b, "sweep");
-    if (json_is_object(sw)) {
-        const json_t *x = json_object_get(sw, "crossover_bytes");
-        fprintf(f, "\nSize sweep on `%s`: %s.\n", md_text(rec_str(sw, "kind")),
-                json_is_integer(x) ? "the copy catches up with the host read at the crossover below"
-                                   : "the host read stays faster than the copy up to the largest size");
-        if (json_is_integer(x))
-            fprintf(f, "Crossover: %lld bytes.\n", (long long)json_integer_value(x));
-    }
-    fprintf(f, "\nClock: one read %.1f ns; bench wall time %.1f s.\n\n",
-            rec_num(json_object_get(b, "clock"), "read_ns"), rec_num(b, "wall_time_s"));
-    if (plots)
-        fprintf(f, "![path latencies](report_paths.png) ([svg](report_paths.svg))%s\n\n",
-                json_is_object(sw) ? "\n![size sweep](report_sweep.png) ([svg](report_sweep.svg))" : "");
-}
-
-static void md_pool(FILE *f, const json_t *p, const char *plots)
-{
-    fprintf(f, "## Sleep-mode pool with the host-access fix (pool_check)\n\n");
-    const json_t *s = json_object_get(p, "summary");
-    fprintf(f, "%lld passed, %lld failed, %lld unsupported on this platform.\n\n",
-            rec_int(s, "passed"), rec_int(s, "failed"),
-            rec_int(s, "unsupported"));
-    fprintf(f, "| check | mode | result | detail |\n|---|---|---|---|\n");
-    size_t i;
-    const json_t *c;
-    json_array_foreach(json_object_get(p, "checks"), i, c) {
-        const char *st = rec_str(c, "status");
-        fprintf(f, "| %s | %s | %s | %s |\n", md_text(rec_str(c, "name")), md_text(rec_str(c, "mode")),
-                !strcmp(st, "PASS") ? "✔ PASS" : !strcmp(st, "FAIL") ? "✘ **FAIL**" : "– unsupported",
-                md_text(rec_str(c, "detail")));
-    }
-    fprintf(f, "\n| pool | mode | sleep GB/s | wake GB/s | ceiling D2H | ceiling H2D | sleep/ceiling | wake/ceiling | wake right after sleep/ceiling |\n");
-    fprintf(f, "|---|---|---|---|---|---|---|---|---|\n");
-    json_array_foreach(json_object_get(p, "throughput"), i, c) {
-        double gib = rec_num(c, "pool_bytes") / (1 << 30);
-        if (!json_is_true(json_object_get(c, "measured"))) {
-            fprintf(f, "| %.2f GiB | not measured: %s | | | | | | | |\n", gib, md_text(rec_str(c, "note")));
-            continue;
-        }
-        /* Records before the pause was introduced woke right after sleep. */
-        const json_t *now = json_object_get(c, "wake_right_after_sleep_fraction_of_ceiling");
-        char right_after[32] = "(the wake column)";
-        if (json_is_number(now))
-            snprintf(right_after, sizeof right_after, "%.1f%%", 100 * json_number_value(now));
-        fprintf(f, "| %.2f GiB | %s | %.2f | %.2f | %.2f | %.2f | %.1f%% | %.1f%% | %s |\n", gib,
-                md_text(rec_str(c, "mode")), rec_num(c, "sleep_gbs"), rec_num(c, "wake_gbs"),
-                rec_num(c, "ceiling_d2h_gbs"), rec_num(c, "ceiling_h2d_gbs"),
-                100 * rec_num(c, "sleep_fraction_of_ceiling"), 100 * rec_num(c, "wake_fraction_of_ceiling"),
-                right_after);
-    }
-    double pause_ms = -1;
-    json_array_foreach(json_object_get(p, "throughput"), i, c)
-        if (json_is_number(json_object_get(c, "wake_pause_ms")))
-            pause_ms = rec_num(c, "wake_pause_ms");
-    if (pause_ms >= 0)
-        fprintf(f, "\nWake is timed %.0f ms after its sleep, as a pool wakes after other work: the driver "
-                   "clears the memory a release gives back after the release returns, and a wake right "
-                   "after sleep waits for that (the last column).\n", pause_ms);
-    json_array_foreach(json_object_get(p, "throughput"), i, c)
-        if (*rec_str(c, "note") && json_is_true(json_object_get(c, "measured")))
-            fprintf(f, "\nNote (%.2f GiB): %s.\n", rec_num(c, "pool_bytes") / (1 << 30), md_text(rec_str(c, "note")));
-    if (plots)
-        fprintf(f, "\n![sleep and wake against the ceiling](report_pool.png) ([svg](report_pool.svg))\n");
-    fprintf(f, "\n");
-}
-
-static void md_torch(FILE *f, const char *dir)
-{
-    char p[700];
-    snprintf(p, sizeof p, "%s/torch_pool.txt", dir);
-    FILE *t = fopen(p, "r");
-    if (!t) {
-        fprintf(f, "## PyTorch through the pool\n\nNot run here (no torch or no GPU): no torch_pool.txt.\n\n");
-        return;
-    }
-    fprintf(f, "## PyTorch through the pool\n\n`tests/torch/test_pool_torch.py` per pool configuration "
-               "([torch_pool.txt](torch_pool.txt)):\n\n```\n");
-    char line[1024];
-    while (fgets(line, sizeof line, t))
-        if (!strncmp(line, "## ", 3) || strstr(line, "passed") || strstr(line, "skipped") ||
-            strstr(line, "host read") || strstr(line, "rose by") || strstr(line, "FAILED") ||
-            strstr(line, "pool:"))
-            fputs(line, f);
-    fclose(t);
-    fprintf(f, "```\n\n");
-}
-
-void md_write(FILE *f, const rundir *r, const char *plots)
-{
-    bool sim = rundir_simulated(r);
-    const json_t *e = r->env;
-    const json_t *slowed = r->rec[RUN_BENCH] ? json_object_get(r->rec[RUN_BENCH], "test_slowdown") : NULL;
-    fprintf(f, "# %s%s%shostaccess report: %s, %s, %s\n\n", r->complete ? "" : "INCOMPLETE RUN: ",
-            sim ? "SIMULATED, not evidence: " : "", json_array_size(slowed) ? "SLOWED ON PURPOSE, not evidence: " : "",
-            md_text(rec_str(e, "device_name")), md_text(rec_str(e, "backend")), md_text(rec_str(e, "time_utc")));
-    size_t si;
-    const json_t *sx;
-    json_array_foreach(slowed, si, sx)
-        fprintf(f, "> **Test slowdown (HOSTACCESS_TEST_SLOWDOWN):** every `%s` batch was stretched by %lld%% "
-                   "of its own time, to show that compare flags a known change. Its figures are not the "
-                   "machine's.\n\n", md_text(rec_str(sx, "path")), rec_int(sx, "percent"));
+    const m_env *e = r->env;
     if (!r->complete)
-        fprintf(f, "> **This run is not whole: %s.** What follows is what its records hold; "
-                   "nothing here stands for a finished run.\n\n", md_text(r->incomplete));
-    if (json_is_string(json_object_get(e, "layout_skew")))
-        fprintf(f, "> **Header/runtime skew:** %s.\n\n", md_text(rec_str(e, "layout_skew")));
-    if (json_is_string(json_object_get(e, "sim_profile")))
-        fprintf(f, "> This run used the hip backend over the **stand-in ROCm runtime, profile %s**: the "
-                   "answers ROCm's sources say that release gives, on a host-only model of a large-BAR "
-                   "platform. It tests the code that runs on AMD GPUs; none of it was measured on one.\n\n",
-                md_text(rec_str(e, "sim_profile")));
-    else if (sim)
-        fprintf(f, "> This run used the simulation backend: a host-only model of a large-BAR "
-                   "platform. It tests the harness; none of it describes a GPU.\n\n");
-    md_env(f, e);
-    static const char *const missing[RUN_NREC] = {
-        NULL, "No probe_discriminator record in this run: the truth table is missing.",
-        "No probe_memgetaccess record in this run: the MemGetAccess matrix is missing.",
-        "No bench_discriminator record in this run: no timings.",
-        "No pool_check record in this run: no pool checks or throughput."};
-    for (int i = RUN_PROBE; i < RUN_NREC; i++) {
-        if (!r->rec[i]) {
-            fprintf(f, "## %s\n\n%s\n\n", run_tools[i], missing[i]);
+        fprintf(f, "> **This run is not whole: %s.** What follows is what its records hold; nothing here stands "
+                   "for a finished run.\n\n", md_text(r->incomplete));
+    if (*e->sim_profile)
+        fprintf(f, "> **SIMULATED:** the hip backend over the stand-in ROCm runtime, profile %s: the answers ROCm's "
+                   "sources say that release gives, on a host-only model of a large-BAR platform. It tests the code "
+                   "that runs on AMD GPUs; none of it was measured on one.\n\n", md_text(e->sim_profile));
+    else if (r->d.simulated)
+        fprintf(f, "> **SIMULATED:** the simulation backend, a host-only model of a large-BAR platform: it tests the "
+                   "harness; none of it describes a GPU.%s%s\n\n", *r->d.fallback_reason ? " No GPU backend was used: " : "",
+                md_text(r->d.fallback_reason));
+    for (size_t i = 0; i < r->bench.nslowdowns; i++)
+        fprintf(f, "> **Test slowdown (HOSTACCESS_TEST_SLOWDOWN):** every %s batch was stretched by %lld %% of its "
+                   "own time, to show that compare flags a known change. Its figures are not the machine's.\n\n",
+                md_text(r->bench.slowdowns[i].path), r->bench.slowdowns[i].percent);
+    if (*e->layout_skew)
+        fprintf(f, "> **Header/runtime skew:** %s.\n\n", md_text(e->layout_skew));
+    if (*e->version_warning)
+        fprintf(f, "> **Versions:** %s.\n\n", md_text(e->version_warning));
+    if (*e->guards)
+        fprintf(f, "> **Guards:** %s.\n\n", md_text(e->guards));
+}
+
+/* ---- the verdict ---- */
+
+static void kind_list(FILE *f, const m_kind *const *k, size_t n)
+{
+    for (size_t i = 0; i < n && i < MAX_LISTED; i++)
+        fprintf(f, "%s%s", i ? ", " : "", md_text(k[i]->name));
+    if (n > MAX_LISTED)
+        fprintf(f, " and %zu more", n - MAX_LISTED);
+    if (!n)
+        fprintf(f, "none");
+}
+
+static void cand_list(FILE *f, const m_cand *const *c, size_t n, int wrong /* 1 FP, 0 FN, -1 none */)
+{
+    if (n > MAX_VERDICT_CANDS)
+        fprintf(f, "%zu candidates, among them: ", n);
+    for (size_t i = 0; i < n && i < MAX_VERDICT_CANDS; i++) {
+        fprintf(f, "%s%s", i ? "; " : "", md_text(c[i]->name));
+        if (wrong < 0)
+            continue;
+        int shown = 0;
+        for (size_t w = 0; w < c[i]->nwrong; w++)
+            if (c[i]->wrong[w].false_positive == (wrong == 1))
+                fprintf(f, "%s%s", shown++ ? ", " : " on ", md_text(c[i]->wrong[w].kind));
+    }
+    if (n > MAX_VERDICT_CANDS)
+        fprintf(f, "; and %zu more (see Candidates)", n - MAX_VERDICT_CANDS);
+    if (!n)
+        fprintf(f, "none");
+}
+
+static void verdict_probe(FILE *f, const m_run *r)
+{
+    const m_derived *d = &r->d;
+    const m_probe *p = &r->probe;
+    size_t made = 0, gpu = 0;
+    for (size_t i = 0; i < p->nkinds; i++) {
+        gpu += !p->kinds[i].control;
+        made += !p->kinds[i].control && p->kinds[i].created;
+    }
+    fprintf(f, "| Can the host read it? | **reads:** ");
+    kind_list(f, d->readable, d->nreadable);
+    fprintf(f, " · **faults:** ");
+    kind_list(f, d->unreadable, d->nunreadable);
+    if (made < gpu)
+        fprintf(f, " · %zu of %zu kinds could not be made here (see Kinds)", gpu - made, gpu);
+    fprintf(f, " |\n| Which query tells? | ");
+    if (d->ndistinguishing) {
+        fprintf(f, "**%zu of %zu candidates distinguish here:** ", d->ndistinguishing, p->ncands);
+        cand_list(f, d->distinguishing, d->ndistinguishing, -1);
+    } else {
+        fprintf(f, "**none of the %zu candidates distinguishes here**", p->ncands);
+    }
+    fprintf(f, " |\n| Says \"readable\" of memory that faults (the crash) | ");
+    cand_list(f, d->false_pos, d->nfalse_pos, 1);
+    fprintf(f, " |\n| Says \"unreadable\" of memory that reads (a lost fast path) | ");
+    cand_list(f, d->false_neg, d->nfalse_neg, 0);
+    fprintf(f, " |\n");
+    const m_cand *t = d->torch_rule;
+    if (t) {
+        fprintf(f, "| PyTorch ROCm's `.item()` rule (a model of it, not PyTorch) | ");
+        if (t->verdict == V_DISTINGUISHES)
+            fprintf(f, "takes the host read exactly where it works");
+        else if (t->verdict == V_UNDETERMINED)
+            fprintf(f, "undetermined: %s", md_text(t->why));
+        int fp = 0, fn = 0;
+        for (size_t w = 0; w < t->nwrong; w++)
+            fp += t->wrong[w].false_positive, fn += !t->wrong[w].false_positive;
+        if (fp) {
+            fprintf(f, "**reads memory that faults — the crash — on:** ");
+            for (size_t w = 0, k = 0; w < t->nwrong; w++)
+                if (t->wrong[w].false_positive)
+                    fprintf(f, "%s%s", k++ ? ", " : "", md_text(t->wrong[w].kind));
+        }
+        if (fn) {
+            fprintf(f, "%scopies where the host read would work on: ", fp ? "; " : "");
+            for (size_t w = 0, k = 0; w < t->nwrong; w++)
+                if (!t->wrong[w].false_positive)
+                    fprintf(f, "%s%s", k++ ? ", " : "", md_text(t->wrong[w].kind));
+        }
+        fprintf(f, " |\n");
+    }
+}
+
+static void verdict_bench(FILE *f, const m_run *r)
+{
+    const m_bench *b = &r->bench;
+    const m_derived *d = &r->d;
+    fprintf(f, "| What the fast path buys | ");
+    if (!b->has_headline) {
+        fprintf(f, "nothing here: no kind on this platform is host-readable |\n");
+        return;
+    }
+    fprintf(f, "a 4 B host read of %s: **%s**; the runtime copy from %s: **%s**; the read is **%s faster**. ",
+            md_text(b->fast_kind), fmt_ns(b->fast_median), md_text(*b->slow_kind ? b->slow_kind : "-"),
+            fmt_ns(b->slow_median), fmt_times(b->slow_over_fast));
+    if (b->fast_crosses_bar)
+        fprintf(f, "It reads across the PCIe BAR.");
+    else
+        fprintf(f, "It reads **host DRAM through a warm cache, not across a PCIe BAR**%s%s%s.",
+                d->cold ? " (with the line flushed first: " : "", d->cold ? fmt_ns(d->cold->st.median) : "",
+                d->cold ? ")" : "");
+    fprintf(f, " |\n| The hardened fast path (a query, then the read) | ");
+    const m_row *best = NULL;
+    for (size_t i = 0; i < d->nhardened; i++)
+        if (!best || d->hardened[i]->st.median < best->st.median)
+            best = d->hardened[i];
+    if (best)
+        fprintf(f, "best: %s, **%s** (%s over the bare read) — of %zu distinguishing candidate(s) timed |\n",
+                md_text(best->candidate), fmt_ns(best->st.median), fmt_ns(best->st.median - b->fast_median),
+                d->nhardened);
+    else
+        fprintf(f, "none timed: no candidate distinguishes here |\n");
+}
+
+static void verdict_pool(FILE *f, const m_run *r)
+{
+    const m_pool *p = &r->pool;
+    fprintf(f, "| The pool with the host-access fix | **%lld of %zu checks pass**, %lld fail, %lld cannot run here",
+            p->passed, p->nchecks, p->failed, p->unsupported);
+    for (size_t i = 0; i < p->ntputs; i++) {
+        const m_tput *t = &p->tputs[i];
+        if (!t->measured)
+            continue;
+        fprintf(f, "; %s: sleep %s, wake %s", fmt_bytes(t->bytes), fmt_pct(t->sleep_frac), fmt_pct(t->wake_frac));
+        if (isfinite(t->wake_now_frac))
+            fprintf(f, " (right after sleep %s)", fmt_pct(t->wake_now_frac));
+    }
+    if (r->d.pool_goal_known)
+        fprintf(f, " of the pinned-copy ceiling — goal ≥ %.0f %%: **%s**%s", 100 * HA_POOL_THROUGHPUT_GOAL,
+                r->d.pool_goal_met ? "met" : "missed", r->d.simulated ? " (simulated: not a goal here)" : "");
+    fprintf(f, " |\n");
+}
+
+static void verdict(FILE *f, const m_run *r)
+{
+    fprintf(f, "## Verdict\n\n| | this run |\n|---|---|\n");
+    if (r->has[RUN_PROBE])
+        verdict_probe(f, r);
+    else
+        fprintf(f, "| Can the host read it? | no probe_discriminator record in this run |\n");
+    if (r->has[RUN_BENCH])
+        verdict_bench(f, r);
+    else
+        fprintf(f, "| What the fast path buys | no bench_discriminator record in this run |\n");
+    if (r->has[RUN_POOL])
+        verdict_pool(f, r);
+    else
+        fprintf(f, "| The pool with the host-access fix | no pool_check record in this run |\n");
+    fprintf(f, "\n");
+}
+
+/* ---- the details ---- */
+
+static void open_fold(FILE *f, const md_opts *o, const char *summary)
+{
+    if (o->pr)
+        fprintf(f, "<details><summary>%s</summary>\n\n", summary);
+}
+
+static void close_fold(FILE *f, const md_opts *o)
+{
+    if (o->pr)
+        fprintf(f, "</details>\n\n");
+}
+
+static void env_table(FILE *f, const m_run *r, const md_opts *o)
+{
+    const m_env *e = r->env;
+    open_fold(f, o, "Environment");
+    fprintf(f, "### Environment\n\n| fact | value |\n|---|---|\n");
+    fprintf(f, "| device | %s (%s), device %lld of %lld, %s |\n", md_text(e->device_name), md_text(e->arch), e->device,
+            e->device_count, fmt_bytes(e->vram_bytes));
+    fprintf(f, "| versions | header %s · runtime %s · driver %s%s%s |\n", md_text(e->header_version),
+            md_text(e->runtime_version), md_text(e->driver_version), *e->kernel_driver ? " · " : "",
+            md_text(e->kernel_driver));
+    if (*e->firmware || *e->rocm_version)
+        fprintf(f, "| firmware | %s%s%s |\n", md_text(*e->firmware ? e->firmware : "-"),
+                *e->rocm_version ? " · ROCm " : "", md_text(e->rocm_version));
+    fprintf(f, "| large BAR | runtime: %s (%s) · sysfs: %s (%s) |\n",
+            e->lb_runtime < 0 ? "not reported" : e->lb_runtime ? "yes" : "no", md_text(e->lb_runtime_note),
+            e->lb_sysfs < 0 ? "unknown" : e->lb_sysfs ? "yes" : "no", md_text(e->lb_sysfs_note));
+    if (e->nattrs) {
+        fprintf(f, "| device attributes |");
+        for (size_t i = 0; i < e->nattrs; i++)
+            e->attrs[i].has_value ? fprintf(f, " %s=%lld", md_text(e->attrs[i].name), e->attrs[i].value)
+                                  : fprintf(f, " %s=?", md_text(e->attrs[i].name));
+        fprintf(f, " |\n");
+    }
+    fprintf(f, "| IOMMU | %s%s%s |\n", md_text(*e->iommu_sysfs ? e->iommu_sysfs : "not recorded"),
+            *e->iommu_cmdline ? " · kernel command line: " : "", md_text(e->iommu_cmdline));
+    fprintf(f, "| host | %s · %s · %s", md_text(e->host), md_text(e->kernel), md_text(e->cpu));
+    if (e->cpu_count > 0)
+        fprintf(f, " (%lld CPUs%s%s%s%s)", e->cpu_count, *e->cpu_governor ? ", governor " : "",
+                md_text(e->cpu_governor), *e->clocksource ? ", clock " : "", md_text(e->clocksource));
+    fprintf(f, " |\n| backend choice | %s |\n\n", md_text(r->has[RUN_ENV] ? r->envrec.backend_choice
+                                                                          : r->probe.head.backend_choice));
+    close_fold(f, o);
+}
+
+static const char *truth(int t) { return t < 0 ? "?" : t ? "✔ reads" : "✘ faults"; }
+
+static void kinds_table(FILE *f, const m_run *r, const md_opts *o)
+{
+    const m_probe *p = &r->probe;
+    open_fold(f, o, "Kinds: how each was made and what the host read did");
+    fprintf(f, "### Kinds\n\nGround truth: a host read of a pattern the device wrote (and a host write the device "
+               "reads back), with SIGSEGV/SIGBUS contained (isolation: %s).\n\n| kind | host read | host write | "
+               "how it was made, or why not | note |\n|---|---|---|---|---|\n", md_text(p->isolation));
+    for (size_t i = 0; i < p->nkinds; i++) {
+        const m_kind *k = &p->kinds[i];
+        fprintf(f, "| %s%s | %s | %s | %s | %s%s |\n", md_text(k->name), k->control ? " (control: not GPU memory)" : "",
+                k->created ? truth(k->readable) : "not made", k->created ? truth(k->writable) : "",
+                md_text(k->detail), md_text(k->truth_note),
+                k->control ? " A VM_IO or VM_PFNMAP mapping like large-BAR VRAM: only the OS-level candidates are "
+                             "judged on it." : "");
+    }
+    fprintf(f, "\n");
+    close_fold(f, o);
+}
+
+static const char *verdict_word(const m_cand *c)
+{
+    return c->verdict == V_DISTINGUISHES ? "✔ distinguishes" : c->verdict == V_FAILS ? "✘ does not" : "– undetermined";
+}
+
+static void cands_table(FILE *f, const m_run *r, const md_opts *o)
+{
+    const m_probe *p = &r->probe;
+    open_fold(f, o, "Candidates: each one's verdict");
+    fprintf(f, "### Candidates\n\n**FP** says readable of memory that faults (the crash); **FN** says unreadable of "
+               "memory that reads (a lost fast path).\n\n| candidate | asks | verdict | wrong on |\n|---|---|---|---|\n");
+    for (size_t i = 0; i < p->ncands; i++) {
+        const m_cand *c = &p->cands[i];
+        fprintf(f, "| %s | %s | %s | ", md_text(c->name), md_text(c->source), verdict_word(c));
+        for (size_t w = 0; w < c->nwrong; w++)
+            fprintf(f, "%s%s %s", w ? ", " : "", c->wrong[w].false_positive ? "FP" : "FN", md_text(c->wrong[w].kind));
+        if (c->verdict == V_UNDETERMINED)
+            fprintf(f, "%s", md_text(c->why));
+        fprintf(f, " |\n");
+    }
+    fprintf(f, "\n");
+    close_fold(f, o);
+}
+
+/* A cell: the status name without the runtime's prefix, then the class. */
+static void cell(FILE *f, const m_cell *c)
+{
+    if (!c) {
+        fprintf(f, " – |");
+        return;
+    }
+    const char *st = ha_short_status(c->status_name);
+    if (!strcmp(c->outcome, "ok"))
+        fprintf(f, " %s |", md_text(c->cls));
+    else if (!strcmp(c->outcome, "error"))
+        fprintf(f, " ✘ %s |", md_text(st));
+    else if (!strcmp(c->outcome, "not_written"))
+        fprintf(f, " ok, not written |");
+    else if (!strcmp(c->outcome, "skipped") && *st && strcmp(st, "skipped"))
+        fprintf(f, " – %s |", md_text(st));
+    else
+        fprintf(f, " %s |", md_text(c->outcome));
+}
+
+static void matrix(FILE *f, const m_run *r, const md_opts *o)
+{
+    const m_probe *p = &r->probe;
+    size_t nk = 0, idx[MAX_MATRIX_KINDS], made = 0;
+    for (size_t i = 0; i < p->nkinds; i++)
+        if (p->kinds[i].created && made++ < MAX_MATRIX_KINDS)
+            idx[nk++] = i;
+    size_t nc = p->ncands < MAX_MATRIX_CANDS ? p->ncands : MAX_MATRIX_CANDS;
+    char summary[160];
+    snprintf(summary, sizeof summary, "The full truth table: every candidate's answer on every kind (%zu × %zu)",
+             p->ncands, made);
+    open_fold(f, o, summary);
+    if (!o->pr)
+        fprintf(f, "<details><summary>%s</summary>\n\n", summary);
+    fprintf(f, "A cell is the query's answer: ✘ and the status for an error, else the value's class (never a raw "
+               "address).\n\n| candidate |");
+    for (size_t k = 0; k < nk; k++)
+        fprintf(f, " %s |", md_text(p->kinds[idx[k]].name));
+    fprintf(f, "\n|---|");
+    for (size_t k = 0; k < nk; k++)
+        fprintf(f, "---|");
+    fprintf(f, "\n| **host read** |");
+    for (size_t k = 0; k < nk; k++)
+        fprintf(f, " %s |", truth(p->kinds[idx[k]].readable));
+    fprintf(f, "\n");
+    for (size_t c = 0; c < nc; c++) {
+        fprintf(f, "| %s |", md_text(p->cands[c].name));
+        for (size_t k = 0; k < nk; k++)
+            cell(f, p->cands[c].by_kind ? p->cands[c].by_kind[idx[k]] : NULL);
+        fprintf(f, "\n");
+    }
+    if (made > nk || p->ncands > nc)
+        fprintf(f, "\nLeft out of this table: %zu kind(s) and %zu candidate(s) past the first %d and %d; the record "
+                   "holds them all.\n", made - nk, p->ncands - nc, MAX_MATRIX_KINDS, MAX_MATRIX_CANDS);
+    fprintf(f, "\n</details>\n\n");
+}
+
+static void mga_table(FILE *f, const m_run *r, const md_opts *o)
+{
+    open_fold(f, o, "MemGetAccess across an allocation's life");
+    if (!o->pr)
+        fprintf(f, "<details><summary>MemGetAccess across an allocation's life (probe_memgetaccess)</summary>\n\n");
+    fprintf(f, "| kind | stage | stage call | host read | access (flags: 0 none, 1 read, 3 read-write) |\n"
+               "|---|---|---|---|---|\n");
+    for (size_t i = 0; i < r->mga.nshapes; i++) {
+        const m_shape *s = &r->mga.shapes[i];
+        if (!s->created) {
+            fprintf(f, "| %s | not created: %s | | | |\n", md_text(s->kind), md_text(s->detail));
             continue;
         }
-        switch (i) {
-        case RUN_PROBE: md_probe(f, r->rec[i]); break;
-        case RUN_MGA: md_mga(f, r->rec[i]); break;
-        case RUN_BENCH: md_bench(f, r->rec[i], plots); break;
-        case RUN_POOL: md_pool(f, r->rec[i], plots); break;
+        for (size_t k = 0; k < s->nstages; k++) {
+            const m_stage *g = &s->stages[k];
+            fprintf(f, "| %s | %s | %s | %s |", md_text(s->kind), md_text(g->stage), md_text(g->status_name),
+                    md_text(g->host_read));
+            for (size_t a = 0; a < g->naccess; a++) {
+                fprintf(f, " %s ", md_text(g->access[a].location));
+                if (g->access[a].has_flags)
+                    fprintf(f, "%lld", g->access[a].flags);
+                else
+                    fprintf(f, "✘ %s", md_text(ha_short_status(g->access[a].status_name)));
+                fprintf(f, "%s", a + 1 < g->naccess ? ";" : "");
+            }
+            fprintf(f, " |\n");
         }
     }
-    md_torch(f, r->path);
-    if (!plots)
-        fprintf(f, "Plots: not made (gnuplot is not installed here, or --no-plots).\n\n");
-    fprintf(f, "---\nMade by `report/report` from the records in this folder; exports: "
-               "[junit.xml](junit.xml), [benchmark.json](benchmark.json), "
-               "[benchmark_bigger.json](benchmark_bigger.json), [results.csv](results.csv).\n");
+    fprintf(f, "\n</details>\n\n");
+}
+
+/* "median | repeat 2 | spread" cells of a row. */
+static void figures(FILE *f, const m_bench *b, const m_row *x)
+{
+    const m_row *x2 = m_bench_row(b, x->path, x->kind, x->candidate, 2);
+    fprintf(f, " %s | %s | %s |", fmt_ns(x->st.median), x2 ? fmt_ns(x2->st.median) : "–", fmt_ns(x->st.spread));
+}
+
+static void bench_tables(FILE *f, const m_run *r, const md_opts *o)
+{
+    const m_bench *b = &r->bench;
+    const m_derived *d = &r->d;
+    open_fold(f, o, "Timings: the fast path, the hardened paths and the copies");
+    fprintf(f, "### Timings\n\n");
+    if (b->has_headline && d->fast) {
+        fprintf(f, "Medians of batched samples with the robust spread (1.4826 MAD); repeat 2 took the other half "
+                   "of the interleaved rounds.\n\n| path | median | repeat 2 | spread | against the fast path |\n"
+                   "|---|---|---|---|---|\n| host read, 4 B (fast path) |");
+        figures(f, b, d->fast);
+        fprintf(f, " 1× |\n");
+        if (d->cold) {
+            fprintf(f, "| host read, line flushed first |");
+            figures(f, b, d->cold);
+            fprintf(f, " %s |\n", fmt_times(d->cold->st.median / d->fast->st.median));
+        }
+        for (size_t i = 0; i < d->nhardened; i++) {
+            fprintf(f, "| %s, then the read (hardened) |", md_text(d->hardened[i]->candidate));
+            figures(f, b, d->hardened[i]);
+            fprintf(f, " %s more |\n", fmt_ns(d->hardened[i]->st.median - d->fast->st.median));
+        }
+        for (int i = 0; i < 3; i++)
+            if (d->copies[i]) {
+                fprintf(f, "| %s (slow path) |", md_text(d->copies[i]->what));
+                figures(f, b, d->copies[i]);
+                fprintf(f, " the read is %s faster |\n", fmt_times(d->copies[i]->st.median / d->fast->st.median));
+            }
+        if (d->fault_fallback) {
+            fprintf(f, "| contained fault, then the copy (%s) |", md_text(d->fault_fallback->kind));
+            figures(f, b, d->fault_fallback);
+            fprintf(f, " |\n");
+        }
+        fprintf(f, "\n");
+    } else {
+        fprintf(f, "No headline: no kind on this platform is host-readable.\n\n");
+    }
+    if (b->has_state)
+        fprintf(f, "CPU state: each block ran on a CPU in its uncontended state (probe after every block; %lld of "
+                   "%lld blocks taken again, %lld moves to another CPU, %lld kept contended); clock read %s.\n\n",
+                b->state_retaken, b->state_blocks, b->state_moves, b->state_kept, fmt_ns(b->clock_read_ns));
+    if (b->has_sweep)
+        fprintf(f, "Size sweep on %s: %s.\n\n", md_text(b->sweep_kind),
+                b->crossover >= 0 ? md_text(fmt_bytes((double)b->crossover))
+                                  : "the host read stays faster than the copy up to the largest size");
+    if (!o->pr && o->plots) {
+        if (o->plots->drawn & (1 << PLOT_PATHS))
+            fprintf(f, "![path latencies by family](report_paths.png) ");
+        if (o->plots->drawn & (1 << PLOT_SWEEP))
+            fprintf(f, "![size sweep](report_sweep.png)");
+        fprintf(f, "\n\n");
+    }
+    close_fold(f, o);
+    if (o->drop >= 2)
+        return;
+    fprintf(f, "<details><summary>Every timed row (%zu)</summary>\n\n| path | family | kind | candidate | repeat | "
+               "median | spread | p99 | n × batch | harness share |\n|---|---|---|---|---|---|---|---|---|---|\n",
+            b->nrows);
+    for (size_t i = 0; i < b->nrows; i++) {
+        const m_row *x = &b->rows[i];
+        if (x->skipped) {
+            fprintf(f, "| %s | %s | %s | %s | %lld | skipped: %s | | | | |\n", md_text(x->path),
+                    md_text(m_row_family(x)), md_text(x->kind), md_text(x->candidate), x->repeat,
+                    md_text(x->skip_reason));
+            continue;
+        }
+        fprintf(f, "| %s | %s | %s | %s | %lld | %s | %s | %s | %lld × %lld | %.2f %% |\n", md_text(x->path),
+                md_text(m_row_family(x)), md_text(x->kind), md_text(x->candidate), x->repeat, fmt_ns(x->st.median),
+                fmt_ns(x->st.spread), fmt_ns(x->st.p99), x->n, x->batch, x->overhead_pct);
+    }
+    fprintf(f, "\n</details>\n\n");
+}
+
+static void pool_tables(FILE *f, const m_run *r, const md_opts *o)
+{
+    const m_pool *p = &r->pool;
+    open_fold(f, o, "The pool's checks and throughput");
+    fprintf(f, "### The sleep-mode pool with the host-access fix\n\n| check | mode | result | detail |\n|---|---|---|---|\n");
+    for (size_t i = 0; i < p->nchecks; i++) {
+        const m_check *c = &p->checks[i];
+        fprintf(f, "| %s | %s | %s | %s |\n", md_text(c->name), md_text(c->mode),
+                !strcmp(c->status, "PASS") ? "✔ pass" : !strcmp(c->status, "FAIL") ? "✘ **FAIL**" : "– unsupported",
+                md_text(c->detail));
+    }
+    fprintf(f, "\n| pool | mode | sleep | wake | ceiling D2H | ceiling H2D | sleep / ceiling | wake / ceiling | wake "
+               "right after sleep |\n|---|---|---|---|---|---|---|---|---|\n");
+    long long pause = -1;
+    for (size_t i = 0; i < p->ntputs; i++) {
+        const m_tput *t = &p->tputs[i];
+        if (!t->measured) {
+            fprintf(f, "| %s | not measured: %s | | | | | | | |\n", fmt_bytes(t->bytes), md_text(t->note));
+            continue;
+        }
+        if (t->pause_ms >= 0)
+            pause = t->pause_ms;
+        fprintf(f, "| %s | %s | %.1f GB/s | %.1f GB/s | %.1f GB/s | %.1f GB/s | %s | %s | %s |\n", fmt_bytes(t->bytes),
+                md_text(t->mode), t->sleep, t->wake, t->d2h, t->h2d, fmt_pct(t->sleep_frac), fmt_pct(t->wake_frac),
+                isfinite(t->wake_now_frac) ? fmt_pct(t->wake_now_frac) : "(the wake column)");
+    }
+    if (pause >= 0)
+        fprintf(f, "\nWake is timed %lld ms after its sleep, as a pool wakes after other work: the driver clears the "
+                   "memory a release gives back after the release returns, and a wake right after sleep waits for "
+                   "that (the last column).\n", pause);
+    if (!o->pr && o->plots && (o->plots->drawn & (1 << PLOT_POOL)))
+        fprintf(f, "\n![sleep and wake as a share of the ceiling](report_pool.png)\n");
+    fprintf(f, "\n");
+    close_fold(f, o);
+}
+
+/* The lines of torch_pool.txt a reader looks for: the configurations,
+ * the results and what the tests printed. */
+static void torch_section(FILE *f, const m_run *r, const md_opts *o)
+{
+    if (!r->has_torch) {
+        fprintf(f, "### PyTorch through the pool\n\nNot run here (no torch or no GPU): no torch_pool.txt.\n\n");
+        return;
+    }
+    open_fold(f, o, "PyTorch through the pool");
+    fprintf(f, "### PyTorch through the pool\n\n`tests/torch/test_pool_torch.py` in each pool configuration%s:\n\n",
+            o->pr ? "" : " ([torch_pool.txt](torch_pool.txt))");
+    char *picked = NULL;
+    size_t n = 0;
+    FILE *m = open_memstream(&picked, &n);
+    for (const char *line = r->torch_text; m && *line;) {
+        size_t len = strcspn(line, "\n");
+        char *l = strndup(line, len);
+        if (l && (!strncmp(l, "## ", 3) || strstr(l, "passed") || strstr(l, "skipped") || strstr(l, "host read") ||
+                  strstr(l, "rose by") || strstr(l, "FAILED") || strstr(l, "pool:")))
+            fprintf(m, "%s\n", l);
+        free(l);
+        line += len + (line[len] == '\n');
+    }
+    if (m)
+        fclose(m);
+    md_code_block(f, picked ? picked : "");
+    free(picked);
+    fprintf(f, "\n");
+    close_fold(f, o);
+}
+
+void md_write(FILE *f, const m_run *r, const md_opts *o)
+{
+    title(f, r);
+    warnings(f, r);
+    verdict(f, r);
+    fprintf(f, "## Details\n\n");
+    env_table(f, r, o);
+    if (r->has[RUN_PROBE]) {
+        kinds_table(f, r, o);
+        if (o->drop < 4)
+            cands_table(f, r, o);
+        if (o->drop < 1)
+            matrix(f, r, o);
+    }
+    if (r->has[RUN_MGA] && o->drop < 3)
+        mga_table(f, r, o);
+    if (r->has[RUN_BENCH])
+        bench_tables(f, r, o);
+    if (r->has[RUN_POOL])
+        pool_tables(f, r, o);
+    torch_section(f, r, o);
+    static const char *const left[] = {"", "the full truth table", "every bench row", "the MemGetAccess matrix",
+                                       "the per-candidate table"};
+    if (o->drop)
+        fprintf(f, "Left out to stay under GitHub's comment limit: ");
+    for (int i = 1; i <= o->drop && i < 5; i++)
+        fprintf(f, "%s%s", i > 1 ? ", " : "", left[i]);
+    if (o->drop)
+        fprintf(f, " (REPORT.md in the run folder has them).\n\n");
+    if (!o->pr && !o->plots)
+        fprintf(f, "Plots: not made (%s).\n\n", md_text(o->no_plots_why ? o->no_plots_why : "none asked for"));
+    static const char *const figure[PLOT_N] = {"report_paths", "report_sweep", "report_pool"};
+    for (int i = 0; !o->pr && o->plots && i < PLOT_N; i++)
+        if (o->plots->why[i])
+            fprintf(f, "Plot %s left out: gnuplot refused it (%s).\n\n", figure[i], md_text(o->plots->why[i]));
+    fprintf(f, "---\nMade by `report` from the records of %s%s.\n", md_text(r->path),
+            o->pr ? "" : "; exports: [junit.xml](junit.xml), [benchmark.json](benchmark.json), "
+                         "[benchmark_bigger.json](benchmark_bigger.json), [results.csv](results.csv)");
+}
+
+int md_write_pr(FILE *f, const m_run *r)
+{
+    for (int drop = 0; drop <= 4; drop++) {
+        char *buf = NULL;
+        size_t n = 0;
+        FILE *m = open_memstream(&buf, &n);
+        if (!m)
+            return -1;
+        md_opts o = {.pr = true, .drop = drop};
+        md_write(m, r, &o);
+        fclose(m);
+        /* GitHub counts characters; UTF-8 bytes are at least as many. */
+        if (n < MD_PR_LIMIT || drop == 4) {
+            int ok = n < MD_PR_LIMIT;
+            if (ok)
+                fwrite(buf, 1, n, f);
+            free(buf);
+            return ok ? 0 : -1;
+        }
+        free(buf);
+    }
+    return -1;
 }

@@ -1,6 +1,7 @@
 #include "plots.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,218 +9,352 @@
 
 #include "cleanup.h"
 #include "gnuplot.h"
-#include "records.h"
+#include "goals.h"
+#include "readfile.h"
+#include "text.h"
 
-const char *const plot_files[] = {"report_paths.png", "report_paths.svg", "report_sweep.png",
-                                  "report_sweep.svg", "report_pool.png",  "report_pool.svg",
-                                  NULL};
+const char *const plot_files[] = {"report_paths.png", "report_paths.svg", "report_sweep.png", "report_sweep.svg",
+                                  "report_pool.png",  "report_pool.svg",  NULL};
 
-/* Each plot is drawn twice, once per terminal, from the same commands:
- * writes NAME.gp into tmp, which plots_make runs. The title is record text,
- * so it goes in quoted, never pasted. */
-static int script(const char *tmp, const char *name, const char *size, const char *title_fmt,
-                  const char *title_arg, const char *commands)
+static const char *const names[PLOT_N] = {"report_paths", "report_sweep", "report_pool"};
+
+/* The families in the order of their colours and legend. */
+static const struct { const char *family, *colour; } families[] = {
+    {"read", "#4477aa"},  {"memory", "#66ccee"}, {"guarded", "#228833"}, {"query", "#ccbb44"},
+    {"hardened", "#ee6677"}, {"copy", "#aa3377"}, {"fault", "#bbbbbb"},
+};
+#define NFAM (sizeof families / sizeof families[0])
+
+/* A figure on a log axis: a value gnuplot cannot place there (0, negative,
+ * not finite, or past what it plots) goes in as missing. */
+static void logval(FILE *f, double v)
 {
-    char p[700];
-    snprintf(p, sizeof p, "%s/%s.gp", tmp, name);
-    FILE *g = fopen(p, "w");
-    if (!g)
+    if (isfinite(v) && v > 0 && v < 1e300)
+        fprintf(f, "\t%.6g", v);
+    else
+        fprintf(f, "\tNaN");
+}
+
+/* Each plot is drawn twice, once per terminal, from the same commands. The
+ * title is record text, so it goes in quoted, never pasted. */
+static int script(const m_run *r, const char *tmp, const char *name, const char *size, const char *title,
+                  const char *commands)
+{
+    char *p = rf_printf("%s/%s.gp", tmp, name);
+    FILE *g = p ? fopen(p, "w") : NULL;
+    if (!g) {
+        free(p);
         return -1;
+    }
     ha_cleanup_add(p);
-    fprintf(g, "set terminal pngcairo size %s noenhanced font ',10'\nset output '%s.png'\nset title ", size,
-            name);
-    char title[400];
-    snprintf(title, sizeof title, title_fmt, title_arg);
+    free(p);
+    fprintf(g, "set terminal pngcairo size %s noenhanced font ',10'\nset output '%s.png'\nset title ", size, name);
     gp_quote(g, title);
-    fprintf(g, "\n%s\nset terminal svg size %s noenhanced font ',10'\nset output '%s.svg'\nreplot\n",
-            commands, size, name);
+    fputc('\n', g);
+    if (r->d.simulated)
+        fprintf(g, "set label 1 'SIMULATED: not evidence' at screen 0.5, 0.55 center front font ',30' "
+                   "textcolor rgb '#cc0000'\n");
+    if (r->d.slowed)
+        fprintf(g, "set label 2 'SLOWED ON PURPOSE: not evidence' at screen 0.5, 0.45 center front font ',20' "
+                   "textcolor rgb '#cc0000'\n");
+    fprintf(g, "%s\nset terminal svg size %s noenhanced font ',10'\nset output '%s.svg'\nreplot\n", commands, size,
+            name);
     return fclose(g) == 0 ? 0 : -1;
 }
 
-/* Opens a data file in tmp, registered for removal on a signal. */
 static FILE *data_file(const char *tmp, const char *name)
 {
-    char p[700];
-    snprintf(p, sizeof p, "%s/%s", tmp, name);
-    FILE *f = fopen(p, "w");
+    char *p = rf_join(tmp, name);
+    FILE *f = p ? fopen(p, "w") : NULL;
     if (f)
         ha_cleanup_add(p);
+    free(p);
     return f;
 }
 
-static int paths_plot(const json_t *b, const char *tmp)
+static int family_index(const char *fam)
 {
-    const json_t *h = json_object_get(b, "headline");
-    if (!json_is_object(h))
+    for (size_t i = 0; i < NFAM; i++)
+        if (!strcmp(families[i].family, fam))
+            return (int)i;
+    return -1;
+}
+
+static int paths_plot(const m_run *r, const char *tmp)
+{
+    const m_bench *b = &r->bench;
+    if (!b->has_headline)
         return 1;
     FILE *f = data_file(tmp, "paths.dat");
     if (!f)
         return -1;
-    const char *fk = rec_str(h, "fast_kind"), *sk = rec_str(h, "slow_kind");
-    size_t i;
-    const json_t *r;
-    json_array_foreach(json_object_get(b, "rows"), i, r) {
-        const char *k = rec_str(r, "kind"), *path = rec_str(r, "path"), *fam = rec_row_family(r);
-        bool copy = !strcmp(fam, "copy");
-        bool mine = !strcmp(k, fk) && !copy && strcmp(fam, "canary");
-        bool slow = !strcmp(k, sk) && copy;
-        if (json_integer_value(json_object_get(r, "repeat")) != 1 ||
-            json_is_true(json_object_get(r, "skipped")) || !(mine || slow || !strcmp(fam, "fault")))
+    double copy = NAN;
+    for (size_t i = 0; i < b->nrows; i++) {
+        const m_row *x = &b->rows[i];
+        const char *fam = m_row_family(x);
+        int fi = family_index(fam);
+        bool copyrow = !strcmp(fam, "copy");
+        bool mine = !strcmp(x->kind, b->fast_kind) && !copyrow;
+        bool slow = copyrow && !strcmp(x->kind, *b->slow_kind ? b->slow_kind : b->fast_kind);
+        if (x->repeat != 1 || x->skipped || fi < 0 || !(mine || slow || !strcmp(fam, "fault")))
             continue;
-        char label[300];
-        snprintf(label, sizeof label, "%s%s%s", path, *rec_str(r, "candidate") ? " " : "",
-                 rec_str(r, "candidate"));
-        gp_data_str(f, label);
-        fprintf(f, "\t%.6g\t%.6g\n", rec_num(r, "median_ns"), rec_num(r, "spread_ns"));
+        if (slow && !strcmp(x->path, "copy_pageable"))
+            copy = x->st.median;
+        char *label = rf_printf("%s%s%s", x->path, *x->candidate ? " " : "", x->candidate);
+        gp_data_str(f, label ? label : x->path);
+        free(label);
+        logval(f, x->st.median);
+        logval(f, x->st.spread);
+        fprintf(f, "\t%d\n", fi);
     }
     if (fclose(f) != 0)
         return -1;
-    return script(tmp, "report_paths", "1200,700", "paths on %s (median ns, bars: robust spread)", fk,
-                  "set datafile separator '\\t'\nset style fill solid 0.6\nset boxwidth 0.7\n"
-                  "set logscale y\nset ylabel 'ns'\nset xtics rotate by -40 left font ',8'\n"
-                  "set bmargin 16\nset grid y\nset offsets 1, 1, 0, 0\n"
-                  "plot 'paths.dat' using 0:2:3:xtic(1) with boxerrorbars lc rgb '#4477aa' notitle");
+    char colours[512] = "";
+    for (size_t i = 0; i < NFAM; i++) {
+        size_t l = strlen(colours);
+        snprintf(colours + l, sizeof colours - l, "%s%zu '%s'", i ? ", " : "", i, families[i].colour);
+    }
+    char legend[1024] = "";
+    for (size_t i = 0; i < NFAM; i++) {
+        size_t l = strlen(legend);
+        snprintf(legend + l, sizeof legend - l, ", NaN with boxes lc rgb '%s' title '%s'", families[i].colour,
+                 families[i].family);
+    }
+    char *cmd = rf_printf("set datafile separator '\\t'\nset style fill solid 0.7\nset boxwidth 0.7\n"
+                          "set logscale y\nset ylabel 'ns per operation (median)'\nset xtics rotate by -40 left "
+                          "font ',8'\nset bmargin 16\nset grid y\nset offsets 1, 1, 0, 0\nset key outside right\n"
+                          "set palette defined (%s)\nunset colorbox\nset cbrange [0:%zu]\n%s"
+                          "plot 'paths.dat' using 0:2:3:4:xtic(1) with boxerrorbars lc palette notitle%s%s\n",
+                          colours, NFAM - 1,
+                          isfinite(copy) && copy > 0 ? "" : "", legend,
+                          isfinite(copy) && copy > 0 ? ", copy_ref(x) with lines dt 2 lw 2 lc rgb '#aa3377' "
+                                                       "title 'the copy (slow path)'" : "");
+    char *ref = rf_printf("copy_ref(x) = %.6g\n%s", isfinite(copy) && copy > 0 ? copy : 1, cmd ? cmd : "");
+    char *title = rf_printf("paths on %s, by family (median, bars: robust spread); the dashed line is the copy",
+                            b->fast_kind);
+    int rc = cmd && ref && title ? script(r, tmp, names[PLOT_PATHS], "1200,720", title, ref) : -1;
+    free(cmd);
+    free(ref);
+    free(title);
+    return rc;
 }
 
-static int sweep_plot(const json_t *b, const char *tmp)
+static int sweep_plot(const m_run *r, const char *tmp)
 {
-    const json_t *sw = json_object_get(b, "sweep");
-    if (!json_is_object(sw))
+    const m_bench *b = &r->bench;
+    if (!b->has_sweep || !b->npoints)
         return 1;
     FILE *f = data_file(tmp, "sweep.dat");
     if (!f)
         return -1;
-    size_t i;
-    const json_t *pt;
-    json_array_foreach(json_object_get(sw, "points"), i, pt) {
-        const json_t *c = json_object_get(pt, "copy"), *r = json_object_get(pt, "read"),
-                     *n = json_object_get(pt, "read_nt");
-        fprintf(f, "%lld %.6g %.6g %.6g %.6g", (long long)rec_num(pt, "size_bytes"),
-                rec_num(c, "median_ns"), rec_num(c, "spread_ns"), rec_num(r, "median_ns"),
-                rec_num(r, "spread_ns"));
-        if (json_is_object(n))
-            fprintf(f, " %.6g %.6g\n", rec_num(n, "median_ns"), rec_num(n, "spread_ns"));
-        else
-            fprintf(f, " NaN NaN\n");
+    for (size_t i = 0; i < b->npoints; i++) {
+        const m_point *p = &b->points[i];
+        fprintf(f, "%lld", p->size);
+        logval(f, p->copy.median);
+        logval(f, p->copy.spread);
+        logval(f, p->read.median);
+        logval(f, p->read.spread);
+        logval(f, p->has_read_nt ? p->read_nt.median : NAN);
+        logval(f, p->has_read_nt ? p->read_nt.spread : NAN);
+        fputc('\n', f);
     }
     if (fclose(f) != 0)
         return -1;
-    return script(tmp, "report_sweep", "900,560", "size sweep on %s: runtime copy vs host read",
-                  rec_str(sw, "kind"),
-                  "set logscale xy 2\n"
-                  "set xlabel 'bytes'\nset ylabel 'ns per read (median)'\nset key top left\nset grid\n"
-                  "plot 'sweep.dat' using 1:2:3 with yerrorlines lw 2 title 'runtime D2H copy', "
-                  "'' using 1:4:5 with yerrorlines lw 2 title 'host read', "
-                  "'' using 1:6:7 with yerrorlines lw 2 dt 2 title 'host read, non-temporal'");
+    char *title = rf_printf("size sweep on %s: the runtime copy against the host read", b->sweep_kind);
+    int rc = title ? script(r, tmp, names[PLOT_SWEEP], "900,560", title,
+                            "set datafile separator '\\t'\nset logscale xy 2\nset xlabel 'bytes'\n"
+                            "set ylabel 'ns per read (median)'\nset key top left\nset grid\n"
+                            "plot 'sweep.dat' using 1:2:3 with yerrorlines lw 2 title 'runtime D2H copy', "
+                            "'' using 1:4:5 with yerrorlines lw 2 title 'host read', "
+                            "'' using 1:6:7 with yerrorlines lw 2 dt 2 title 'host read, non-temporal'")
+                   : -1;
+    free(title);
+    return rc;
 }
 
-static int pool_plot(const json_t *p, const char *tmp)
+static void pctval(FILE *f, double frac)
+{
+    if (isfinite(frac) && frac >= 0 && frac < 1e6)
+        fprintf(f, " %.4g", 100 * frac);
+    else
+        fprintf(f, " NaN");
+}
+
+static int pool_plot(const m_run *r, const char *tmp)
 {
     FILE *f = data_file(tmp, "pool.dat");
     if (!f)
         return -1;
     int rows = 0;
-    size_t i;
-    const json_t *t;
-    json_array_foreach(json_object_get(p, "throughput"), i, t) {
-        if (!json_is_true(json_object_get(t, "measured")))
+    double low = 100 * HA_POOL_THROUGHPUT_GOAL;
+    for (size_t i = 0; i < r->pool.ntputs; i++) {
+        const m_tput *t = &r->pool.tputs[i];
+        if (!t->measured)
             continue;
-        fprintf(f, "\"%.2f GiB\" %.4g %.4g %.4g %.4g\n", rec_num(t, "pool_bytes") / (1 << 30),
-                rec_num(t, "sleep_gbs"), rec_num(t, "wake_gbs"), rec_num(t, "ceiling_d2h_gbs"),
-                rec_num(t, "ceiling_h2d_gbs"));
+        char *label = rf_printf("%s %s", fmt_bytes(t->bytes), t->mode);
+        gp_data_str(f, label ? label : "?");
+        free(label);
+        pctval(f, t->sleep_frac);
+        pctval(f, t->wake_frac);
+        pctval(f, t->wake_now_frac);
+        fputc('\n', f);
+        const double v[] = {t->sleep_frac, t->wake_frac, t->wake_now_frac};
+        for (int k = 0; k < 3; k++)
+            if (isfinite(v[k]) && 100 * v[k] < low && v[k] >= 0)
+                low = 100 * v[k];
         rows++;
     }
     if (fclose(f) != 0)
         return -1;
     if (!rows)
         return 1;
-    return script(tmp, "report_pool", "900,500", "%s",
-                "sleep (offload) and wake (restore) against the pinned-copy ceiling",
-                "set style data histogram\nset style histogram clustered gap 1\n"
-                "set style fill solid 0.7\nset ylabel 'GB/s'\nset yrange [0:*]\nset grid y\n"
-                "set key outside right\n"
-                "plot 'pool.dat' using 2:xtic(1) title 'sleep', '' using 3 title 'wake', "
-                "'' using 4 title 'ceiling D2H', '' using 5 title 'ceiling H2D'");
+    /* The axis shows what matters: from a little under the lowest bar (or
+     * the goal) to just over the ceiling, not from 0. */
+    double lo = floor((low - 5) / 5) * 5;
+    char *cmd = rf_printf("set style data histogram\nset style histogram clustered gap 1\nset style fill solid 0.7\n"
+                          "set ylabel '%% of the pinned-copy ceiling'\nset yrange [%g:105]\nset grid y\n"
+                          "set key outside right\nset arrow 1 from graph 0, first %g to graph 1, first %g nohead "
+                          "dt 2 lw 2 lc rgb '#cc0000' front\nset label 3 'goal %g %%' at graph 0.01, first %g "
+                          "offset 0, 0.6 textcolor rgb '#cc0000' front\n"
+                          "plot 'pool.dat' using 2:xtic(1) title 'sleep', '' using 3 title 'wake (after a pause)', "
+                          "'' using 4 title 'wake right after sleep'",
+                          lo < 0 ? 0 : lo, 100 * HA_POOL_THROUGHPUT_GOAL, 100 * HA_POOL_THROUGHPUT_GOAL,
+                          100 * HA_POOL_THROUGHPUT_GOAL, 100 * HA_POOL_THROUGHPUT_GOAL);
+    int rc = cmd ? script(r, tmp, names[PLOT_POOL], "900,500",
+                          "pool sleep (offload) and wake (restore) as a share of the pinned-copy ceiling", cmd)
+                 : -1;
+    free(cmd);
+    return rc;
 }
 
-/* Moves a drawn file into the run folder; link() refuses to replace one. */
-static int place(const char *tmp, const char *name, const char *dir, char *err, size_t errlen)
-{
-    char from[700], to[700];
-    snprintf(from, sizeof from, "%s/%s", tmp, name);
-    snprintf(to, sizeof to, "%s/%s", dir, name);
-    if (access(from, F_OK) != 0)
-        return 0;
-    if (link(from, to) != 0) {
-        snprintf(err, errlen, "%s: %s", to, errno == EEXIST ? "exists; not overwritten" : strerror(errno));
-        return -1;
-    }
-    return 0;
-}
-
-int plots_prepare(const rundir *r, const char *tmp)
+int plots_prepare(const m_run *r, const char *tmp)
 {
     int drawn = 0, rc;
-    if (r->rec[RUN_BENCH]) {
-        if ((rc = paths_plot(r->rec[RUN_BENCH], tmp)) < 0)
+    if (r->has[RUN_BENCH]) {
+        if ((rc = paths_plot(r, tmp)) < 0)
             return -1;
-        drawn |= rc == 0 ? PLOT_PATHS : 0;
-        if ((rc = sweep_plot(r->rec[RUN_BENCH], tmp)) < 0)
+        drawn |= rc == 0 ? 1 << PLOT_PATHS : 0;
+        if ((rc = sweep_plot(r, tmp)) < 0)
             return -1;
-        drawn |= rc == 0 ? PLOT_SWEEP : 0;
+        drawn |= rc == 0 ? 1 << PLOT_SWEEP : 0;
     }
-    if (r->rec[RUN_POOL]) {
-        if ((rc = pool_plot(r->rec[RUN_POOL], tmp)) < 0)
+    if (r->has[RUN_POOL]) {
+        if ((rc = pool_plot(r, tmp)) < 0)
             return -1;
-        drawn |= rc == 0 ? PLOT_POOL : 0;
+        drawn |= rc == 0 ? 1 << PLOT_POOL : 0;
     }
     return drawn;
 }
 
-int plots_make(const rundir *r, const char *dir, char *err, size_t errlen)
+/* Moves a drawn file into the run folder; link() refuses to replace one. */
+static int place(const char *tmp, const char *name, const char *dir, char **err)
 {
+    char *from = rf_join(tmp, name), *to = rf_join(dir, name);
+    int rc = 0;
+    if (!from || !to || link(from, to) != 0) {
+        *err = rf_printf("%s/%s: %s", dir, name, errno == EEXIST ? "exists; not overwritten" : strerror(errno));
+        rc = -1;
+    }
+    free(from);
+    free(to);
+    return rc;
+}
+
+/* gnuplot's first complaint in its log, for the report to say. */
+static char *complaint(const char *tmp, const char *fallback)
+{
+    char *p = rf_join(tmp, "gnuplot.log"), line[300] = "";
+    FILE *log = p ? fopen(p, "r") : NULL;
+    while (log && fgets(line, sizeof line, log)) {
+        line[strcspn(line, "\n")] = 0;
+        if (strstr(line, "rror") || strstr(line, "arning") || strstr(line, "undefined"))
+            break;
+    }
+    if (log)
+        fclose(log);
+    free(p);
+    return rf_printf("%s%s%s", fallback, line[0] ? ": " : "", line);
+}
+
+static void track(const char *tmp, const char *name)
+{
+    char *p = rf_join(tmp, name);
+    if (p)
+        ha_cleanup_add(p);
+    free(p);
+}
+
+int plots_make(const m_run *r, const char *dir, plot_result *out, char **err)
+{
+    memset(out, 0, sizeof *out);
     if (!gp_available())
         return 1;
-    char tmp[600];
-    snprintf(tmp, sizeof tmp, "%.500s/.report-plots-XXXXXX", dir);
-    if (!mkdtemp(tmp)) {
-        snprintf(err, errlen, "%s: cannot make a folder for plots: %s", dir, strerror(errno));
+    char *tmp = rf_printf("%s/.report-plots-XXXXXX", dir);
+    if (!tmp || !mkdtemp(tmp)) {
+        *err = rf_printf("%s: cannot make a folder for plots: %s", dir, strerror(errno));
+        free(tmp);
         return -1;
     }
     ha_cleanup_add(tmp);
-    /* gnuplot's own files, so a signal while it runs leaves nothing behind */
-    char p[800];
-    snprintf(p, sizeof p, "%s/gnuplot.log", tmp);
-    ha_cleanup_add(p);
-    for (int i = 0; plot_files[i]; i++) {
-        snprintf(p, sizeof p, "%s/%s", tmp, plot_files[i]);
-        ha_cleanup_add(p);
-    }
-    static const char *const scripts[] = {"report_paths.gp", "report_sweep.gp", "report_pool.gp"};
-    int drawn = plots_prepare(r, tmp), rc = 0;
-    if (drawn < 0) {
-        snprintf(err, errlen, "%s: cannot write the plots' data: %s", dir, strerror(errno));
+    track(tmp, "gnuplot.log");
+    for (int i = 0; plot_files[i]; i++)
+        track(tmp, plot_files[i]);
+    int want = plots_prepare(r, tmp), rc = 0;
+    if (want < 0) {
+        *err = rf_printf("%s: cannot write the plots' data: %s", dir, strerror(errno));
         rc = -1;
     }
-    for (int i = 0; !rc && i < 3; i++)
-        if (drawn & (1 << i))
-            rc = gp_run(tmp, scripts[i], err, errlen);
-    if (rc) {
-        /* The log goes with the folder: keep its first line in the message. */
-        snprintf(p, sizeof p, "%s/gnuplot.log", tmp);
-        FILE *log = fopen(p, "r");
-        char line[200] = "";
-        if (log && fgets(line, sizeof line, log))
-            line[strcspn(line, "\n")] = 0;
-        if (log)
-            fclose(log);
-        size_t l = strlen(err);
-        if (line[0])
-            snprintf(err + l, errlen - l, " (gnuplot said: %s)", line);
+    for (int i = 0; !rc && i < PLOT_N; i++) {
+        if (!(want & (1 << i)))
+            continue;
+        char *gp = rf_printf("%s.gp", names[i]), *why = NULL;
+        char e[300] = "";
+        if (!gp || gp_run(tmp, gp, e, sizeof e) != 0) {
+            /* A figure gnuplot refuses (a record's values it cannot place) is
+             * left out, and the report says why; the others still go in. */
+            out->why[i] = complaint(tmp, e[0] ? e : "gnuplot failed");
+            char *png = rf_printf("%s/%s.png", tmp, names[i]), *svg = rf_printf("%s/%s.svg", tmp, names[i]);
+            if (png)
+                unlink(png);
+            if (svg)
+                unlink(svg);
+            free(png);
+            free(svg);
+            char *log = rf_join(tmp, "gnuplot.log");
+            if (log)
+                unlink(log);
+            free(log);
+        } else {
+            out->drawn |= 1 << i;
+        }
+        free(gp);
+        free(why);
     }
-    for (int i = 0; !rc && plot_files[i]; i++)
-        rc = place(tmp, plot_files[i], dir, err, errlen);
+    for (int i = 0; !rc && i < PLOT_N; i++) {
+        if (!(out->drawn & (1 << i)))
+            continue;
+        char *png = rf_printf("%s.png", names[i]), *svg = rf_printf("%s.svg", names[i]);
+        rc = png && svg ? place(tmp, png, dir, err) || place(tmp, svg, dir, err) : -1;
+        free(png);
+        free(svg);
+    }
+    if (rc)
+        for (int i = 0; plot_files[i]; i++) {
+            char *p = rf_join(dir, plot_files[i]);
+            /* only what this run placed: report refused to start when one existed */
+            if (p)
+                unlink(p);
+            free(p);
+        }
     if (ha_remove_flat_dir(tmp) != 0)
         fprintf(stderr, "report: could not remove %s: %s\n", tmp, strerror(errno));
+    free(tmp);
     return rc;
+}
+
+void plots_result_free(plot_result *p)
+{
+    for (int i = 0; i < PLOT_N; i++)
+        free(p->why[i]);
+    memset(p, 0, sizeof *p);
 }

@@ -1,10 +1,13 @@
-/* report RUN_DIR: the run's records as RUN_DIR/REPORT.md with plots and
- * exports beside it. Nothing in the run folder is changed or replaced: if a
- * report file exists, it says so and stops.
- * Exit: 0 written; 2 unusable input (one line names the file and place);
- * 5 an output exists or cannot be written. */
+/* report RUN_DIR: the run's records as RUN_DIR/REPORT.md, verdict first,
+ * with plots and exports beside it; report --pr RUN_DIR: the PR comment,
+ * RUN_DIR/PR_COMMENT.md. Nothing in the run folder is changed or
+ * replaced: if an output exists, it says so and stops; a report that fails
+ * part-way removes what it wrote.
+ * Exit: 0 written; 2 unusable input (one line names the file and place),
+ * or a PR comment that cannot fit; 5 an output exists or cannot be written. */
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -14,50 +17,91 @@
 #include "markdown.h"
 #include "opts.h"
 #include "plots.h"
+#include "readfile.h"
 #include "record.h"
-#include "rundir.h"
+#include "text.h"
 
-/* What this run has written so far, removed again if a later file fails:
- * a report is whole or absent, so a failure never blocks the next try. */
-static char written[16][700];
+/* What this run has written so far, removed again if a later file fails. */
+static char *written[16];
 static int nwritten;
 
 static void undo(void)
 {
-    while (nwritten > 0)
+    while (nwritten > 0) {
         unlink(written[--nwritten]);
+        free(written[nwritten]);
+    }
 }
 
-static int write_file(const char *dir, const char *name, void (*fn)(FILE *, const rundir *, int),
-                      const rundir *r, int arg)
+typedef struct job {
+    const m_run *r;
+    int arg;
+    const md_opts *md;
+} job;
+
+static int write_file(const char *dir, const char *name, int (*fn)(FILE *, const job *), const job *j)
 {
-    char path[700], err[800];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
+    char *path = rf_join(dir, name), err[1200];
     ha_record rec;
-    if (ha_record_open(&rec, path, err, sizeof err) != 0) {
-        fprintf(stderr, "report: %s\n", err);
+    if (!path || ha_record_open(&rec, path, err, sizeof err) != 0) {
+        fprintf(stderr, "report: %s\n", path ? err : "out of memory");
+        free(path);
         return HA_EXIT_OUTPUT;
     }
     rec.derived = true;
-    fn(rec.f, r, arg);
+    int frc = fn(rec.f, j);
+    if (frc) {
+        ha_record_abort(&rec);
+        free(path);
+        return frc;
+    }
     if (ha_record_commit(&rec, err, sizeof err) != 0) {
         fprintf(stderr, "report: %s\n", err);
+        free(path);
         return HA_EXIT_OUTPUT;
     }
     if (nwritten < 16)
-        snprintf(written[nwritten++], sizeof written[0], "%s", path);
+        written[nwritten++] = path;
+    else
+        free(path);
     return 0;
 }
 
-static const char *plots_flag;
+static int w_md(FILE *f, const job *j) { md_write(f, j->r, j->md); return 0; }
+static int w_junit(FILE *f, const job *j) { export_junit(f, j->r); return 0; }
+static int w_bench(FILE *f, const job *j) { export_benchmark(f, j->r, j->arg); return 0; }
+static int w_csv(FILE *f, const job *j) { export_csv(f, j->r); return 0; }
 
-static void w_md(FILE *f, const rundir *r, int a) { (void)a; md_write(f, r, plots_flag); }
-static void w_junit(FILE *f, const rundir *r, int a) { (void)a; export_junit(f, r); }
-static void w_bench(FILE *f, const rundir *r, int a) { export_benchmark(f, r, a); }
-static void w_csv(FILE *f, const rundir *r, int a) { (void)a; export_csv(f, r); }
+static int w_pr(FILE *f, const job *j)
+{
+    if (md_write_pr(f, j->r) == 0)
+        return 0;
+    fprintf(stderr, "report: the verdict alone passes GitHub's %d-character comment limit: the record holds more "
+                    "kinds or candidates than a comment can list\n", MD_PR_LIMIT);
+    return HA_EXIT_USAGE;
+}
 
-static bool no_plots, allow;
+/* Refuse before writing anything, so a report is never half replaced. */
+static int refuse_existing(const char *dir, const char *const *names)
+{
+    struct stat st;
+    for (int i = 0; names[i]; i++) {
+        char *p = rf_join(dir, names[i]);
+        bool there = p && lstat(p, &st) == 0;
+        if (there)
+            fprintf(stderr, "report: %s exists; not overwritten: remove the report files to make it again\n", p);
+        free(p);
+        if (there)
+            return HA_EXIT_OUTPUT;
+    }
+    return 0;
+}
+
+static bool no_plots, allow, pr;
 static const ha_opt options[] = {
+    {"pr", HA_OPT_FLAG, 0, 0, &pr, NULL,
+     "write RUN_DIR/PR_COMMENT.md alone: the verdict first, everything else folded, no local images, under "
+     "GitHub's 65,536-character comment limit", NULL},
     {"no-plots", HA_OPT_FLAG, 0, 0, &no_plots, NULL, "no gnuplot figures (the Markdown and exports only)", NULL},
     {"allow-incomplete", HA_OPT_FLAG, 0, 0, &allow, NULL, "report a run that is not whole, under an INCOMPLETE RUN title", NULL},
     {NULL, 0, 0, 0, NULL, NULL, NULL, NULL},
@@ -65,58 +109,80 @@ static const ha_opt options[] = {
 static const ha_cli cli = {"report", "RUN_DIR", "writes RUN_DIR/REPORT.md, plots and exports; replaces nothing",
                            options, 1, 1, NULL};
 
+static int full_report(const char *dir, const m_run *r)
+{
+    static const char *const md_name[] = {"REPORT.md", NULL};
+    int rc = refuse_existing(dir, md_name);
+    rc = rc ? rc : refuse_existing(dir, export_files);
+    rc = rc ? rc : refuse_existing(dir, plot_files);
+    if (rc)
+        return rc;
+    plot_result plots;
+    char *err = NULL;
+    int pr_rc = no_plots ? 2 : plots_make(r, dir, &plots, &err);
+    if (pr_rc < 0) {
+        fprintf(stderr, "report: %s\n", err);
+        free(err);
+        return HA_EXIT_OUTPUT;
+    }
+    md_opts mo = {.plots = pr_rc == 0 ? &plots : NULL,
+                  .no_plots_why = pr_rc == 2 ? "--no-plots" : "gnuplot is not installed here: apt-get install gnuplot-nox"};
+    job j = {r, 0, &mo}, big = {r, 1, &mo};
+    rc = write_file(dir, "junit.xml", w_junit, &j);
+    rc = rc ? rc : write_file(dir, "benchmark.json", w_bench, &j);
+    rc = rc ? rc : write_file(dir, "benchmark_bigger.json", w_bench, &big);
+    rc = rc ? rc : write_file(dir, "results.csv", w_csv, &j);
+    rc = rc ? rc : write_file(dir, "REPORT.md", w_md, &j);
+    if (rc) {
+        undo();
+        for (int i = 0; pr_rc == 0 && plot_files[i]; i++) {
+            char *p = rf_join(dir, plot_files[i]);
+            if (p)
+                unlink(p);
+            free(p);
+        }
+    } else {
+        int refused = 0;
+        for (int i = 0; pr_rc == 0 && i < PLOT_N; i++)
+            refused += plots.why[i] != NULL;
+        printf("report: wrote %s/REPORT.md%s%s%s\n", dir, r->complete ? "" : " (INCOMPLETE run, marked so)",
+               pr_rc == 0 ? " with plots" : pr_rc == 2 ? " (no plots: --no-plots)" : " (no plots: gnuplot not installed)",
+               refused ? " (a plot gnuplot refused is left out; REPORT.md says why)" : "");
+    }
+    if (pr_rc == 0)
+        plots_result_free(&plots);
+    while (nwritten > 0)
+        free(written[--nwritten]);
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
     const char *dir;
     int done = ha_cli_parse_one(&cli, argc, argv, &dir);
     if (done >= 0)
         return done;
-    rundir r;
-    char err[1200];
-    if (rundir_load(&r, dir, allow, false, err, sizeof err) != 0) {
-        fprintf(stderr, "report: %s\n", err);
+    m_run r;
+    char *err = NULL;
+    if (m_load_run(&r, dir, allow ? M_ALLOW_INCOMPLETE : 0, &err) != 0) {
+        fprintf(stderr, "report: %s\n", err ? err : dir);
+        free(err);
         return HA_EXIT_USAGE;
     }
-    /* Refuse before writing anything, so a report is never half replaced. */
-    const char *const *lists[] = {export_files, plot_files};
-    const char *outs[] = {"REPORT.md"};
-    struct stat st;
-    for (int l = -1; l < 2; l++) {
-        const char *const *names = l < 0 ? outs : lists[l];
-        for (int i = 0; l < 0 ? i < 1 : names[i] != NULL; i++) {
-            char path[700];
-            snprintf(path, sizeof path, "%s/%s", dir, names[i]);
-            if (stat(path, &st) == 0) {
-                fprintf(stderr, "report: %s exists; not overwritten: remove the report files to "
-                                "make it again\n", path);
-                rundir_free(&r);
-                return HA_EXIT_OUTPUT;
-            }
-        }
+    int rc;
+    if (pr) {
+        static const char *const pr_name[] = {"PR_COMMENT.md", NULL};
+        job j = {&r, 0, NULL};
+        rc = refuse_existing(dir, pr_name);
+        rc = rc ? rc : write_file(dir, "PR_COMMENT.md", w_pr, &j);
+        if (!rc)
+            printf("report: wrote %s/PR_COMMENT.md\n", dir);
+        while (nwritten > 0)
+            free(written[--nwritten]);
+    } else {
+        rc = full_report(dir, &r);
     }
-    int pr = no_plots ? 2 : plots_make(&r, dir, err, sizeof err);
-    if (pr < 0) {
-        fprintf(stderr, "report: %s\n", err);
-        rundir_free(&r);
-        return HA_EXIT_OUTPUT;
-    }
-    plots_flag = pr == 0 ? "yes" : NULL;
-    int rc = write_file(dir, "junit.xml", w_junit, &r, 0);
-    if (!rc) rc = write_file(dir, "benchmark.json", w_bench, &r, 0);
-    if (!rc) rc = write_file(dir, "benchmark_bigger.json", w_bench, &r, 1);
-    if (!rc) rc = write_file(dir, "results.csv", w_csv, &r, 0);
-    if (!rc) rc = write_file(dir, "REPORT.md", w_md, &r, 0);
-    if (rc) {
-        undo();
-        for (int i = 0; pr == 0 && plot_files[i]; i++) {
-            char p[700];
-            snprintf(p, sizeof p, "%s/%s", dir, plot_files[i]);
-            unlink(p);
-        }
-    }
-    if (!rc)
-        printf("report: wrote %s/REPORT.md%s%s\n", dir, r.complete ? "" : " (INCOMPLETE run, marked so)",
-               pr == 0 ? " with plots" : pr == 2 ? " (no plots: --no-plots)" : " (no plots: gnuplot not installed)");
-    rundir_free(&r);
+    m_free_run(&r);
+    text_pool_free();
     return rc;
 }

@@ -1,86 +1,217 @@
 #include "text.h"
 
+#include <math.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 
-/* Length of the valid UTF-8 sequence at s (1..4), or 0 if it is not one. */
-static size_t utf8_len(const unsigned char *s)
+#include "utf8.h"
+
+/* ---- a pool of strings the renderers print and forget ---- */
+
+static char **pool;
+static size_t npool, cap;
+
+static const char *keep(char *s)
 {
-    if (s[0] < 0x80)
-        return 1;
-    size_t n = s[0] >= 0xf0 && s[0] <= 0xf4 ? 4 : s[0] >= 0xe0 ? 3 : s[0] >= 0xc2 && s[0] < 0xe0 ? 2 : 0;
-    if (!n)
-        return 0;
-    for (size_t i = 1; i < n; i++)
-        if ((s[i] & 0xc0) != 0x80)
-            return 0;
-    unsigned cp = n == 2 ? (s[0] & 0x1fu) : n == 3 ? (s[0] & 0x0fu) : (s[0] & 0x07u);
-    for (size_t i = 1; i < n; i++)
-        cp = cp << 6 | (s[i] & 0x3fu);
-    /* overlong forms, surrogates and code points past U+10FFFF */
-    if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10ffff)) || (cp >= 0xd800 && cp <= 0xdfff))
-        return 0;
-    return n;
+    if (!s)
+        return "";
+    if (npool == cap) {
+        size_t n = cap ? 2 * cap : 256;
+        char **p = realloc(pool, n * sizeof *p);
+        if (!p) {
+            free(s);
+            return "";
+        }
+        pool = p;
+        cap = n;
+    }
+    return pool[npool++] = s;
 }
 
-static const char replacement[] = "\xef\xbf\xbd";
-
-void html_text(FILE *f, const char *s)
+void text_pool_free(void)
 {
-    const unsigned char *u = (const unsigned char *)(s ? s : "");
-    while (*u) {
-        size_t n = utf8_len(u);
-        if (!n || (*u < 0x20 && *u != '\t' && *u != '\n') || *u == 0x7f) {
-            fputs(replacement, f);
-            u++;
-            continue;
-        }
-        switch (*u) {
-        case '&': fputs("&amp;", f); break;
-        case '<': fputs("&lt;", f); break;
-        case '>': fputs("&gt;", f); break;
-        case '"': fputs("&quot;", f); break;
-        case '\'': fputs("&#39;", f); break;
-        default: fwrite(u, 1, n, f);
-        }
-        u += n;
+    for (size_t i = 0; i < npool; i++)
+        free(pool[i]);
+    free(pool);
+    pool = NULL;
+    npool = cap = 0;
+}
+
+static const char *kprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static const char *kprintf(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char *s = NULL;
+    if (vasprintf(&s, fmt, ap) < 0)
+        s = NULL;
+    va_end(ap);
+    return keep(s);
+}
+
+/* ---- escaping ---- */
+
+/* Walks s as UTF-8: each valid character goes to put(), each invalid byte
+ * and each control byte (tab and newline too unless keep_ws) to bad(). */
+#define WALK(s, keep_ws, put, bad)                                                                             \
+    for (const unsigned char *u_ = (const unsigned char *)((s) ? (s) : ""); *u_;) {                          \
+        size_t n_ = ha_utf8_len(u_);                                                                         \
+        bool ctl_ = *u_ < 0x20 || *u_ == 0x7f;                                                               \
+        if (!n_ || (ctl_ && !((keep_ws) && (*u_ == '\t' || *u_ == '\n')))) {                                 \
+            bad;                                                                                             \
+            u_++;                                                                                            \
+            continue;                                                                                        \
+        }                                                                                                    \
+        put;                                                                                                 \
+        u_ += n_;                                                                                            \
+    }
+
+static void entity(FILE *f, unsigned char c, size_t n, const unsigned char *u)
+{
+    switch (c) {
+    case '&': fputs("&amp;", f); break;
+    case '<': fputs("&lt;", f); break;
+    case '>': fputs("&gt;", f); break;
+    case '"': fputs("&quot;", f); break;
+    case '\'': fputs("&#39;", f); break;
+    default: fwrite(u, 1, n, f);
     }
 }
 
-void utf8_clean(const char *s, char *out, size_t n)
+void html_text(FILE *f, const char *s) { WALK(s, true, entity(f, *u_, n_, u_), fputs(HA_UTF8_REPLACEMENT, f)) }
+
+void xml_text(FILE *f, const char *s)
 {
-    const unsigned char *u = (const unsigned char *)(s ? s : "");
-    size_t w = 0;
-    while (*u) {
-        size_t k = utf8_len(u);
-        const char *src = (const char *)u;
-        if (!k || (*u < 0x20 && *u != '\t' && *u != '\n') || *u == 0x7f) {
-            src = replacement;
-            k = 3;
-            u++;
-        } else {
-            u += k;
-        }
-        if (w + k >= n)
-            break;
-        memcpy(out + w, src, k);
-        w += k;
-    }
-    if (n)
-        out[w] = 0;
+    /* XML 1.0 holds tab, newline and carriage return, nothing else below 0x20;
+     * U+FFFE and U+FFFF are not characters either. */
+    WALK(s, true,
+         (n_ == 3 && u_[0] == 0xef && u_[1] == 0xbf && u_[2] >= 0xbe) ? fputs(HA_UTF8_REPLACEMENT, f)
+                                                                       : (entity(f, *u_, n_, u_), 0),
+         fputs(HA_UTF8_REPLACEMENT, f))
+}
+
+void csv_text(FILE *f, const char *s)
+{
+    const char *t = s ? s : "";
+    bool formula = strchr("=+-@\t\r", *t) && *t;
+    bool quote = formula || strpbrk(t, ",\"\n\r\t") || *t == ' ';
+    if (quote)
+        fputc('"', f);
+    if (formula)
+        fputc('\'', f);
+    WALK(t, false, (*u_ == '"' ? fputs("\"\"", f) : (fwrite(u_, 1, n_, f), 0)),
+         (*u_ < 0x20 || *u_ == 0x7f) ? fputc(' ', f) : fputs(HA_UTF8_REPLACEMENT, f))
+    if (quote)
+        fputc('"', f);
+}
+
+char *utf8_fix(const char *s)
+{
+    size_t n = strlen(s ? s : "");
+    char *out = malloc(3 * n + 1), *w = out;
+    if (!out)
+        return NULL;
+    WALK(s, true, (memcpy(w, u_, n_), w += n_), (memcpy(w, HA_UTF8_REPLACEMENT, 3), w += 3))
+    *w = 0;
+    return out;
 }
 
 const char *md_text(const char *s)
 {
-    static char ring[64][2048];
-    static unsigned next;
-    char *out = ring[next++ % 64];
-    size_t w = 0;
-    for (const char *c = s ? s : ""; *c && w + 3 < sizeof ring[0]; c++) {
-        unsigned char u = (unsigned char)*c;
-        if (strchr("|<>`[]\\", *c))
-            out[w++] = '\\';
-        out[w++] = u < 0x20 || u == 0x7f ? ' ' : *c;
+    size_t n = strlen(s ? s : "");
+    char *out = malloc(3 * n + 1), *w = out;
+    if (!out)
+        return "";
+    WALK(s, false,
+         ((*u_ < 0x80 && strchr("\\`*_[]<>|!&~#$", *u_)) ? (*w++ = '\\', *w++ = (char)*u_)
+                                                                              : (memcpy(w, u_, n_), w += n_, 0)),
+         (*u_ < 0x20 || *u_ == 0x7f) ? (*w++ = ' ') : (memcpy(w, HA_UTF8_REPLACEMENT, 3), w += 3, 0))
+    *w = 0;
+    return keep(out);
+}
+
+void md_code_block(FILE *f, const char *s)
+{
+    size_t run = 0, longest = 0;
+    for (const char *c = s ? s : ""; *c; c++) {
+        run = *c == '`' ? run + 1 : 0;
+        if (run > longest)
+            longest = run;
     }
-    out[w] = 0;
-    return out;
+    size_t fence = longest < 3 ? 3 : longest + 1;
+    for (size_t i = 0; i < fence; i++)
+        fputc('`', f);
+    fputs("text\n", f);
+    char *clean = utf8_fix(s);
+    if (clean) {
+        fputs(clean, f);
+        if (*clean && clean[strlen(clean) - 1] != '\n')
+            fputc('\n', f);
+        free(clean);
+    }
+    for (size_t i = 0; i < fence; i++)
+        fputc('`', f);
+    fputc('\n', f);
+}
+
+/* ---- units ---- */
+
+/* v with 3 significant digits, never in exponent form for 0.01 .. 99999. */
+static const char *sig3(double v, const char *unit)
+{
+    double a = fabs(v);
+    int dec = a >= 100 ? 0 : a >= 10 ? 1 : 2;
+    return kprintf("%.*f %s", dec, v, unit);
+}
+
+const char *fmt_ns(double ns)
+{
+    if (!isfinite(ns))
+        return "n/a";
+    double a = fabs(ns);
+    if (a < 1e3)
+        return sig3(ns, "ns");
+    if (a < 1e6)
+        return sig3(ns / 1e3, "µs");
+    if (a < 1e9)
+        return sig3(ns / 1e6, "ms");
+    return sig3(ns / 1e9, "s");
+}
+
+const char *fmt_bytes(double b)
+{
+    if (!isfinite(b) || b < 0)
+        return "n/a";
+    static const char *const units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
+    int u = 0;
+    while (b >= 1024 && u < 5) {
+        b /= 1024;
+        u++;
+    }
+    if (u == 0 || b == floor(b))
+        return kprintf("%.0f %s", b, units[u]);
+    return sig3(b, units[u]);
+}
+
+const char *fmt_times(double x)
+{
+    if (!isfinite(x) || x <= 0)
+        return "n/a";
+    return x >= 10 ? kprintf("%.0f×", x) : kprintf("%.1f×", x);
+}
+
+const char *fmt_pct(double f)
+{
+    if (!isfinite(f))
+        return "n/a";
+    return kprintf("%.1f %%", 100 * f);
+}
+
+const char *fmt_change(double f)
+{
+    if (!isfinite(f))
+        return "n/a";
+    return kprintf("%+.1f %%", 100 * f);
 }

@@ -1,23 +1,53 @@
-/* Record text and folder names are untrusted: one function per place they
- * are written to, used everywhere that place is written. */
+/* Record text and folder names are untrusted (they travel with pull
+ * requests): one function per place they are written to, used everywhere
+ * that place is written. Every one of them makes the text valid UTF-8
+ * (invalid bytes as U+FFFD) and cuts nothing. And the units people read:
+ * figures with 2 to 3 significant digits in ns, µs, ms or s, bytes in
+ * KiB, MiB, GiB. */
 #ifndef HA_TEXT_H
 #define HA_TEXT_H
 
 #include <stddef.h>
 #include <stdio.h>
 
-/* s as HTML text or attribute value: & < > " ' escaped, control bytes and
- * invalid UTF-8 as U+FFFD. */
+/* s as HTML text or attribute value: & < > " ' escaped, control bytes as U+FFFD. */
 void html_text(FILE *f, const char *s);
 
-/* s made valid UTF-8 into out (invalid bytes become U+FFFD, control bytes
- * other than tab and newline too); out always ends with NUL. */
-void utf8_clean(const char *s, char *out, size_t n);
+/* s as XML 1.0 text or attribute value: & < > " ' escaped; control
+ * characters (which XML 1.0 cannot hold, not even as references) as U+FFFD. */
+void xml_text(FILE *f, const char *s);
 
-/* s for a Markdown table cell or line: | < > ` [ ] \ escaped with a
- * backslash, control bytes as spaces, so record text can neither end a
- * cell nor become markup. Returns one of a ring of static buffers, valid
- * for the next 63 calls: use it inside one statement. */
+/* s as one CSV field (RFC 4180, quoted when needed). A field that a
+ * spreadsheet would run as a formula (starting with = + - @, a tab or a
+ * carriage return) is written with a leading apostrophe, and control
+ * characters become spaces, so a field can neither run nor split a row. */
+void csv_text(FILE *f, const char *s);
+
+/* s made valid UTF-8 (invalid bytes and control bytes other than tab and
+ * newline as U+FFFD): a new malloc'd string, or NULL when out of memory. */
+char *utf8_fix(const char *s);
+
+/* s for Markdown text or a table cell: each character that could start
+ * markup inside a line (\ ` * _ [ ] < > | ! & ~ # $) backslash-escaped,
+ * control bytes as spaces, so record text can neither end a cell nor
+ * become markup (emphasis, a link, an image, HTML, a code span, math),
+ * whatever it holds; record text is never placed at the start of a line.
+ * The string lives until text_pool_free(). */
 const char *md_text(const char *s);
+
+/* s as the lines of a fenced code block: a fence longer than any run of
+ * backticks in s, so no line of s can close it. */
+void md_code_block(FILE *f, const char *s);
+
+/* Human units, each in a string that lives until text_pool_free(). */
+const char *fmt_ns(double ns);        /* "2.33 ns", "4.48 µs", "1.2 s" */
+const char *fmt_bytes(double bytes);  /* "512 B", "64 KiB", "256 GiB" */
+const char *fmt_times(double x);      /* "1900×", "11×", "1.6×"; "n/a" if not finite and positive */
+const char *fmt_pct(double fraction); /* 0.976 -> "97.6 %" */
+/* The same as a signed change: 0.123 -> "+12.3 %". */
+const char *fmt_change(double fraction);
+
+/* The strings md_text and the fmt_ functions returned, freed. */
+void text_pool_free(void);
 
 #endif

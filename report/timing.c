@@ -4,7 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "records.h"
 #include "stats.h"
 
 static double median_inplace(double *x, size_t n)
@@ -15,49 +14,77 @@ static double median_inplace(double *x, size_t n)
 
 double timing_median(const double *x, size_t n)
 {
-    if (n == 0 || n > TIMING_MAX_BLOCKS)
+    if (n == 0)
         return NAN;
-    double tmp[TIMING_MAX_BLOCKS];
+    double *tmp = malloc(n * sizeof *tmp);
+    if (!tmp)
+        return NAN;
     memcpy(tmp, x, n * sizeof *x);
-    return median_inplace(tmp, n);
+    double m = median_inplace(tmp, n);
+    free(tmp);
+    return m;
 }
 
-/* Appends the medians of blocks of `per` samples from arr[from, to). */
-static void add_blocks(const json_t *arr, size_t from, size_t to, size_t per, row_blocks *out)
+void timing_blocks_free(row_blocks *b)
 {
-    double tmp[4096];
-    for (size_t s = from; s + per <= to && out->n < TIMING_MAX_BLOCKS; s += per) {
-        size_t m = per < 4096 ? per : 4096;
-        for (size_t k = 0; k < m; k++)
-            tmp[k] = json_number_value(json_array_get(arr, s + k));
-        out->med[out->n++] = median_inplace(tmp, m);
-    }
+    free(b->med);
+    memset(b, 0, sizeof *b);
 }
 
-int timing_blocks(const json_t *bench, const char *path, const char *kind, const char *cand, row_blocks *out)
+/* Appends the medians of one repeat's blocks; -1 when they do not tile. */
+static int add_row(const m_row *r, row_blocks *out)
+{
+    size_t n = r->nsamples, per = r->block_samples > 0 ? (size_t)r->block_samples : 0;
+    if (n == 0)
+        return 0;
+    /* Without blocks (a record older than the rounds) the samples are one
+     * back-to-back run each: no honest unit to resample. A ragged last
+     * block is a record the bench did not write. */
+    if (per < 1 || per > n || n % per)
+        return -1;
+    size_t nb = n / per;
+    double *med = realloc(out->med, (out->n + nb) * sizeof *med), *tmp = malloc(per * sizeof *tmp);
+    if (!med || !tmp) {
+        free(tmp);
+        if (med)
+            out->med = med;
+        return -1;
+    }
+    out->med = med;
+    for (size_t k = 0; k < nb; k++) {
+        bool contended = k < r->nblock_state && r->block_state[k] < 0;
+        if (contended) {
+            out->contended++;
+            continue;
+        }
+        memcpy(tmp, r->samples + k * per, per * sizeof *tmp);
+        out->med[out->n++] = median_inplace(tmp, per);
+    }
+    free(tmp);
+    return 0;
+}
+
+int timing_blocks(const m_bench *b, const char *path, const char *kind, const char *cand, row_blocks *out)
 {
     memset(out, 0, sizeof *out);
-    for (int rep = 1; rep <= 1000; rep++) {
-        const json_t *r = rec_bench_row(bench, path, kind, cand, rep);
+    for (long long rep = 1; rep <= 1000; rep++) {
+        const m_row *r = m_bench_row(b, path, kind, cand, rep);
         if (!r)
             break;
-        const json_t *arr = json_object_get(r, "samples_ns");
-        size_t n = json_array_size(arr);
-        long long per = rec_int(r, "block_samples");
-        if (n == 0)
-            continue;
-        /* Without blocks (a record older than the rounds) the samples are
-         * one back-to-back run each: no honest unit to resample. */
-        if (per < 1 || (size_t)per > n || n % (size_t)per)
+        if (add_row(r, out) != 0) {
+            timing_blocks_free(out);
             return -1;
-        add_blocks(arr, 0, n, (size_t)per, out);
+        }
     }
-    return out->n ? 0 : -1;
+    if (!out->n) {
+        timing_blocks_free(out);
+        return -1;
+    }
+    return 0;
 }
 
-static double resampled_median(const row_blocks *x, unsigned long long *seed)
+static double resampled_median(const row_blocks *x, double *tmp, unsigned long long *seed)
 {
-    double tmp[TIMING_MAX_BLOCKS];
     for (size_t i = 0; i < x->n; i++)
         tmp[i] = x->med[ha_xorshift64(seed) % x->n];
     return median_inplace(tmp, x->n);
@@ -71,20 +98,29 @@ int timing_compare(const row_blocks *a, const row_blocks *b, unsigned long long 
     out->a = timing_median(a->med, a->n);
     out->b = timing_median(b->med, b->n);
     out->ratio = out->a > 0 ? out->b / out->a : NAN;
-    static double r[TIMING_RESAMPLES];
+    double *r = malloc(TIMING_RESAMPLES * sizeof *r);
+    double *tmp = malloc((a->n > b->n ? a->n : b->n) * sizeof *tmp);
+    if (!r || !tmp) {
+        free(r);
+        free(tmp);
+        out->lo = out->hi = NAN;
+        return 0;
+    }
     unsigned long long s = seed ? seed : 1;
     size_t m = 0;
     for (int i = 0; i < TIMING_RESAMPLES; i++) {
-        double ma = resampled_median(a, &s), mb = resampled_median(b, &s);
+        double ma = resampled_median(a, tmp, &s), mb = resampled_median(b, tmp, &s);
         if (ma > 0)
             r[m++] = mb / ma;
     }
     if (m == 0) {
         out->lo = out->hi = NAN;
-        return 0;
+    } else {
+        ha_sort_doubles(r, m);
+        out->lo = r[(size_t)floor(0.025 * (double)(m - 1))];
+        out->hi = r[(size_t)ceil(0.975 * (double)(m - 1))];
     }
-    ha_sort_doubles(r, m);
-    out->lo = r[(size_t)floor(0.025 * (double)(m - 1))];
-    out->hi = r[(size_t)ceil(0.975 * (double)(m - 1))];
+    free(r);
+    free(tmp);
     return 0;
 }

@@ -3,7 +3,7 @@
 UNIT_SRC  := $(wildcard tests/unit/test_*.c)
 UNIT_BIN  := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 CMOCKA    := $(shell pkg-config --cflags --libs cmocka 2>/dev/null || echo -lcmocka)
-JANSSON   := $(shell pkg-config --libs jansson 2>/dev/null || echo -ljansson)
+JANSSON   := $(shell pkg-config --libs jansson 2>/dev/null || echo -ljansson) -lz
 
 $(BUILD)/tests/%: tests/unit/%.c $(LIBCOMMON) $(BUILD)/fix/refpool.o
 	@mkdir -p $(dir $@)
@@ -73,7 +73,7 @@ FUZZ_LIB_SRC := $(filter-out report/report.c report/compare.c report/trend.c rep
                 $(BASE_SRC)
 fuzz:
 	@mkdir -p build-fuzz/corpus-record build-fuzz/corpus-report
-	clang $(FUZZ_CFLAGS) report/fuzz_record.c report/records.c -o build-fuzz/fuzz_record $(JANSSON)
+	clang $(FUZZ_CFLAGS) report/fuzz_record.c $(FUZZ_LIB_SRC) -o build-fuzz/fuzz_record $(JANSSON) $(LIBS)
 	clang $(FUZZ_CFLAGS) -DHA_VERSION='"fuzz"' report/fuzz_report.c $(FUZZ_LIB_SRC) -o build-fuzz/fuzz_report \
 	    $(JANSSON) $(LIBS)
 	build-fuzz/fuzz_record -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 build-fuzz/corpus-record \

@@ -3,6 +3,7 @@
 #include <dirent.h>
 #include <dlfcn.h>
 #include <stdarg.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -80,11 +81,11 @@ int it_count_entries(const char *dir)
 
 int it_seal(const char *dir)
 {
-    int rc = it_sh("rm -f \"%s\"/MANIFEST.json && report/manifest.sh \"%s\" sim 0 '' env:0 probe_discriminator:0 "
-                   "probe_memgetaccess:0 bench_discriminator:0 pool_check:0", dir, dir);
-    /* manifest.sh says nothing when it works: any output is a fault in it */
+    int rc = it_sh("rm -f \"%s\"/MANIFEST.json && %s/run_manifest \"%s\" --backend sim --device 0 env:0 "
+                   "probe_discriminator:0 probe_memgetaccess:0 bench_discriminator:0 pool_check:0", dir, it_build(), dir);
+    /* run_manifest says nothing when it works: any output is a fault in it */
     if (rc == 0 && it_out[0]) {
-        fprintf(stderr, "manifest.sh printed: %s\n", it_out);
+        fprintf(stderr, "run_manifest printed: %s\n", it_out);
         return -1;
     }
     return rc;
@@ -101,5 +102,16 @@ void it_slow_rows(json_t *bench, const char *prefix, double factor)
         json_t *samples = json_object_get(r, "samples_ns");
         json_array_foreach(samples, k, x)
             json_array_set_new(samples, k, json_real(json_number_value(x) * factor));
+    }
+}
+
+void it_uncontended(json_t *bench)
+{
+    size_t i, k;
+    json_t *r, *x;
+    json_array_foreach(json_object_get(bench, "rows"), i, r) {
+        json_t *st = json_object_get(r, "block_state_ns");
+        json_array_foreach(st, k, x)
+            json_array_set_new(st, k, json_real(fabs(json_number_value(x))));
     }
 }

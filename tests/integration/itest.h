@@ -35,12 +35,17 @@ int it_count_entries(const char *dir);
 /* (Re)writes dir's MANIFEST.json as run_all.sh would after its five tools
  * wrote what dir now holds (sim backend, device 0): a test's edited
  * records become the run's own. dir may hold ' and ; but not " $ or `.
- * Returns the exit status of report/manifest.sh. */
+ * Returns the exit status of run_manifest. */
 int it_seal(const char *dir);
 
 /* Makes a bench record's rows whose path starts with prefix factor times
  * slower, as a run would record it: the median and every raw sample. */
 void it_slow_rows(json_t *bench, const char *prefix, double factor);
+
+/* Marks every block of a bench record uncontended: a test that judges
+ * timings then depends on the recorded samples alone, never on how busy
+ * the machine was when the live run it copies was made. */
+void it_uncontended(json_t *bench);
 
 /* Says why a test does not apply here, then skips it (cmocka's skip()). */
 #define it_skip(...)                                                                               \

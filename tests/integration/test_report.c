@@ -10,6 +10,7 @@
 
 #include "itest.h"
 #include <jansson.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -88,9 +89,10 @@ static void report_has_every_section_and_export(void **s)
     fresh("a");
     assert_int_equal(it_sh("report/report %s/a", tmp), 0);
     assert_int_equal(it_sh("cat %s/a/REPORT.md", tmp), 0);
-    const char *want[] = {"# SIMULATED, not evidence", "## Environment", "| **host read (truth)** |",
-                          "Distinguishes?", "✔ yes", "## MemGetAccess", "## What the fast path buys",
-                          "(slow path)", "## Sleep-mode pool", "sleep/ceiling", "junit.xml"};
+    const char *want[] = {"# SIMULATED, not evidence", "## Verdict", "| Can the host read it? |",
+                          "| Which query tells? |", "| What the fast path buys |", "### Environment", "### Kinds",
+                          "### Candidates", "✔ distinguishes", "The full truth table", "MemGetAccess",
+                          "### Timings", "(slow path)", "### The sleep-mode pool", "wake / ceiling", "junit.xml"};
     for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
         if (!strstr(it_out, want[i]))
             fail_msg("REPORT.md lacks '%s'", want[i]);
@@ -105,13 +107,21 @@ static void report_has_every_section_and_export(void **s)
     json_decref(j);
     snprintf(p, sizeof p, "%s/a/benchmark_bigger.json", tmp);
     j = json_load_file(p, 0, &e);
-    assert_true(json_is_array(j) && json_array_size(j) == 4);
+    assert_true(json_is_array(j) && json_array_size(j) == 6);
     json_decref(j);
-    assert_int_equal(it_sh("grep -c '<testsuite name=\"pool_check\"' %s/a/junit.xml", tmp), 0);
+    const char *suites[] = {"verdicts", "expectations", "pool_check"};
+    for (int i = 0; i < 3; i++)
+        assert_int_equal(it_sh("grep -c '<testsuite name=\"%s\"' %s/a/junit.xml", suites[i], tmp), 0);
     assert_int_equal(it_sh("grep -c '<testcase' %s/a/junit.xml", tmp), 0);
     assert_true(atoi(it_out) > 20);
+    /* a candidate that does not distinguish is a result: it passes, its verdict a property */
+    assert_int_equal(it_sh("grep -c '<property name=\"verdict\" value=\"fails\"/>' %s/a/junit.xml", tmp), 0);
+    assert_int_equal(it_sh("grep -c '<failure' %s/a/junit.xml", tmp), 1);
     assert_int_equal(it_sh("head -1 %s/a/results.csv", tmp), 0);
-    assert_string_equal(it_out, "section,name,kind_or_mode,metric,value,unit\n");
+    assert_string_equal(it_out, "run,time_utc,host,device_name,device,backend,runtime_version,driver_version,"
+                                "tool_version,simulated,section,name,kind,metric,value,unit,text\n");
+    /* every row carries the run's keys: the CSVs of many runs concatenate */
+    assert_int_equal(it_sh("awk -F, 'NR > 1 && $1 != \"a\" { bad++ } END { exit bad > 0 }' %s/a/results.csv", tmp), 0);
     if (it_sh("command -v gnuplot") == 0)
         assert_int_equal(it_sh("ls %s/a/report_paths.svg %s/a/report_pool.png", tmp, tmp), 0);
 }
@@ -127,7 +137,7 @@ static void a_missing_record_is_stated(void **s)
     assert_non_null(strstr(it_out, "not a whole run: MANIFEST.json says incomplete"));
     assert_int_equal(it_sh("report/report --allow-incomplete %s/b", tmp), 0);
     assert_non_null(strstr(it_out, "INCOMPLETE"));
-    assert_int_equal(it_sh("grep -c 'No bench_discriminator record in this run' %s/b/REPORT.md", tmp), 0);
+    assert_int_equal(it_sh("grep -c 'no bench_discriminator record in this run' %s/b/REPORT.md", tmp), 0);
     assert_int_equal(it_sh("head -1 %s/b/REPORT.md", tmp), 0);
     assert_non_null(strstr(it_out, "# INCOMPLETE RUN: "));
 }
@@ -137,7 +147,14 @@ static void broken_records_are_refused_in_one_line(void **s)
     (void)s;
     struct { const char *damage; const char *want; } cases[] = {
         {"truncate -s 200 %s/c/probe_discriminator.json", "probe_discriminator.json: line"},
-        {"sed -i 's/\"schema_version\": 1/\"schema_version\": 7/' %s/c/pool_check.json", "$.schema_version: expected 1"},
+        {"sed -i 's/\"schema_version\": 2/\"schema_version\": 7/' %s/c/pool_check.json", "$.schema_version: expected 1 to 2"},
+        /* a real where an integer is required */
+        {"sed -i '0,/\"device\": 0/s//\"device\": 0.5/' %s/c/env.json", "$.env.device: expected an integer, found a number"},
+        /* a required field missing */
+        {"sed -i '0,/\"isolation\": \"none\",/s///' %s/c/probe_discriminator.json", "$.isolation: missing"},
+        /* a key given twice */
+        {"sed -i '0,/\"isolation\": \"none\"/s//\"isolation\": \"none\", \"isolation\": \"fork\"/' %s/c/probe_discriminator.json",
+         "duplicate object key"},
         {"sed -i '0,/\"readable\": [a-z]*/s//\"readable\": \"yes\"/' %s/c/probe_discriminator.json",
          "$.kinds[0].readable: expected a boolean or null, found a string"},
         {"sed -i 's/\"tool\": \"bench_discriminator\"/\"tool\": \"bench\"/' %s/c/bench_discriminator.json",
@@ -166,6 +183,18 @@ static void broken_records_are_refused_in_one_line(void **s)
     assert_int_equal(it_sh("report/report"), 2);
 }
 
+static void uncontended(json_t *j) { it_uncontended(j); }
+
+/* fresh(), with the bench's state probes uncontended (above). */
+static void fresh_clean(const char *name)
+{
+    fresh(name);
+    char p[200];
+    snprintf(p, sizeof p, "%s/%s/bench_discriminator.json", tmp, name);
+    edit(p, uncontended);
+    seal(name);
+}
+
 static void stop_distinguishing(json_t *j)
 {
     size_t i;
@@ -185,31 +214,34 @@ static void slow_down(json_t *j)
 static void compare_finds_regressions(void **s)
 {
     (void)s;
-    assert_int_equal(it_sh("report/compare %s %s", run, run), 0);
-    assert_non_null(strstr(it_out, "**0 regression(s)**"));
-    fresh("d");
+    fresh_clean("base");
+    char base[200];
+    snprintf(base, sizeof base, "%s/base", tmp);
+    assert_int_equal(it_sh("report/compare %s %s", base, base), 0);
+    assert_non_null(strstr(it_out, "**0 regression(s)**, 0 improvement(s), 0 inconclusive"));
+    fresh_clean("d");
     char p[200];
     snprintf(p, sizeof p, "%s/d/probe_discriminator.json", tmp);
     edit(p, stop_distinguishing);
     snprintf(p, sizeof p, "%s/d/bench_discriminator.json", tmp);
     edit(p, slow_down);
     seal("d");
-    assert_int_equal(it_sh("report/compare %s %s/d --json %s/cmp.json --md %s/cmp.md", run, tmp, tmp, tmp), 1);
+    assert_int_equal(it_sh("report/compare %s %s/d --json %s/cmp.json --md %s/cmp.md", base, tmp, tmp, tmp), 1);
     assert_int_equal(it_sh("cat %s/cmp.md", tmp), 0);
-    assert_non_null(strstr(it_out, "candidate `os_pipe_write`: stopped distinguishing"));
-    assert_non_null(strstr(it_out, "timing `copy_pageable"));
+    assert_non_null(strstr(it_out, "candidate os\\_pipe\\_write: stopped distinguishing"));
+    assert_non_null(strstr(it_out, "timing copy\\_pageable"));
     snprintf(p, sizeof p, "%s/cmp.json", tmp);
     json_error_t e;
     json_t *j = json_load_file(p, 0, &e);
     assert_true(json_array_size(json_object_get(j, "regressions")) >= 2);
     json_decref(j);
     /* the other way round, the same differences are improvements */
-    assert_int_equal(it_sh("report/compare %s/d %s", tmp, run), 0);
+    assert_int_equal(it_sh("report/compare %s/d %s", tmp, base), 0);
     assert_non_null(strstr(it_out, "started distinguishing"));
-    assert_int_equal(it_sh("report/compare %s %s/d --json %s/cmp.json", run, tmp, tmp), 5);
+    assert_int_equal(it_sh("report/compare %s %s/d --json %s/cmp.json", base, tmp, tmp), 5);
     /* a series: each run against the one before it, one regression pair */
     assert_int_equal(it_sh("mkdir %s/series && cp -r %s %s/series/2026-01-01 && cp -r %s/d %s/series/2026-02-01 "
-                        "&& cp -r %s %s/series/2026-03-01", tmp, run, tmp, tmp, tmp, run, tmp), 0);
+                        "&& cp -r %s %s/series/2026-03-01", tmp, base, tmp, tmp, tmp, base, tmp), 0);
     assert_int_equal(it_sh("report/compare --series %s/series --json %s/series.json", tmp, tmp), 1);
     assert_non_null(strstr(it_out, "2 pair(s) compared"));
     snprintf(p, sizeof p, "%s/series.json", tmp);
@@ -230,16 +262,18 @@ static void mark_slowed(json_t *j)
 static void a_slowed_run_says_so(void **s)
 {
     (void)s;
-    fresh("slow");
+    fresh_clean("slow");
     char p[200];
     snprintf(p, sizeof p, "%s/slow/bench_discriminator.json", tmp);
     edit(p, mark_slowed);
     seal("slow");
     assert_int_equal(it_sh("report/report %s/slow && head -3 %s/slow/REPORT.md", tmp, tmp), 0);
     assert_non_null(strstr(it_out, "SLOWED ON PURPOSE, not evidence"));
-    it_sh("report/compare %s %s/slow", run, tmp);
+    /* the records are recorded, not live timings: the judgement is deterministic */
+    it_sh("report/compare %s/base %s/slow --json %s/slow.json", tmp, tmp, tmp);
+    it_sh("cat %s/slow.json", tmp);
     if (!strstr(it_out, "copy_pinned +20%): 1 of 1 rows flagged"))
-        fail_msg("the slowed copy_pinned row was not counted as flagged:\n%.3000s", it_out);
+        fail_msg("the slowed copy_pinned rows were not counted as flagged:\n%.3000s", it_out);
 }
 
 /* The report tools stand on the base library alone: no backend, no
@@ -268,6 +302,8 @@ static void trend_page_renders_every_plot(void **s)
     char p[200];
     snprintf(p, sizeof p, "%s/many/r2/env.json", tmp);
     assert_int_equal(it_sh("sed -i 's/\"runtime_version\": \"sim 1\"/\"runtime_version\": \"sim 2\"/' %s", p), 0);
+    snprintf(p, sizeof p, "%s/many/r2", tmp);
+    assert_int_equal(it_seal(p), 0);
     /* By default the page goes under build/, never into the results tree. */
     char cwd[512];
     assert_non_null(getcwd(cwd, sizeof cwd));
@@ -288,6 +324,12 @@ static void trend_page_renders_every_plot(void **s)
                         "| grep -o 'data-plots-[a-z]*=\"[0-9]*\"'", tmp, tmp), 0);
     assert_non_null(strstr(it_out, "data-plots-total=\"3\""));
     assert_non_null(strstr(it_out, "data-plots-rendered=\"3\""));
+    /* each plotted point links to its run */
+    assert_int_equal(it_sh("chromium --headless --no-sandbox --disable-gpu --disable-background-networking "
+                        "--disable-component-update --disable-sync --no-first-run --user-data-dir=%s/chrome "
+                        "--virtual-time-budget=5000 --dump-dom file://%s/many-trend/index.html 2>/dev/null "
+                        "| grep -o 'data-point-links=\"[0-9]*\"'", tmp, tmp), 0);
+    assert_true(atoi(strchr(it_out, '"') + 1) >= 2 * 5);
 }
 
 /* The report benchmark never calls a figure "met" when a tool it times failed. */

@@ -143,7 +143,10 @@ static void the_trend_page_shows_record_text_as_text(void **s)
 static void slow_copies(json_t *j)
 {
     it_slow_rows(j, "copy", 10);
+    it_uncontended(j);
 }
+
+static void uncontended(json_t *j) { it_uncontended(j); }
 
 /* run_all.sh stopped by a signal while the bench runs: the folder says so,
  * holds no temporary files, and report, compare and the series refuse it. */
@@ -170,8 +173,9 @@ static void an_interrupted_run_is_never_taken_for_a_whole_one(void **s)
             /* a series: good, interrupted, 10x slower — the slowdown is measured against
              * the good run, never against the cut one */
             char p[300];
-            assert_int_equal(it_sh("mkdir %s/series && cp -r %s %s/series/2026-01-01 && cp -r %s %s/series/2026-02-01",
-                                   tmp, run, tmp, d, tmp), 0);
+            assert_int_equal(it_sh("mkdir %s/series && cp -r %s %s/series/2026-02-01", tmp, d, tmp), 0);
+            snprintf(p, sizeof p, "%s/series/2026-01-01", tmp);
+            copy_run(p, "bench_discriminator.json", uncontended);
             snprintf(p, sizeof p, "%s/series/2026-03-01", tmp);
             copy_run(p, "bench_discriminator.json", slow_copies);
             assert_int_equal(it_sh("report/compare --series %s/series", tmp), 1);
@@ -264,13 +268,13 @@ static void the_reader_refuses_what_is_not_a_record(void **s)
     assert_non_null(getcwd(cwd, sizeof cwd));
     assert_int_equal(it_sh("cd %s && rm env.json && mkfifo env.json && BUILD=%s/%s timeout 10 %s/report/report "
                            "--allow-incomplete .", d, cwd, build, cwd), 2);
-    assert_non_null(strstr(it_out, "env.json: expected a regular file (a record), found a FIFO"));
+    assert_non_null(strstr(it_out, "env.json: expected a regular file, found a FIFO"));
     assert_int_equal(it_sh("cd %s && rm env.json && mkdir env.json && BUILD=%s/%s timeout 10 %s/report/report "
                            "--allow-incomplete .", d, cwd, build, cwd), 2);
     assert_non_null(strstr(it_out, "found a folder"));
     struct { const char *rec; void (*fn)(json_t *); const char *want; } cases[] = {
-        {"pool_check.json", big_failed, "$.summary.failed: expected an integer from 0 to 1000000"},
-        {"env.json", big_device, "$.env.device: expected an integer from 0 to 1023"},
+        {"pool_check.json", big_failed, "$.summary.failed: expected a number from 0 to 1000000, found"},
+        {"env.json", big_device, "$.env.device: expected a number from 0 to 1023, found"},
         {"bench_discriminator.json", object_samples, "samples_ns[0]: expected a number, found an object"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -283,7 +287,7 @@ static void the_reader_refuses_what_is_not_a_record(void **s)
     assert_int_equal(it_sh("dd if=/dev/zero of=%s/rd/big.json bs=1M count=0 seek=65 2>/dev/null && "
                            "mkdir %s/rd/bigrun && cp %s/rd/big.json %s/rd/bigrun/env.json && "
                            "report/report --allow-incomplete %s/rd/bigrun", tmp, tmp, tmp, tmp, tmp), 2);
-    assert_non_null(strstr(it_out, "expected a record of at most 64 MiB"));
+    assert_non_null(strstr(it_out, "expected at most 64 MiB"));
     /* all-zero medians: no "nan" anywhere in the report */
     snprintf(d, sizeof d, "%s/rd/zero", tmp);
     copy_run(d, "bench_discriminator.json", zero_medians);
@@ -296,7 +300,8 @@ static void compare_json_is_utf8_whatever_the_folder_name(void **s)
     char d[200];
     snprintf(d, sizeof d, "%s/u/\xff\xfe-run", tmp);
     copy_run(d, NULL, NULL);
-    assert_int_equal(it_sh("report/compare %s '%s' --json %s/u.json", run, d, tmp), 0);
+    int rc = it_sh("report/compare %s '%s' --json %s/u.json", run, d, tmp);
+    assert_true(rc == 0 || rc == 6); /* clean, or timings left unjudged on a busy machine */
     char p[200];
     snprintf(p, sizeof p, "%s/u.json", tmp);
     json_error_t e;

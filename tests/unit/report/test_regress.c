@@ -1,21 +1,24 @@
-/* compare's judgement on synthetic runs: every regression class both ways,
- * a change within noise or within the threshold left alone, the canary,
- * hosts, older records and missing rows. */
+/* compare's judgement on synthetic runs built as the typed model: every
+ * exact class both ways; timings caught at +15 % and left alone at +3 %
+ * in every family; the instruments that make a pair inconclusive (the
+ * canary, the host core's state, contended blocks, another machine, a
+ * record before the hold) and never a regression; the exit status. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
 
+#include "exitcodes.h"
 #include "goals.h"
 #include "regress.h"
-#include "records.h"
 #include "timing.h"
 
-#define ROUNDS 12
+#define ROUNDS 24
 #define PER 10
 
 static uint64_t rng = 88172645463325252ull;
@@ -27,116 +30,143 @@ static double noise(void) /* uniform in [-1, 1) */
     return (double)(rng >> 11) / (double)(1ull << 52) - 1;
 }
 
-/* A timed row of two repeats whose blocks center on base(block) with +-2 % noise. */
-typedef double (*level_fn)(int block, double base);
-static double flat(int block, double base)
-{
-    (void)block;
-    return base;
-}
-/* Half the blocks in one state, half in another, as the H200's driver lookups. */
-static double bimodal(int block, double base)
-{
-    return block % 2 ? base : base * 1.7;
-}
-
-static json_t *row(const char *path, const char *family, const char *kind, int repeat, double base, level_fn lv,
-                   bool blocks)
-{
-    json_t *s = json_array();
-    for (int b = 0; b < ROUNDS; b++)
-        for (int i = 0; i < PER; i++)
-            json_array_append_new(s, json_real(lv(b, base) * (1 + 0.02 * noise())));
-    json_t *r = json_pack("{s:s, s:s, s:s?, s:n, s:i, s:b, s:f, s:f, s:f, s:o}", "path", path, "family", family,
-                          "kind", kind, "candidate", "repeat", repeat, "skipped", 0, "median_ns", lv(0, base),
-                          "spread_ns", 0.02 * base, "overhead_pct", 0.1, "samples_ns", s);
-    if (blocks)
-        json_object_set_new(r, "block_samples", json_integer(PER));
-    else
-        json_object_del(r, "family"); /* an older record: no family, no blocks */
-    return r;
-}
+typedef struct rowspec {
+    const char *path, *family, *kind;
+    double base;
+    bool bimodal;       /* half the blocks 1.7x: a driver's two states */
+    int contended;      /* blocks kept contended (negative state) */
+} rowspec;
 
 typedef struct spec {
-    double canary, fast, copy, query;
-    level_fn query_level;
-    bool blocks;
+    const char *host, *boot;
+    int schema;         /* 1: no CPU-state hold, no blocks of state */
+    double canary, harness, sys; /* instrument levels */
+    double scale[8];    /* per row: its level against base */
+    int contended[8];
+    bool blocks;        /* samples in blocks */
 } spec;
 
-static json_t *bench(const spec *s)
+static const rowspec rows[] = {
+    {"fast", "read", "pinned", 2.4, false, 0},  {"fast_cold", "memory", "pinned", 190, false, 0},
+    {"guarded_session", "guarded", "pinned", 7, false, 0}, {"disc", "query", "vmm", 50, false, 0},
+    {"hardened", "hardened", "vmm", 52, false, 0}, {"copy_pinned", "copy", "device", 6000, false, 0},
+    {"fault", "fault", "device", 1700, false, 0},
+};
+#define NROWS (sizeof rows / sizeof rows[0])
+
+static void fill_row(m_run *r, m_row *x, const char *path, const char *family, const char *kind, double level,
+                     int repeat, int contended, bool blocks)
 {
-    json_t *rows = json_array();
-    for (int rep = 1; rep <= 2; rep++) {
-        json_array_append_new(rows, row("canary", "canary", NULL, rep, s->canary, flat, s->blocks));
-        json_array_append_new(rows, row("fast", "read", "pinned", rep, s->fast, flat, s->blocks));
-        json_array_append_new(rows, row("copy_pinned", "copy", "device", rep, s->copy, flat, s->blocks));
-        json_array_append_new(rows, row("disc", "query", "vmm", rep, s->query, s->query_level ? s->query_level : flat,
-                                        s->blocks));
+    x->path = path;
+    x->family = family;
+    x->kind = kind;
+    x->candidate = "";
+    x->what = "";
+    x->skip_reason = "";
+    x->repeat = repeat;
+    x->block_samples = blocks ? PER : 0;
+    x->nsamples = ROUNDS / 2 * PER;
+    x->samples = m_alloc(r, x->nsamples * sizeof *x->samples);
+    x->nblock_state = ROUNDS / 2;
+    x->block_state = m_alloc(r, x->nblock_state * sizeof *x->block_state);
+    for (size_t b = 0; b < ROUNDS / 2; b++) {
+        x->block_state[b] = (int)b < contended ? -0.3 : 0.18;
+        for (int i = 0; i < PER; i++)
+            x->samples[b * PER + i] = level * (1 + 0.02 * noise());
     }
-    return json_pack("{s:o}", "rows", rows);
+    x->st.median = level;
+    x->st.spread = 0.02 * level;
+    x->overhead_pct = 0.1;
 }
 
-static json_t *env(const char *host)
+static void env_of(m_run *r, m_env *e, const spec *s)
 {
-    return json_pack("{s:s, s:s, s:s, s:s, s:s}", "host", host, "device_name", "GPU", "pci_bus_id", "0000:01:00.0",
-                     "backend", "cuda", "runtime_version", "13.0");
+    memset(e, 0, sizeof *e);
+    const char **strs[] = {&e->tool_version, &e->backend, &e->sim_profile, &e->guards, &e->header_version,
+                           &e->runtime_version, &e->driver_version, &e->kernel_driver, &e->version_warning,
+                           &e->layout_skew, &e->device_name, &e->arch, &e->pci_bus_id, &e->firmware,
+                           &e->rocm_version, &e->kernel, &e->cpu, &e->cpu_governor, &e->clocksource, &e->host,
+                           &e->boot_id, &e->time_utc, &e->iommu_sysfs, &e->iommu_cmdline, &e->lb_runtime_note,
+                           &e->lb_sysfs_note};
+    for (size_t i = 0; i < sizeof strs / sizeof strs[0]; i++)
+        *strs[i] = "";
+    e->host = s->host;
+    e->boot_id = s->schema >= 2 ? s->boot : "";
+    e->device_name = "GPU";
+    e->pci_bus_id = "0000:01:00.0";
+    e->cpu = "CPU";
+    e->cpu_count = 16;
+    e->backend = "cuda";
+    e->runtime_version = "13.0";
+    (void)r;
 }
 
-static json_t *probe(bool readable, bool created, bool distinguishes, bool with_kind, bool with_cand)
+static void make_bench(m_run *r, const spec *s)
 {
-    json_t *kinds = json_array(), *cands = json_array();
-    if (with_kind)
-        json_array_append_new(kinds, json_pack("{s:s, s:b, s:b, s:s}", "name", "vmm-device+host", "created", created,
-                                               "readable", readable, "detail", ""));
-    if (with_cand)
-        json_array_append_new(cands, json_pack("{s:s, s:s, s:[]}", "name", "os_guarded_read", "verdict",
-                                               distinguishes ? "distinguishes" : "fails", "results"));
-    return json_pack("{s:o, s:o}", "kinds", kinds, "candidates", cands);
+    m_bench *b = &r->bench;
+    r->has[RUN_BENCH] = true;
+    b->head.present = true;
+    b->head.schema_version = s->schema;
+    b->has_state = s->schema >= 2;
+    b->has_rounds = true;
+    b->nrows = 2 * (NROWS + 3);
+    b->rows = m_alloc(r, b->nrows * sizeof *b->rows);
+    size_t k = 0;
+    for (int rep = 1; rep <= 2; rep++) {
+        fill_row(r, &b->rows[k++], "canary", "canary", "", s->canary, rep, 0, s->blocks);
+        fill_row(r, &b->rows[k++], "harness", "harness", "", 0.17 * s->harness, rep, 0, s->blocks);
+        fill_row(r, &b->rows[k++], "syscall", "syscall", "", 95 * s->sys, rep, 0, s->blocks);
+        for (size_t i = 0; i < NROWS; i++) {
+            double level = rows[i].base * (s->scale[i] ? s->scale[i] : 1);
+            fill_row(r, &b->rows[k], rows[i].path, rows[i].family, rows[i].kind, level, rep, s->contended[i],
+                     s->blocks);
+            if (rows[i].bimodal)
+                for (size_t bl = 0; bl < ROUNDS / 2; bl += 2)
+                    for (int j = 0; j < PER; j++)
+                        b->rows[k].samples[bl * PER + j] *= 1.7;
+            k++;
+        }
+    }
 }
 
-static json_t *pool(const char *status, bool with_check, double sleep_fraction)
+static void finish(m_run *r, const spec *s)
 {
-    json_t *checks = json_array();
-    if (with_check)
-        json_array_append_new(checks, json_pack("{s:s, s:s, s:s, s:s}", "name", "vram_freed_on_sleep", "mode",
-                                                "device+fix", "status", status, "detail", "d"));
-    json_t *tp = json_pack("[{s:f, s:s, s:b, s:f, s:f}]", "pool_bytes", 1073741824.0, "mode", "device+fix",
-                           "measured", 1, "sleep_fraction_of_ceiling", sleep_fraction, "wake_fraction_of_ceiling", 0.97);
-    return json_pack("{s:o, s:o}", "checks", checks, "throughput", tp);
-}
-
-static void run_of(rundir *r, const char *host, json_t *bn, json_t *pr, json_t *pl)
-{
-    memset(r, 0, sizeof *r);
-    snprintf(r->path, sizeof r->path, "run-%s", host);
+    m_head *heads[] = {&r->envrec, &r->probe.head, &r->mga.head, &r->bench.head, &r->pool.head};
+    for (size_t i = 0; i < sizeof heads / sizeof heads[0]; i++) {
+        heads[i]->tool = heads[i]->backend_choice = "";
+        if (heads[i] != &r->envrec)
+            env_of(r, &heads[i]->env, s);
+    }
+    env_of(r, &r->envrec.env, s);
+    r->envrec.present = true;
+    r->envrec.schema_version = s->schema;
+    r->has[RUN_ENV] = true;
+    r->env = &r->envrec.env;
+    r->path = strdup(s->host);
     r->complete = true;
-    r->rec[RUN_ENV] = json_pack("{s:o}", "env", env(host));
-    r->env = json_object_get(r->rec[RUN_ENV], "env");
-    r->rec[RUN_BENCH] = bn;
-    r->rec[RUN_PROBE] = pr;
-    r->rec[RUN_POOL] = pl;
+    r->torch_text = "";
+    m_derive(r);
 }
 
-static void free_run(rundir *r)
+static spec base(void)
 {
-    for (int i = 0; i < RUN_NREC; i++)
-        json_decref(r->rec[i]);
+    spec s = {.host = "h", .boot = "boot-1", .schema = 2, .canary = 1, .harness = 1, .sys = 1, .blocks = true};
+    return s;
 }
 
 static findings f;
 static regress_cfg cfg;
 
-static const spec base = {1.0, 2.4, 6000, 90, NULL, true};
-
-/* Compares two bench specs on one host; returns the findings. */
 static void judge(const spec *a, const spec *b)
 {
-    rundir ra, rb;
-    run_of(&ra, "h", bench(a), NULL, NULL);
-    run_of(&rb, "h", bench(b), NULL, NULL);
+    m_run ra = {0}, rb = {0};
+    make_bench(&ra, a);
+    make_bench(&rb, b);
+    finish(&ra, a);
+    finish(&rb, b);
     regress_analyse(&cfg, &ra, &rb, &f);
-    free_run(&ra);
-    free_run(&rb);
+    m_free_run(&ra);
+    m_free_run(&rb);
 }
 
 static int count(int cls, const char *name_prefix)
@@ -149,7 +179,7 @@ static int count(int cls, const char *name_prefix)
 
 static bool noted(const char *text)
 {
-    for (int i = 0; i < f.nnotes; i++)
+    for (size_t i = 0; i < f.nnotes; i++)
         if (strstr(f.notes[i], text))
             return true;
     return false;
@@ -162,212 +192,302 @@ static int setup(void **s)
     return 0;
 }
 
-static void a_slower_copy_is_a_regression_and_a_faster_one_an_improvement(void **s)
+static void every_family_is_caught_at_15_percent_and_left_alone_at_3(void **s)
 {
     (void)s;
-    spec slow = base;
-    slow.copy = base.copy * 1.2;
-    judge(&base, &slow);
-    assert_int_equal(count(REGRESSION, "copy_pinned"), 1);
-    assert_int_equal(findings_count(&f, REGRESSION), 1);
-    assert_non_null(strstr(f.v[0].detail, "95% interval"));
-    judge(&slow, &base);
-    assert_int_equal(count(IMPROVEMENT, "copy_pinned"), 1);
-    assert_int_equal(findings_count(&f, REGRESSION), 0);
-}
-
-static void a_slower_fast_path_is_a_regression_and_a_faster_one_an_improvement(void **s)
-{
-    (void)s;
-    spec slow = base;
-    slow.fast = base.fast * 1.2;
-    judge(&base, &slow);
-    assert_int_equal(count(REGRESSION, "fast"), 1);
-    judge(&slow, &base);
-    assert_int_equal(count(IMPROVEMENT, "fast"), 1);
-}
-
-static void identical_runs_and_changes_within_the_threshold_are_not_flagged(void **s)
-{
-    (void)s;
-    judge(&base, &base);
+    spec a = base();
+    for (size_t i = 0; i < NROWS; i++) {
+        spec b = base();
+        b.scale[i] = 1.15;
+        judge(&a, &b);
+        assert_int_equal(count(REGRESSION, rows[i].path), 1);
+        assert_int_equal(findings_count(&f, REGRESSION), 1);
+        assert_int_equal(findings_status(&f), HA_EXIT_FAIL);
+        b.scale[i] = 1 / 1.15;
+        judge(&a, &b);
+        assert_int_equal(count(IMPROVEMENT, rows[i].path), 1);
+        b.scale[i] = 1.03;
+        judge(&a, &b);
+        assert_int_equal(f.n, 0);
+        assert_int_equal(findings_status(&f), HA_EXIT_OK);
+    }
+    judge(&a, &a);
     assert_int_equal(f.n, 0);
-    /* significant (the noise is 2 %) but below the thresholds: 4 % on a copy, 8 % on a read */
-    spec near = base;
-    near.copy = base.copy * 1.04;
-    near.fast = base.fast * 1.08;
-    judge(&base, &near);
-    assert_int_equal(f.n, 0);
-    judge(&near, &base);
-    assert_int_equal(f.n, 0);
+    assert_string_equal(findings_verdict(&f), "clean");
 }
 
 static void a_large_change_that_is_not_significant_is_not_flagged(void **s)
 {
     (void)s;
-    /* Bimodal blocks: the median's interval spans both states. */
-    spec a = base, b = base;
-    a.query_level = b.query_level = bimodal;
-    b.query = base.query * 1.15;
-    judge(&a, &b);
+    /* The query row's blocks take two states: the median's interval spans both. */
+    spec a = base(), b = base();
+    b.scale[3] = 1.15;
+    m_run ra = {0}, rb = {0};
+    make_bench(&ra, &a);
+    make_bench(&rb, &b);
+    for (m_run *r = &ra; r; r = r == &ra ? &rb : NULL)
+        for (size_t i = 0; i < r->bench.nrows; i++)
+            if (!strcmp(r->bench.rows[i].path, "disc"))
+                for (size_t bl = 0; bl < ROUNDS / 2; bl += 2)
+                    for (int j = 0; j < PER; j++)
+                        r->bench.rows[i].samples[bl * PER + j] *= 1.7;
+    finish(&ra, &a);
+    finish(&rb, &b);
+    regress_analyse(&cfg, &ra, &rb, &f);
     assert_int_equal(count(REGRESSION, "disc"), 0);
+    m_free_run(&ra);
+    m_free_run(&rb);
 }
 
 static void the_threshold_is_per_family_and_configurable(void **s)
 {
     (void)s;
-    spec b = base;
-    b.copy = base.copy * 1.09;  /* beyond copy's 8 % */
-    b.query = base.query * 1.07; /* within query's 10 % */
-    judge(&base, &b);
-    assert_int_equal(count(REGRESSION, "copy_pinned"), 1);
-    assert_int_equal(count(REGRESSION, "disc"), 0);
-    char err[200];
-    assert_int_equal(regress_set_threshold(&cfg, "copy=10", err, sizeof err), 0);
-    judge(&base, &b);
+    spec a = base(), b = base();
+    b.scale[5] = 1.07; /* copy: within its 8 % */
+    judge(&a, &b);
     assert_int_equal(findings_count(&f, REGRESSION), 0);
-    assert_int_equal(regress_set_threshold(&cfg, "all=3", err, sizeof err), 0);
-    judge(&base, &b);
-    assert_int_equal(count(REGRESSION, "disc"), 1);
+    char err[200];
+    assert_int_equal(regress_set_threshold(&cfg, "copy=5", err, sizeof err), 0);
+    judge(&a, &b);
+    assert_int_equal(count(REGRESSION, "copy_pinned"), 1);
+    assert_int_equal(regress_set_threshold(&cfg, "all=20", err, sizeof err), 0);
+    b.scale[5] = 1.15;
+    judge(&a, &b);
+    assert_int_equal(findings_count(&f, REGRESSION), 0);
     const char *bad[] = {"copy", "copy=", "copy=0", "copy=x", "nosuch=5", "=5", "copy=5%", "copy=2000"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
         assert_int_equal(regress_set_threshold(&cfg, bad[i], err, sizeof err), -1);
-    regress_defaults(&cfg);
 }
 
-static void a_machine_that_changed_speed_is_normalised_by_the_canary(void **s)
+static void a_machine_that_changed_clock_is_normalised_by_the_canary(void **s)
 {
     (void)s;
-    spec b = base;
-    b.canary *= 1.3;
-    b.fast *= 1.3;
-    b.copy *= sqrt(1.3); /* a copy follows the core clock halfway */
-    b.query *= 1.3;
-    judge(&base, &b);
+    spec a = base(), b = base();
+    b.canary = b.harness = b.sys = 1.1;
+    for (size_t i = 0; i < NROWS; i++)
+        b.scale[i] = i == 5 ? sqrt(1.1) : 1.1; /* a copy follows the core clock halfway */
+    judge(&a, &b);
     assert_int_equal(findings_count(&f, REGRESSION), 0);
-    assert_true(noted("each timing ratio is divided by it"));
-    /* had the copy followed the clock fully, it would be a regression */
-    b.copy = base.copy * 1.3;
-    judge(&base, &b);
-    assert_int_equal(count(REGRESSION, "copy_pinned"), 1);
-    /* the canary alone moved: the paths are now relatively faster */
-    spec c = base;
-    c.canary *= 1.3;
-    judge(&base, &c);
-    assert_int_equal(count(IMPROVEMENT, "fast"), 1);
+    assert_int_equal(findings_count(&f, INCONCLUSIVE), 0);
+    assert_true(noted("each timing is divided by the canary"));
+    /* the canary alone moved: the paths are relatively faster */
+    spec c = base();
+    c.canary = c.harness = c.sys = 1.1;
+    judge(&a, &c);
+    assert_int_equal(count(IMPROVEMENT, "fast"), 2); /* fast and fast_cold */
 }
 
-static void runs_from_other_hosts_are_not_judged_on_timings_unless_asked(void **s)
+static void a_clock_that_moved_too_far_is_inconclusive_never_a_regression(void **s)
 {
     (void)s;
-    spec b = base;
-    b.copy *= 2;
-    rundir ra, rb;
-    run_of(&ra, "h1", bench(&base), NULL, NULL);
-    run_of(&rb, "h2", bench(&b), NULL, NULL);
-    regress_analyse(&cfg, &ra, &rb, &f);
+    spec a = base(), b = base();
+    b.canary = b.harness = b.sys = 1.2;
+    for (size_t i = 0; i < NROWS; i++)
+        b.scale[i] = 1.5;
+    judge(&a, &b);
     assert_int_equal(findings_count(&f, REGRESSION), 0);
-    assert_true(noted("different hosts"));
-    cfg.timings_across_hosts = true;
-    regress_analyse(&cfg, &ra, &rb, &f);
-    assert_int_equal(count(REGRESSION, "copy_pinned"), 1);
-    cfg.timings_across_hosts = false;
-    free_run(&ra);
-    free_run(&rb);
+    assert_int_equal(count(INCONCLUSIVE, "canary"), 1);
+    assert_int_equal(findings_status(&f), HA_EXIT_INCONCLUSIVE);
+    assert_string_equal(findings_verdict(&f), "inconclusive");
 }
 
-static void older_records_fall_back_to_spreads_and_odd_rows_are_changes(void **s)
+static void a_host_core_in_another_state_leaves_its_families_unjudged(void **s)
 {
     (void)s;
-    spec old = base, slow = base;
-    old.blocks = slow.blocks = false;
-    slow.copy *= 2;
-    judge(&old, &slow);
+    /* The empty loop ran 1.6x slower against an unmoved canary: the state-bound
+     * families (guarded, query, hardened, fault) doubled; the chained read did not. */
+    spec a = base(), b = base();
+    b.harness = 1.6;
+    b.scale[2] = b.scale[3] = b.scale[4] = b.scale[6] = 1.7;
+    b.scale[0] = 1.2; /* the read still counts */
+    judge(&a, &b);
+    assert_int_equal(count(INCONCLUSIVE, "host core state"), 1);
+    assert_int_equal(count(REGRESSION, "disc"), 0);
+    assert_int_equal(count(REGRESSION, "fault"), 0);
+    assert_int_equal(count(REGRESSION, "fast"), 1);
+    assert_int_equal(findings_status(&f), HA_EXIT_FAIL);
+}
+
+static void rows_mostly_contended_are_inconclusive(void **s)
+{
+    (void)s;
+    spec a = base(), b = base();
+    b.contended[3] = 10; /* 2 of 12 blocks per repeat left: 4 in all */
+    b.scale[3] = 1.5;
+    judge(&a, &b);
+    assert_int_equal(count(INCONCLUSIVE, "disc"), 1);
+    assert_int_equal(count(REGRESSION, "disc"), 0);
+    /* a few contended blocks are left out, the rest judged */
+    b.contended[3] = 2;
+    judge(&a, &b);
+    assert_int_equal(count(REGRESSION, "disc"), 1);
+}
+
+static void other_machines_and_old_records_judge_no_timings(void **s)
+{
+    (void)s;
+    spec a = base(), b = base();
+    b.boot = "boot-2"; /* another machine start, the same host name */
+    b.scale[5] = 2;
+    judge(&a, &b);
+    assert_int_equal(findings_count(&f, REGRESSION), 0);
+    assert_int_equal(count(INCONCLUSIVE, "all rows"), 1);
+    assert_true(f.ndiffer > 0 && strstr(f.differ[0], "boot id"));
+    cfg.same_machine = true;
+    judge(&a, &b);
     assert_int_equal(count(REGRESSION, "copy_pinned"), 1);
-    assert_true(noted("recorded spreads"));
-    /* a row in one run only: a change, not a crash */
-    rundir ra, rb;
-    run_of(&ra, "h", bench(&base), NULL, NULL);
-    run_of(&rb, "h", bench(&base), NULL, NULL);
-    json_array_remove(json_object_get(rb.rec[RUN_BENCH], "rows"), 2);
+    cfg.same_machine = false;
+    spec old = base(), old2 = base();
+    old.schema = old2.schema = 1;
+    old2.scale[5] = 2;
+    cfg.same_machine = true;
+    judge(&old, &old2);
+    assert_int_equal(findings_count(&f, REGRESSION), 0);
+    assert_int_equal(count(INCONCLUSIVE, "all rows"), 1);
+    cfg.same_machine = false;
+}
+
+static void a_row_in_one_run_only_is_a_change(void **s)
+{
+    (void)s;
+    spec a = base();
+    m_run ra = {0}, rb = {0};
+    make_bench(&ra, &a);
+    make_bench(&rb, &a);
+    for (size_t i = 0; i < rb.bench.nrows; i++)
+        if (!strcmp(rb.bench.rows[i].path, "copy_pinned"))
+            rb.bench.rows[i].path = "copy_renamed";
+    finish(&ra, &a);
+    finish(&rb, &a);
     regress_analyse(&cfg, &ra, &rb, &f);
     assert_int_equal(count(CHANGE, "copy_pinned"), 1);
+    assert_int_equal(count(CHANGE, "copy_renamed"), 1);
     assert_int_equal(findings_count(&f, REGRESSION), 0);
-    free_run(&ra);
-    free_run(&rb);
+    m_free_run(&ra);
+    m_free_run(&rb);
 }
 
-/* Probe classes: each both ways, and what disappears. */
-static void probe_pair(json_t *a, json_t *b)
+/* ---- exact classes ---- */
+
+static void probe_of(m_run *r, bool readable, bool created, bool distinguishes, bool with_kind, bool with_cand)
 {
-    rundir ra, rb;
-    run_of(&ra, "h", NULL, a, NULL);
-    run_of(&rb, "h", NULL, b, NULL);
-    regress_analyse(&cfg, &ra, &rb, &f);
-    free_run(&ra);
-    free_run(&rb);
+    m_probe *p = &r->probe;
+    r->has[RUN_PROBE] = true;
+    p->head.present = true;
+    p->nkinds = with_kind;
+    p->kinds = m_alloc(r, sizeof *p->kinds);
+    p->kinds[0] = (m_kind){.name = "vmm-device+host", .created = created, .readable = readable, .detail = "",
+                           .description = "", .truth_note = "", .create_status_name = "", .read_status = "",
+                           .write_status = "", .fork_read = "", .fork_write = ""};
+    p->ncands = with_cand;
+    p->cands = m_alloc(r, sizeof *p->cands);
+    p->cands[0] = (m_cand){.name = "os_guarded_read", .api = "", .source = "os", .why = "",
+                           .verdict = distinguishes ? V_DISTINGUISHES : V_FAILS, .distinguishes = distinguishes};
+}
+
+static void probe_pair(bool ra_, bool ca, bool da, bool ka, bool qa, bool rb_, bool cb, bool db, bool kb, bool qb)
+{
+    spec s = base();
+    m_run a = {0}, b = {0};
+    probe_of(&a, ra_, ca, da, ka, qa);
+    probe_of(&b, rb_, cb, db, kb, qb);
+    finish(&a, &s);
+    finish(&b, &s);
+    regress_analyse(&cfg, &a, &b, &f);
+    m_free_run(&a);
+    m_free_run(&b);
 }
 
 static void kinds_and_candidates_regress_and_improve(void **s)
 {
     (void)s;
-    probe_pair(probe(true, true, true, true, true), probe(false, true, true, true, true));
+    probe_pair(1, 1, 1, 1, 1, 0, 1, 1, 1, 1);
     assert_int_equal(count(REGRESSION, "vmm-device+host"), 1); /* lost host readability */
-    probe_pair(probe(false, true, true, true, true), probe(true, true, true, true, true));
+    probe_pair(0, 1, 1, 1, 1, 1, 1, 1, 1, 1);
     assert_int_equal(count(IMPROVEMENT, "vmm-device+host"), 1);
-    probe_pair(probe(true, true, true, true, true), probe(true, false, true, true, true));
+    probe_pair(1, 1, 1, 1, 1, 1, 0, 1, 1, 1);
     assert_int_equal(count(REGRESSION, "vmm-device+host"), 1); /* the fixed kind can no longer be made */
-    probe_pair(probe(true, false, true, true, true), probe(true, true, true, true, true));
+    probe_pair(1, 0, 1, 1, 1, 1, 1, 1, 1, 1);
     assert_int_equal(count(IMPROVEMENT, "vmm-device+host"), 1);
-    probe_pair(probe(true, true, true, true, true), probe(true, true, true, false, true));
+    probe_pair(1, 1, 1, 1, 1, 1, 1, 1, 0, 1);
     assert_int_equal(count(REGRESSION, "vmm-device+host"), 1); /* disappeared */
-    probe_pair(probe(true, true, true, false, true), probe(true, true, true, true, true));
+    probe_pair(1, 1, 1, 0, 1, 1, 1, 1, 1, 1);
     assert_int_equal(count(CHANGE, "vmm-device+host"), 1);
-    probe_pair(probe(true, true, true, true, true), probe(true, true, false, true, true));
+    probe_pair(1, 1, 1, 1, 1, 1, 1, 0, 1, 1);
     assert_int_equal(count(REGRESSION, "os_guarded_read"), 1);
-    probe_pair(probe(true, true, false, true, true), probe(true, true, true, true, true));
+    probe_pair(1, 1, 0, 1, 1, 1, 1, 1, 1, 1);
     assert_int_equal(count(IMPROVEMENT, "os_guarded_read"), 1);
-    probe_pair(probe(true, true, true, true, true), probe(true, true, true, true, false));
+    probe_pair(1, 1, 1, 1, 1, 1, 1, 1, 1, 0);
     assert_int_equal(count(REGRESSION, "os_guarded_read"), 1);
+    /* exact classes hold across machines: another boot judges them too */
+    spec x = base(), y = base();
+    y.boot = "boot-9";
+    m_run a = {0}, b = {0};
+    probe_of(&a, 1, 1, 1, 1, 1);
+    probe_of(&b, 0, 1, 1, 1, 1);
+    finish(&a, &x);
+    finish(&b, &y);
+    regress_analyse(&cfg, &a, &b, &f);
+    assert_int_equal(count(REGRESSION, "vmm-device+host"), 1);
+    m_free_run(&a);
+    m_free_run(&b);
 }
 
-static void pool_pair(json_t *a, json_t *b)
+static void pool_of(m_run *r, const char *status, bool with_check, double sleep_fraction)
 {
-    rundir ra, rb;
-    run_of(&ra, "h", NULL, NULL, a);
-    run_of(&rb, "h", NULL, NULL, b);
-    regress_analyse(&cfg, &ra, &rb, &f);
-    free_run(&ra);
-    free_run(&rb);
+    m_pool *p = &r->pool;
+    r->has[RUN_POOL] = true;
+    p->head.present = true;
+    p->nchecks = with_check;
+    p->checks = m_alloc(r, sizeof *p->checks);
+    p->checks[0] = (m_check){"vram_freed_on_sleep", "device+fix", status, "d", !strcmp(status, "PASS")};
+    p->ntputs = 1;
+    p->tputs = m_alloc(r, sizeof *p->tputs);
+    p->tputs[0] = (m_tput){.bytes = 1073741824.0, .mode = "device+fix", .note = "", .measured = true,
+                           .sleep_frac = sleep_fraction, .wake_frac = 0.97, .wake_now_frac = NAN, .pause_ms = 50};
+}
+
+static void pool_pair(const char *sa, bool ca, double fa, const char *sb, bool cb, double fb)
+{
+    spec s = base();
+    m_run a = {0}, b = {0};
+    pool_of(&a, sa, ca, fa);
+    pool_of(&b, sb, cb, fb);
+    finish(&a, &s);
+    finish(&b, &s);
+    regress_analyse(&cfg, &a, &b, &f);
+    m_free_run(&a);
+    m_free_run(&b);
 }
 
 static void pool_checks_and_throughput_regress_and_improve(void **s)
 {
     (void)s;
-    pool_pair(pool("PASS", true, 0.95), pool("FAIL", true, 0.95));
+    pool_pair("PASS", true, 0.97, "FAIL", true, 0.97);
     assert_int_equal(count(REGRESSION, "vram_freed_on_sleep"), 1);
-    pool_pair(pool("FAIL", true, 0.95), pool("PASS", true, 0.95));
+    pool_pair("FAIL", true, 0.97, "PASS", true, 0.97);
     assert_int_equal(count(IMPROVEMENT, "vram_freed_on_sleep"), 1);
-    pool_pair(pool("PASS", true, 0.95), pool("UNSUPPORTED", true, 0.95));
+    pool_pair("PASS", true, 0.97, "UNSUPPORTED", true, 0.97);
     assert_int_equal(count(REGRESSION, "vram_freed_on_sleep"), 1); /* no longer passes */
-    pool_pair(pool("PASS", true, 0.95), pool("PASS", false, 0.95));
+    pool_pair("PASS", true, 0.97, "PASS", false, 0.97);
     assert_int_equal(count(REGRESSION, "vram_freed_on_sleep"), 1); /* disappeared */
-    pool_pair(pool("PASS", true, 0.95), pool("PASS", true, 0.85));
+    pool_pair("PASS", true, 0.97, "PASS", true, 0.85);
     assert_int_equal(count(REGRESSION, "pool"), 1);
-    pool_pair(pool("PASS", true, 0.85), pool("PASS", true, 0.95));
+    pool_pair("PASS", true, 0.85, "PASS", true, 0.97);
     assert_int_equal(count(IMPROVEMENT, "pool"), 1);
-    pool_pair(pool("PASS", true, 0.96), pool("PASS", true, 0.99)); /* both past the goal */
+    pool_pair("PASS", true, 0.96, "PASS", true, 0.99); /* both past the goal */
     assert_int_equal(f.n, 0);
-    pool_pair(pool("PASS", true, 0.955), pool("PASS", true, 0.945)); /* across the goal, within the margin */
+    pool_pair("PASS", true, 0.955, "PASS", true, 0.945); /* across the goal, within the margin */
     assert_int_equal(f.n, 0);
-    /* the new run has no pool record at all */
-    rundir ra, rb;
-    run_of(&ra, "h", NULL, NULL, pool("PASS", true, 0.95));
-    run_of(&rb, "h", NULL, NULL, NULL);
-    regress_analyse(&cfg, &ra, &rb, &f);
+    spec x = base();
+    m_run a = {0}, b = {0};
+    pool_of(&a, "PASS", true, 0.97);
+    finish(&a, &x);
+    finish(&b, &x);
+    regress_analyse(&cfg, &a, &b, &f);
     assert_int_equal(count(REGRESSION, "pool_check.json"), 1);
-    free_run(&ra);
-    free_run(&rb);
+    m_free_run(&a);
+    m_free_run(&b);
 }
 
 static void the_pool_goals_sit_where_they_say(void **s)
@@ -383,39 +503,43 @@ static void the_pool_goals_sit_where_they_say(void **s)
 static void a_deliberate_slowdown_is_counted(void **s)
 {
     (void)s;
-    spec slow = base;
-    slow.copy *= 1.2;
-    rundir ra, rb;
-    run_of(&ra, "h", bench(&base), NULL, NULL);
-    run_of(&rb, "h", bench(&slow), NULL, NULL);
-    json_object_set_new(rb.rec[RUN_BENCH], "test_slowdown", json_pack("[{s:s, s:i}]", "path", "copy_pinned", "percent", 20));
+    spec a = base(), b = base();
+    b.scale[5] = 1.2;
+    m_run ra = {0}, rb = {0};
+    make_bench(&ra, &a);
+    make_bench(&rb, &b);
+    rb.bench.nslowdowns = 1;
+    rb.bench.slowdowns = m_alloc(&rb, sizeof *rb.bench.slowdowns);
+    rb.bench.slowdowns[0] = (m_slowdown){"copy_pinned", 20};
+    finish(&ra, &a);
+    finish(&rb, &b);
     regress_analyse(&cfg, &ra, &rb, &f);
     assert_true(noted("copy_pinned +20%): 1 of 1 rows flagged"));
-    free_run(&ra);
-    free_run(&rb);
+    m_free_run(&ra);
+    m_free_run(&rb);
 }
 
 static void the_run_to_run_figures_are_measured(void **s)
 {
     (void)s;
-    spec b = base;
-    b.copy *= 1.04;
-    judge(&base, &b);
+    spec a = base(), b = base();
+    b.scale[5] = 1.04;
+    judge(&a, &b);
     assert_true(f.st.have);
-    assert_int_equal(f.st.rows, 3); /* fast, copy, disc; the canary is an instrument */
+    assert_int_equal(f.st.rows, NROWS); /* the instruments are not figures */
     assert_int_equal(f.st.copies, 1);
-    assert_true(fabs(f.st.copy_max - 4.0) < 0.5); /* the 2 % noise of the synthetic samples */
-    assert_true(f.st.p90 < 5);
+    assert_true(fabs(f.st.copy_p90 - 4.0) < 0.5);
 }
 
 static void the_bootstrap_interval_covers_the_ratio(void **s)
 {
     (void)s;
-    row_blocks a = {.n = 20}, b = {.n = 20};
+    double ma[20], mb[20];
     for (int i = 0; i < 20; i++) {
-        a.med[i] = 100 + i % 5;
-        b.med[i] = 120 + i % 5;
+        ma[i] = 100 + i % 5;
+        mb[i] = 120 + i % 5;
     }
+    row_blocks a = {ma, 20, 0}, b = {mb, 20, 0};
     timing_change t;
     assert_int_equal(timing_compare(&a, &b, 7, &t), 0);
     assert_true(t.lo <= t.ratio && t.ratio <= t.hi);
@@ -423,27 +547,46 @@ static void the_bootstrap_interval_covers_the_ratio(void **s)
     timing_change again;
     timing_compare(&a, &b, 7, &again);
     assert_true(again.lo == t.lo && again.hi == t.hi); /* seeded: repeats exactly */
-    row_blocks none = {.n = 0};
+    row_blocks none = {NULL, 0, 0};
     assert_int_equal(timing_compare(&none, &b, 7, &t), -1);
+}
+
+static void a_ragged_or_short_last_block_is_refused_not_dropped(void **s)
+{
+    (void)s;
+    spec a = base();
+    m_run r = {0};
+    make_bench(&r, &a);
+    m_row *x = &r.bench.rows[3]; /* fast, repeat 1 */
+    row_blocks bl;
+    assert_int_equal(timing_blocks(&r.bench, x->path, x->kind, x->candidate, &bl), 0);
+    assert_int_equal(bl.n, ROUNDS); /* both repeats, every block */
+    timing_blocks_free(&bl);
+    x->nsamples -= 1; /* a ragged last block */
+    assert_int_equal(timing_blocks(&r.bench, x->path, x->kind, x->candidate, &bl), -1);
+    finish(&r, &a);
+    m_free_run(&r);
 }
 
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup(a_slower_copy_is_a_regression_and_a_faster_one_an_improvement, setup),
-        cmocka_unit_test_setup(a_slower_fast_path_is_a_regression_and_a_faster_one_an_improvement, setup),
-        cmocka_unit_test_setup(identical_runs_and_changes_within_the_threshold_are_not_flagged, setup),
+        cmocka_unit_test_setup(every_family_is_caught_at_15_percent_and_left_alone_at_3, setup),
         cmocka_unit_test_setup(a_large_change_that_is_not_significant_is_not_flagged, setup),
         cmocka_unit_test_setup(the_threshold_is_per_family_and_configurable, setup),
-        cmocka_unit_test_setup(a_machine_that_changed_speed_is_normalised_by_the_canary, setup),
-        cmocka_unit_test_setup(runs_from_other_hosts_are_not_judged_on_timings_unless_asked, setup),
-        cmocka_unit_test_setup(older_records_fall_back_to_spreads_and_odd_rows_are_changes, setup),
+        cmocka_unit_test_setup(a_machine_that_changed_clock_is_normalised_by_the_canary, setup),
+        cmocka_unit_test_setup(a_clock_that_moved_too_far_is_inconclusive_never_a_regression, setup),
+        cmocka_unit_test_setup(a_host_core_in_another_state_leaves_its_families_unjudged, setup),
+        cmocka_unit_test_setup(rows_mostly_contended_are_inconclusive, setup),
+        cmocka_unit_test_setup(other_machines_and_old_records_judge_no_timings, setup),
+        cmocka_unit_test_setup(a_row_in_one_run_only_is_a_change, setup),
         cmocka_unit_test_setup(kinds_and_candidates_regress_and_improve, setup),
         cmocka_unit_test_setup(pool_checks_and_throughput_regress_and_improve, setup),
         cmocka_unit_test(the_pool_goals_sit_where_they_say),
         cmocka_unit_test_setup(a_deliberate_slowdown_is_counted, setup),
         cmocka_unit_test_setup(the_run_to_run_figures_are_measured, setup),
         cmocka_unit_test(the_bootstrap_interval_covers_the_ratio),
+        cmocka_unit_test(a_ragged_or_short_last_block_is_refused_not_dropped),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     findings_free(&f);

@@ -1,0 +1,47 @@
+/* The headline: the fast path, the slow path it is compared with, the
+ * hardened paths; found once, then printed and recorded. */
+#include <string.h>
+
+#include "bench.h"
+
+const bench_row *bench_find_row(const bench *b, const char *path, const char *kind, const char *cand, int rep)
+{
+    for (size_t i = 0; i < b->nrows; i++) {
+        const bench_row *r = &b->rows[i];
+        if (r->repeat == rep && !r->skipped && strcmp(r->path, path) == 0 &&
+            (!kind || strcmp(r->kind, kind) == 0) && (!cand || strcmp(r->candidate, cand) == 0))
+            return r;
+    }
+    return NULL;
+}
+
+/* The slow path the headline compares against: a copy from the runtime's
+ * own device memory where that is not host-readable (CUDA), else from the
+ * headline memory itself (a large-BAR hipMalloc is both). */
+headline bench_find_headline(const bench *b)
+{
+    headline h = {0};
+    if (b->headline < 0)
+        return h;
+    h.kind = b->d.kinds[b->headline]->name;
+    h.fast = bench_find_row(b, "fast", h.kind, NULL, 1);
+    h.cold = bench_find_row(b, "fast_cold", h.kind, NULL, 1);
+    if (b->device_kind >= 0)
+        h.slow = bench_find_row(b, "copy_pageable", b->d.kinds[b->device_kind]->name, NULL, 1);
+    if (!h.slow)
+        h.slow = bench_find_row(b, "copy_pageable", h.kind, NULL, 1);
+    const char *slows[] = {"copy_pageable", "copy_pinned", "copy_async"};
+    for (int i = 0; i < 3; i++)
+        h.slows[i] = bench_find_row(b, slows[i], h.slow ? h.slow->kind : h.kind, NULL, 1);
+    for (size_t qi = 0; qi < b->ngood && h.fast; qi++) {
+        const bench_row *hr = bench_find_row(b, "hardened", h.kind, b->good[qi]->name, 1);
+        if (!hr)
+            continue;
+        h.hard[h.nhard].q = b->good[qi]->name;
+        h.hard[h.nhard].h = hr;
+        h.hard[h.nhard++].d = bench_find_row(b, "disc", h.kind, b->good[qi]->name, 1);
+    }
+    h.fault = bench_find_row(b, "fault_fallback", NULL, NULL, 1);
+    return h;
+}
+

@@ -1,0 +1,183 @@
+/* The command line, HOSTACCESS_TEST_SLOWDOWN, and the checks that need
+ * the backend open. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench.h"
+#include "gpuhelpers.h"
+#include "log.h"
+
+/* ---- command line ---- */
+
+static int known_path(const char *v, char *why, size_t n)
+{
+    if (bench_path_find(v))
+        return 0;
+    snprintf(why, n, "a path of --list-paths");
+    return -1;
+}
+
+static int power_of_two(const char *v, char *why, size_t n)
+{
+    unsigned long long z;
+    if (ha_parse_size(v, 8, SWEEP_LIMIT, &z) == 0 && (z & (z - 1)) == 0)
+        return 0;
+    snprintf(why, n, "a power of two from 8 B to 1 MiB (e.g. 64KiB)");
+    return -1;
+}
+
+static int parse(bench *b, int argc, char **argv)
+{
+    static ha_opt_list kinds, paths;
+    static bool nosweep, listpaths;
+    static long iterations = -1, warmup = -1, sweep_iterations = -1;
+    const ha_opt own[] = {
+        {"iterations", HA_OPT_LONG, 1, MAX_ITERATIONS, &iterations, "N", "operations per row, as upstream counts them (20000)", NULL},
+        {"warmup", HA_OPT_LONG, 0, MAX_ITERATIONS, &warmup, "N", "operations before a row is timed (1000)", NULL},
+        {"repeat", HA_OPT_LONG, 1, 10, &b->repeat, "N", "rows per path, each in its own share of the rounds (2)", NULL},
+        {"rounds", HA_OPT_LONG, 1, 100, &b->plan.rounds, "N", "interleaved rounds each row takes part in (12)", NULL},
+        {"row-seconds", HA_OPT_REAL, 0.01, 600, &b->plan.row_seconds, "S", "a row takes no more samples than fill S (1)", NULL},
+        {"kind", HA_OPT_LIST, 0, 0, &kinds, "NAME", "time only this kind (repeatable)", NULL},
+        {"path", HA_OPT_LIST, 0, 0, &paths, "NAME", "time only this path (repeatable; --list-paths)", known_path},
+        {"cpu", HA_OPT_LONG, 0, CPUPICK_MAX - 1, &b->forced_cpu, "N", "hold the run on CPU N instead of the surveyed one", NULL},
+        {"sweep-csv", HA_OPT_STRING, 0, 0, &b->sweep_csv, "FILE", "the size sweep as CSV into FILE (a new file)", NULL},
+        {"sweep-max", HA_OPT_SIZE, 8, SWEEP_LIMIT, &b->sweep_max, "SIZE", "the sweep's largest size, a power of two (64KiB)", power_of_two},
+        {"sweep-iterations", HA_OPT_LONG, 1, MAX_ITERATIONS, &sweep_iterations, "N", "operations per sweep point (2000)", NULL},
+        {"no-sweep", HA_OPT_FLAG, 0, 0, &nosweep, NULL, "no size sweep", NULL},
+        {"list-paths", HA_OPT_FLAG, 0, 0, &listpaths, NULL, "list the paths with their families, then exit", NULL},
+        {NULL, 0, 0, 0, NULL, NULL, NULL, NULL},
+    };
+    ha_cli cli = {"bench_discriminator", "",
+                  "what the host read buys over the runtime copy, and what each working discriminator costs on it; "
+                  "test only: HOSTACCESS_TEST_SLOWDOWN=PATH=PERCENT[,...] stretches every batch of PATH by PERCENT "
+                  "of its own time (the record says so)",
+                  own, 0, 0, NULL};
+    int rc = ha_tool_parse(&b->t, &cli, argc, argv);
+    if (rc)
+        return rc;
+    if (listpaths) {
+        for (const path_def *p = bench_paths; p->name; p++)
+            printf("%-16s %-9s %s\n", p->name, p->family, p->what);
+        return -1;
+    }
+    if (iterations > 0)
+        b->plan.iterations = iterations;
+    if (warmup >= 0)
+        b->plan.warmup = warmup;
+    if (sweep_iterations > 0)
+        b->sweep_iterations = sweep_iterations;
+    b->sweep = !nosweep;
+    if (kinds.n > HA_MAX_KINDS || paths.n > 32)
+        return ha_tool_usage(&b->t, "--kind is given more than 32 times, or --path more than 32");
+    for (int i = 0; i < kinds.n; i++)
+        b->only_kinds[b->nonly_kinds++] = kinds.v[i];
+    for (int i = 0; i < paths.n; i++)
+        b->only_paths[b->nonly_paths++] = paths.v[i];
+    return 0;
+}
+
+/* HOSTACCESS_TEST_SLOWDOWN: "PATH=PERCENT[,PATH=PERCENT]", read whole:
+ * a spec that does not parse is refused, never cut to fit. */
+static int parse_slowdown(bench *b, const char *spec, char *msg, size_t n)
+{
+    if (!spec || !*spec)
+        return 0;
+    char *buf = strdup(spec);
+    if (!buf) {
+        snprintf(msg, n, "out of memory reading HOSTACCESS_TEST_SLOWDOWN");
+        return -1;
+    }
+    int rc = 0;
+    char *save = NULL;
+    for (char *item = strtok_r(buf, ",", &save); item && !rc; item = strtok_r(NULL, ",", &save)) {
+        char *eq = strchr(item, '=');
+        const path_def *p = NULL;
+        long pct;
+        if (eq)
+            *eq = 0;
+        bool twice = false;
+        for (int i = 0; eq && (p = bench_path_find(item)) && i < b->nslow; i++)
+            twice |= b->slow[i].p == p;
+        if (!eq || !p || twice || ha_parse_long(eq + 1, 1, 1000, &pct) || b->nslow == MAX_SLOWED) {
+            snprintf(msg, n, "HOSTACCESS_TEST_SLOWDOWN takes PATH=PERCENT[,...] (up to %d paths of --list-paths, "
+                             "each once, 1 to 1000 %%), not '%.100s%s'", MAX_SLOWED, spec,
+                     strlen(spec) > 100 ? "..." : "");
+            rc = -1;
+            break;
+        }
+        b->slow[b->nslow].p = p;
+        b->slow[b->nslow++].pct = pct;
+    }
+    free(buf);
+    return rc;
+}
+
+void bench_defaults(bench *b)
+{
+    ha_tool_init(&b->t, "bench_discriminator");
+    b->plan = (bench_plan){20000, 1000, 200, 1.0, 0.05, 12};
+    b->forced_cpu = -1;
+    b->repeat = 2;
+    b->sweep = true;
+    b->sweep_iterations = 2000;
+    b->sweep_max = 64 * 1024;
+    b->crossover = -1;
+}
+
+int bench_options(bench *b, int argc, char **argv)
+{
+    int rc = parse(b, argc, argv);
+    if (rc)
+        return rc;
+    char msg[300];
+    if (parse_slowdown(b, getenv("HOSTACCESS_TEST_SLOWDOWN"), msg, sizeof msg) != 0)
+        return ha_tool_usage(&b->t, msg);
+    return 0;
+}
+
+static int known_kinds(bench *b)
+{
+    const ha_kind *ks[HA_MAX_KINDS];
+    size_t nk = ha_kinds(&b->t.be, ks, HA_MAX_KINDS);
+    for (int i = 0; i < b->nonly_kinds; i++) {
+        bool found = false;
+        for (size_t k = 0; k < nk; k++)
+            found |= strcmp(ks[k]->name, b->only_kinds[i]) == 0;
+        char m[200];
+        snprintf(m, sizeof m, "unknown kind '%.80s' for the %s backend", b->only_kinds[i], b->t.be.ops->name);
+        if (!found)
+            return ha_tool_usage(&b->t, m);
+        for (int j = 0; j < i; j++)
+            if (strcmp(b->only_kinds[i], b->only_kinds[j]) == 0)
+                return ha_tool_usage(&b->t, "a --kind is given twice");
+    }
+    return 0;
+}
+
+int bench_check_started(bench *b)
+{
+    int rc = known_kinds(b);
+    if (!rc && b->sweep_csv && b->t.json && ha_same_file(b->sweep_csv, b->t.json))
+        rc = ha_tool_usage(&b->t, "--json and --sweep-csv name the same file: choose two");
+    ha_record csv_check;
+    char err[512];
+    if (!rc && b->sweep_csv) { /* refuse a bad CSV path before any work, like --json */
+        if (ha_record_open(&csv_check, b->sweep_csv, err, sizeof err) != 0) {
+            ha_log(HA_LOG_ERROR, "%s", err);
+            rc = HA_EXIT_OUTPUT;
+        } else {
+            ha_record_abort(&csv_check);
+        }
+    }
+    if (!rc && cpupick_choose("", b->t.env.pci_bus_id, (int)b->forced_cpu, &b->cpu) != 0) {
+        char msg[120];
+        snprintf(msg, sizeof msg, "--cpu %ld is not a CPU this process may run on", b->forced_cpu);
+        rc = ha_tool_usage(&b->t, msg);
+    }
+    if (rc)
+        ha_tool_abort(&b->t);
+    else
+        ha_log(HA_LOG_INFO, "starting on CPU %d: %s", b->cpu.cpu, b->cpu.how);
+    return rc;
+}

@@ -1,0 +1,75 @@
+/* The record fields, declared once in fields.def: the tools write through
+ * them (recw.h), the report side reads and checks through them, and
+ * results/SCHEMA.md is generated from them. Part of the base library. */
+#ifndef HA_FIELDS_H
+#define HA_FIELDS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* A field's JSON types, or-ed, and its flags. */
+enum {
+    T_STR = 1,
+    T_INT = 2,
+    T_NUM = 4, /* an integer or a real */
+    T_BOOL = 8,
+    T_OBJ = 16,
+    T_ARR = 32,
+    T_NULL = 64,
+    F_MEAS = 256,        /* required only where its object was measured */
+    F_GATE_TRUE = 512,   /* this boolean, true, says its object was measured */
+    F_GATE_FALSE = 1024, /* this boolean, false, says its object was measured */
+    F_ROOT = 2048,       /* a record's top level; the key is the tool's name */
+    F_GROUP = 4096,      /* fields shared by several containers (ha_field_uses) */
+};
+#define T_TYPES (T_STR | T_INT | T_NUM | T_BOOL | T_OBJ | T_ARR | T_NULL)
+
+/* The schema version this build writes; readers take 1 to this. */
+#define HA_SCHEMA_VERSION 2
+
+typedef enum ha_field_id {
+    HF_NONE = 0,
+#define HF(ID, PARENT, KEY, TYPES, ELEM, UNIT, MIN, MAX, SINCE, VALS, DOC) HF_##ID,
+#define HU(C, G)
+#include "fields.def"
+#undef HF
+#undef HU
+    HF_COUNT
+} ha_field_id;
+
+typedef struct ha_field {
+    const char *name; /* the identifier, for messages and the schema page */
+    const char *key;
+    int parent;
+    unsigned types;
+    unsigned elem; /* a scalar array's element type; 0: objects */
+    const char *unit;
+    double min, max; /* min > max: any */
+    int since;       /* required from this schema version on; 0 never */
+    const char *vals; /* "a|b|c" or NULL */
+    const char *doc;
+} ha_field;
+
+extern const ha_field ha_fields[HF_COUNT];
+
+typedef struct ha_field_use {
+    int container, group;
+} ha_field_use;
+
+extern const ha_field_use ha_field_uses[];
+extern const size_t ha_nfield_uses;
+
+/* The key of field id ("" for HF_NONE). */
+const char *ha_fkey(int id);
+
+/* Whether field belongs to container: its parent, or a group the
+ * container uses. */
+bool ha_field_member(int container, int field);
+
+/* Whether s is one of the field's allowed values (any, without a list). */
+bool ha_field_value_ok(int id, const char *s);
+
+/* The root of a tool's record ("env", "probe_discriminator", ...), or HF_NONE. */
+int ha_field_root(const char *tool);
+
+#endif

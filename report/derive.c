@@ -1,0 +1,242 @@
+/* The facts every renderer shares, derived once from a loaded run: which
+ * kinds the host reads, which candidates distinguish and which would crash
+ * a reader or lose its fast path, the headline's rows, the pool's goals,
+ * why a simulated run did not use a GPU, and the expectations JUnit
+ * judges. */
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "goals.h"
+#include "model.h"
+
+static uint64_t hash(const char *s)
+{
+    uint64_t h = 1469598103934665603ull;
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 1099511628211ull;
+    return h;
+}
+
+/* Kind names to indices, so a candidate's cells line up with the kinds in
+ * time linear in the record (a record of thousands of kinds stays quick). */
+static void kind_index(m_run *r, m_probe *p)
+{
+    size_t cap = 16;
+    while (cap < 2 * p->nkinds)
+        cap *= 2;
+    p->kslot = m_alloc(r, cap * sizeof *p->kslot);
+    if (!p->kslot)
+        return;
+    p->kcap = cap;
+    for (size_t i = 0; i < cap; i++)
+        p->kslot[i] = -1;
+    for (size_t k = 0; k < p->nkinds; k++) {
+        size_t h = hash(p->kinds[k].name) & (cap - 1);
+        while (p->kslot[h] >= 0 && strcmp(p->kinds[p->kslot[h]].name, p->kinds[k].name))
+            h = (h + 1) & (cap - 1);
+        if (p->kslot[h] < 0)
+            p->kslot[h] = (long)k; /* a name given twice keeps its first kind */
+    }
+}
+
+long m_probe_kind_index(const m_probe *p, const char *name)
+{
+    if (!p->kcap) {
+        for (size_t i = 0; i < p->nkinds; i++)
+            if (!strcmp(p->kinds[i].name, name))
+                return (long)i;
+        return -1;
+    }
+    for (size_t h = hash(name) & (p->kcap - 1); p->kslot[h] >= 0; h = (h + 1) & (p->kcap - 1))
+        if (!strcmp(p->kinds[p->kslot[h]].name, name))
+            return p->kslot[h];
+    return -1;
+}
+
+static void probe_facts(m_run *r)
+{
+    m_derived *d = &r->d;
+    m_probe *p = &r->probe;
+    kind_index(r, p);
+    d->readable = m_alloc(r, (p->nkinds + 1) * sizeof *d->readable);
+    d->unreadable = m_alloc(r, (p->nkinds + 1) * sizeof *d->unreadable);
+    d->distinguishing = m_alloc(r, (p->ncands + 1) * sizeof *d->distinguishing);
+    d->false_pos = m_alloc(r, (p->ncands + 1) * sizeof *d->false_pos);
+    d->false_neg = m_alloc(r, (p->ncands + 1) * sizeof *d->false_neg);
+    if (!d->readable || !d->unreadable || !d->distinguishing || !d->false_pos || !d->false_neg)
+        return;
+    for (size_t k = 0; k < p->nkinds; k++) {
+        const m_kind *kd = &p->kinds[k];
+        if (!kd->created || kd->control)
+            continue;
+        if (kd->readable == 1)
+            d->readable[d->nreadable++] = kd;
+        else if (kd->readable == 0)
+            d->unreadable[d->nunreadable++] = kd;
+        if (!strcmp(kd->name, "vmm-device+host"))
+            d->fixed = kd;
+    }
+    for (size_t c = 0; c < p->ncands; c++) {
+        m_cand *cd = &p->cands[c];
+        cd->by_kind = m_alloc(r, (p->nkinds + 1) * sizeof *cd->by_kind);
+        for (size_t k = 0; cd->by_kind && k < cd->ncells; k++) {
+            long i = m_probe_kind_index(p, cd->cells[k].kind);
+            if (i >= 0 && !cd->by_kind[i])
+                cd->by_kind[i] = &cd->cells[k];
+        }
+        if (!strcmp(cd->source, "model"))
+            d->torch_rule = cd;
+        if (cd->verdict == V_DISTINGUISHES)
+            d->distinguishing[d->ndistinguishing++] = cd;
+        bool fp = false, fn = false;
+        for (size_t w = 0; w < cd->nwrong; w++) {
+            fp |= cd->wrong[w].false_positive;
+            fn |= !cd->wrong[w].false_positive;
+        }
+        if (fp)
+            d->false_pos[d->nfalse_pos++] = cd;
+        if (fn)
+            d->false_neg[d->nfalse_neg++] = cd;
+    }
+}
+
+static void bench_facts(m_run *r)
+{
+    m_derived *d = &r->d;
+    const m_bench *b = &r->bench;
+    d->slowed = b->nslowdowns > 0;
+    if (!b->has_headline)
+        return;
+    d->fast = m_bench_row(b, "fast", b->fast_kind, NULL, 1);
+    d->cold = m_bench_row(b, "fast_cold", b->fast_kind, NULL, 1);
+    d->fault_fallback = m_bench_row(b, "fault_fallback", NULL, NULL, 1);
+    static const char *const copies[3] = {"copy_pageable", "copy_pinned", "copy_async"};
+    for (int i = 0; i < 3; i++)
+        d->copies[i] = m_bench_row(b, copies[i], *b->slow_kind ? b->slow_kind : b->fast_kind, NULL, 1);
+    d->hardened = m_alloc(r, (b->nrows + 1) * sizeof *d->hardened);
+    d->alone = m_alloc(r, (b->nrows + 1) * sizeof *d->alone);
+    if (!d->hardened || !d->alone)
+        return;
+    for (size_t i = 0; i < b->nrows; i++) {
+        const m_row *x = &b->rows[i];
+        if (x->repeat != 1 || x->skipped || strcmp(x->path, "hardened") || strcmp(x->kind, b->fast_kind))
+            continue;
+        d->hardened[d->nhardened] = x;
+        d->alone[d->nhardened++] = m_bench_row(b, "disc", b->fast_kind, x->candidate, 1);
+    }
+}
+
+static void pool_facts(m_run *r)
+{
+    m_derived *d = &r->d;
+    const m_pool *p = &r->pool;
+    for (size_t i = 0; i < p->nchecks; i++)
+        d->pool_failed += !strcmp(p->checks[i].status, "FAIL");
+    d->pool_goal_met = true;
+    for (size_t i = 0; i < p->ntputs; i++) {
+        const m_tput *t = &p->tputs[i];
+        if (!t->measured)
+            continue;
+        d->pool_goal_known = true;
+        d->pool_goal_met &= ha_pool_throughput_met(t->sleep_frac) && ha_pool_throughput_met(t->wake_frac);
+    }
+    if (!d->pool_goal_known)
+        d->pool_goal_met = false;
+}
+
+/* Why the run fell back to a simulation: the reasons auto recorded. */
+static void fallback_reason(m_run *r)
+{
+    const m_head *heads[] = {&r->envrec, &r->probe.head, &r->bench.head, &r->pool.head, &r->mga.head};
+    r->d.fallback_reason = "";
+    for (size_t i = 0; i < sizeof heads / sizeof heads[0]; i++) {
+        const m_head *h = heads[i];
+        if (!h->present || !h->nfallbacks)
+            continue;
+        char *s = "";
+        for (size_t k = 0; k < h->nfallbacks; k++)
+            s = m_printf(r, "%s%s%s", s, k ? "; " : "", h->fallbacks[k].why);
+        r->d.fallback_reason = s;
+        return;
+    }
+    for (size_t i = 0; i < sizeof heads / sizeof heads[0]; i++)
+        if (heads[i]->present && strstr(heads[i]->backend_choice, " because ")) {
+            r->d.fallback_reason = strstr(heads[i]->backend_choice, " because ") + 9;
+            return;
+        }
+}
+
+static void expect(m_run *r, const char *suite, const char *name, m_expect_status st, const char *msg)
+{
+    m_derived *d = &r->d;
+    m_expect *e = m_alloc(r, (d->nexpects + 1) * sizeof *e);
+    if (!e)
+        return;
+    if (d->nexpects)
+        memcpy(e, d->expects, d->nexpects * sizeof *e);
+    d->expects = e;
+    e[d->nexpects++] = (m_expect){suite, name, msg, st};
+}
+
+/* What JUnit judges: broken expectations fail, results never do. */
+static void expectations(m_run *r)
+{
+    m_derived *d = &r->d;
+    if (r->has[RUN_PROBE]) {
+        const m_kind *f = d->fixed;
+        if (!f)
+            expect(r, "expectations", "the fixed kind vmm-device+host is host-readable", EXP_SKIP,
+                   "the probe has no kind vmm-device+host");
+        else if (!f->created)
+            expect(r, "expectations", "the fixed kind vmm-device+host is host-readable", EXP_SKIP,
+                   m_printf(r, "not created here: %s", f->detail));
+        else
+            expect(r, "expectations", "the fixed kind vmm-device+host is host-readable",
+                   f->readable == 1 ? EXP_PASS : EXP_FAIL,
+                   f->readable == 1 ? "" : m_printf(r, "its host read: %s", *f->read_status ? f->read_status : "unknown"));
+        expect(r, "expectations", "some kind could be created", d->nreadable + d->nunreadable ? EXP_PASS : EXP_FAIL,
+               "no GPU kind was created");
+    }
+    for (size_t i = 0; r->has[RUN_POOL] && i < r->pool.nchecks; i++) {
+        const m_check *c = &r->pool.checks[i];
+        bool pass = !strcmp(c->status, "PASS"), fail = !strcmp(c->status, "FAIL");
+        expect(r, "pool_check", m_printf(r, "%s [%s]", c->name, c->mode), pass ? EXP_PASS : fail ? EXP_FAIL : EXP_SKIP,
+               c->detail);
+    }
+    for (size_t i = 0; r->has[RUN_POOL] && i < r->pool.ntputs; i++) {
+        const m_tput *t = &r->pool.tputs[i];
+        const char *name = m_printf(r, "throughput %.0f bytes %s: sleep and wake at >= %.0f%% of the pinned-copy "
+                                       "ceiling", t->bytes, t->mode, 100 * HA_POOL_THROUGHPUT_GOAL);
+        if (!t->measured || r->d.simulated) {
+            expect(r, "pool_check", name, EXP_SKIP,
+                   r->d.simulated ? "a simulated run's throughput is not a goal" : *t->note ? t->note : "not measured");
+            continue;
+        }
+        bool met = ha_pool_throughput_met(t->sleep_frac) && ha_pool_throughput_met(t->wake_frac);
+        expect(r, "pool_check", name, met ? EXP_PASS : EXP_FAIL,
+               m_printf(r, "sleep %.1f%%, wake %.1f%%", 100 * t->sleep_frac, 100 * t->wake_frac));
+    }
+}
+
+void m_derive(m_run *r)
+{
+    m_derived *d = &r->d;
+    memset(d, 0, sizeof *d);
+    const m_head *heads[] = {&r->envrec, &r->probe.head, &r->mga.head, &r->bench.head, &r->pool.head};
+    for (size_t i = 0; i < sizeof heads / sizeof heads[0]; i++)
+        d->simulated |= heads[i]->present && heads[i]->simulated;
+    d->sim_profile = r->env ? r->env->sim_profile : "";
+    if (r->has[RUN_PROBE])
+        probe_facts(r);
+    if (r->has[RUN_BENCH])
+        bench_facts(r);
+    if (r->has[RUN_POOL])
+        pool_facts(r);
+    fallback_reason(r);
+    d->group = m_printf(r, "%s / %s%s%s%s", r->env->device_name, r->env->backend, d->simulated ? " (SIMULATED" : "",
+                        d->simulated && *d->sim_profile ? ", profile " : "",
+                        d->simulated ? m_printf(r, "%s)", d->sim_profile) : "");
+    expectations(r);
+}

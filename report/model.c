@@ -1,0 +1,908 @@
+/* The loader: a run folder's records, parsed with jansson, checked against
+ * their declarations (validate.c) and copied into the typed model. Every
+ * key comes from the field table; nothing else in report/ reads JSON. */
+#include "model.h"
+
+#include <dirent.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "fields.h"
+#include "readfile.h"
+#include "sha256.h"
+#include "validate.h"
+
+const char *const run_files[RUN_NREC] = {"env.json", "probe_discriminator.json", "probe_memgetaccess.json",
+                                         "bench_discriminator.json", "pool_check.json"};
+const char *const run_tools[RUN_NREC] = {"env", "probe_discriminator", "probe_memgetaccess",
+                                         "bench_discriminator", "pool_check"};
+static const int run_roots[RUN_NREC] = {HF_ROOT_ENV, HF_ROOT_PROBE, HF_ROOT_MGA, HF_ROOT_BENCH, HF_ROOT_POOL};
+
+/* torch_pool.txt is read for the report, never more than this. */
+#define TORCH_TEXT_MAX (1 << 20)
+
+/* ---- the arena: everything a run holds, freed at once ---- */
+
+struct m_arena {
+    struct m_arena *next;
+    size_t used, cap;
+    max_align_t data[];
+};
+
+void *m_alloc(m_run *r, size_t n)
+{
+    n = (n + sizeof(max_align_t) - 1) / sizeof(max_align_t) * sizeof(max_align_t);
+    m_arena *a = r->arena;
+    if (!a || a->cap - a->used < n) {
+        size_t cap = n > (1u << 20) ? n : (1u << 20);
+        m_arena *b = malloc(sizeof *b + cap);
+        if (!b)
+            return NULL;
+        b->next = a;
+        b->used = 0;
+        b->cap = cap;
+        r->arena = a = b;
+    }
+    void *p = (char *)a->data + a->used;
+    a->used += n;
+    memset(p, 0, n);
+    return p;
+}
+
+char *m_strdup(m_run *r, const char *s)
+{
+    size_t n = strlen(s ? s : "") + 1;
+    char *d = m_alloc(r, n);
+    if (d)
+        memcpy(d, s ? s : "", n);
+    return d ? d : "";
+}
+
+char *m_printf(m_run *r, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char *s = NULL;
+    int n = vasprintf(&s, fmt, ap);
+    va_end(ap);
+    if (n < 0)
+        return "";
+    char *d = m_strdup(r, s);
+    free(s);
+    return d;
+}
+
+/* ---- reading fields by their declaration ---- */
+
+static const json_t *get(const json_t *o, int id) { return json_object_get(o, ha_fkey(id)); }
+
+static const char *gs(m_run *r, const json_t *o, int id)
+{
+    const char *s = json_string_value(get(o, id));
+    return s ? m_strdup(r, s) : "";
+}
+
+static double gn(const json_t *o, int id)
+{
+    const json_t *v = get(o, id);
+    return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+static long long gi(const json_t *o, int id, long long dflt)
+{
+    const json_t *v = get(o, id);
+    return json_is_integer(v) ? json_integer_value(v) : dflt;
+}
+
+static int gt(const json_t *o, int id)
+{
+    const json_t *v = get(o, id);
+    return json_is_true(v) ? 1 : json_is_false(v) ? 0 : -1;
+}
+
+static bool gb(const json_t *o, int id) { return json_is_true(get(o, id)); }
+
+/* An array field's elements, with room for them in the arena. */
+#define ARR(r, o, id, type, out, n)                                                                              \
+    do {                                                                                                         \
+        const json_t *a_ = get(o, id);                                                                           \
+        (n) = json_array_size(a_);                                                                               \
+        (out) = (n) ? m_alloc(r, (n) * sizeof *(out)) : NULL;                                                    \
+        if ((n) && !(out))                                                                                       \
+            (n) = 0;                                                                                             \
+    } while (0)
+
+static void fallbacks(m_run *r, const json_t *o, int id, m_fallback **out, size_t *n)
+{
+    ARR(r, o, id, m_fallback, *out, *n);
+    for (size_t i = 0; i < *n; i++) {
+        const json_t *e = json_array_get(get(o, id), i);
+        (*out)[i].backend = gs(r, e, HF_FALLBACK_BACKEND);
+        (*out)[i].status = gi(e, HF_FALLBACK_STATUS, -1);
+        (*out)[i].why = gs(r, e, HF_FALLBACK_WHY);
+    }
+}
+
+static void read_env(m_run *r, const json_t *e, m_env *v)
+{
+    static const struct { int id; size_t off; } strs[] = {
+        {HF_ENV_TOOL_VERSION, offsetof(m_env, tool_version)}, {HF_ENV_BACKEND, offsetof(m_env, backend)},
+        {HF_ENV_SIM_PROFILE, offsetof(m_env, sim_profile)}, {HF_ENV_GUARDS, offsetof(m_env, guards)},
+        {HF_ENV_HEADER_VERSION, offsetof(m_env, header_version)},
+        {HF_ENV_RUNTIME_VERSION, offsetof(m_env, runtime_version)},
+        {HF_ENV_DRIVER_VERSION, offsetof(m_env, driver_version)},
+        {HF_ENV_KERNEL_DRIVER, offsetof(m_env, kernel_driver)},
+        {HF_ENV_VERSION_WARNING, offsetof(m_env, version_warning)},
+        {HF_ENV_LAYOUT_SKEW, offsetof(m_env, layout_skew)}, {HF_ENV_DEVICE_NAME, offsetof(m_env, device_name)},
+        {HF_ENV_ARCH, offsetof(m_env, arch)}, {HF_ENV_PCI_BUS_ID, offsetof(m_env, pci_bus_id)},
+        {HF_ENV_FIRMWARE, offsetof(m_env, firmware)}, {HF_ENV_ROCM_VERSION, offsetof(m_env, rocm_version)},
+        {HF_ENV_KERNEL, offsetof(m_env, kernel)}, {HF_ENV_CPU, offsetof(m_env, cpu)},
+        {HF_ENV_CPU_GOVERNOR, offsetof(m_env, cpu_governor)}, {HF_ENV_CLOCKSOURCE, offsetof(m_env, clocksource)},
+        {HF_ENV_HOST, offsetof(m_env, host)}, {HF_ENV_BOOT_ID, offsetof(m_env, boot_id)},
+        {HF_ENV_TIME_UTC, offsetof(m_env, time_utc)},
+    };
+    for (size_t i = 0; i < sizeof strs / sizeof strs[0]; i++)
+        *(const char **)((char *)v + strs[i].off) = gs(r, e, strs[i].id);
+    v->simulated = gb(e, HF_ENV_SIMULATED);
+    v->device = gi(e, HF_ENV_DEVICE, -1);
+    v->device_count = gi(e, HF_ENV_DEVICE_COUNT, -1);
+    v->cpu_count = gi(e, HF_ENV_CPU_COUNT, -1);
+    v->vram_bytes = gn(e, HF_ENV_VRAM_BYTES);
+    v->vmm_supported = gt(e, HF_ENV_VMM_SUPPORTED);
+    ARR(r, e, HF_ENV_ATTRS, m_attr, v->attrs, v->nattrs);
+    for (size_t i = 0; i < v->nattrs; i++) {
+        const json_t *a = json_array_get(get(e, HF_ENV_ATTRS), i);
+        v->attrs[i].name = gs(r, a, HF_ENV_ATTR_NAME);
+        v->attrs[i].status = gi(a, HF_ENV_ATTR_STATUS, 0);
+        v->attrs[i].has_value = json_is_integer(get(a, HF_ENV_ATTR_VALUE));
+        v->attrs[i].value = gi(a, HF_ENV_ATTR_VALUE, 0);
+    }
+    const json_t *lb = get(e, HF_ENV_LARGE_BAR);
+    v->lb_runtime = gt(lb, HF_LB_RUNTIME);
+    v->lb_sysfs = gt(lb, HF_LB_SYSFS);
+    v->lb_runtime_note = gs(r, lb, HF_LB_RUNTIME_NOTE);
+    v->lb_sysfs_note = gs(r, lb, HF_LB_SYSFS_NOTE);
+    v->lb_vis_vram = gi(lb, HF_LB_VIS_VRAM, -1);
+    v->lb_vram = gi(lb, HF_LB_VRAM, -1);
+    v->lb_kfd_heap = gi(lb, HF_LB_KFD_HEAP, -1);
+    ARR(r, lb, HF_LB_BARS, m_bar, v->bars, v->nbars);
+    for (size_t i = 0; i < v->nbars; i++) {
+        const json_t *b = json_array_get(get(lb, HF_LB_BARS), i);
+        v->bars[i].index = gi(b, HF_BAR_INDEX, 0);
+        v->bars[i].size = gn(b, HF_BAR_SIZE);
+        v->bars[i].prefetchable = gb(b, HF_BAR_PREFETCH);
+    }
+    const json_t *io = get(e, HF_ENV_IOMMU);
+    v->iommu_sysfs = gs(r, io, HF_IOMMU_SYSFS);
+    v->iommu_cmdline = gs(r, io, HF_IOMMU_CMDLINE);
+}
+
+static void read_head(m_run *r, const json_t *root, m_head *h)
+{
+    h->present = true;
+    h->schema_version = gi(root, HF_SCHEMA_VERSION, 1);
+    h->tool = gs(r, root, HF_TOOL);
+    h->backend_choice = gs(r, root, HF_BACKEND_CHOICE);
+    h->simulated = gb(root, HF_SIMULATED);
+    fallbacks(r, root, HF_BACKEND_FALLBACKS, &h->fallbacks, &h->nfallbacks);
+    read_env(r, get(root, HF_ENV), &h->env);
+}
+
+static void read_probe(m_run *r, const json_t *root, m_probe *p)
+{
+    read_head(r, root, &p->head);
+    p->wall = gn(root, HF_PROBE_WALL);
+    p->isolation = gs(r, root, HF_PROBE_ISOLATION);
+    ARR(r, root, HF_KINDS, m_kind, p->kinds, p->nkinds);
+    for (size_t i = 0; i < p->nkinds; i++) {
+        const json_t *k = json_array_get(get(root, HF_KINDS), i);
+        m_kind *d = &p->kinds[i];
+        d->name = gs(r, k, HF_KIND_NAME);
+        d->description = gs(r, k, HF_KIND_DESC);
+        d->detail = gs(r, k, HF_KIND_DETAIL);
+        d->truth_note = gs(r, k, HF_KIND_TRUTH_NOTE);
+        d->create_status_name = gs(r, k, HF_KIND_CREATE_STATUS_NAME);
+        d->read_status = gs(r, k, HF_KIND_READ_STATUS);
+        d->write_status = gs(r, k, HF_KIND_WRITE_STATUS);
+        d->fork_read = gs(r, k, HF_KIND_FORK_READ);
+        d->fork_write = gs(r, k, HF_KIND_FORK_WRITE);
+        d->control = gb(k, HF_KIND_CONTROL);
+        d->torch_allocator = gb(k, HF_KIND_TORCH);
+        d->created = gb(k, HF_KIND_CREATED);
+        d->create_status = gi(k, HF_KIND_CREATE_STATUS, 0);
+        d->readable = gt(k, HF_KIND_READABLE);
+        d->writable = gt(k, HF_KIND_WRITABLE);
+        d->isolation_agrees = gt(k, HF_KIND_ISOLATION_AGREES);
+    }
+    ARR(r, root, HF_CANDS, m_cand, p->cands, p->ncands);
+    for (size_t i = 0; i < p->ncands; i++) {
+        const json_t *c = json_array_get(get(root, HF_CANDS), i);
+        m_cand *d = &p->cands[i];
+        d->name = gs(r, c, HF_CAND_NAME);
+        d->api = gs(r, c, HF_CAND_API);
+        d->source = gs(r, c, HF_CAND_SOURCE);
+        if (!*d->source) /* older records: the OS candidates are named os_* */
+            d->source = !strncmp(d->name, "os_", 3) ? "os" : "runtime";
+        d->why = gs(r, c, HF_CAND_WHY);
+        const char *v = json_string_value(get(c, HF_CAND_VERDICT));
+        d->verdict = !strcmp(v, "distinguishes") ? V_DISTINGUISHES : !strcmp(v, "fails") ? V_FAILS : V_UNDETERMINED;
+        d->distinguishes = gb(c, HF_CAND_DISTINGUISHES);
+        ARR(r, c, HF_WRONG, m_wrong, d->wrong, d->nwrong);
+        for (size_t k = 0; k < d->nwrong; k++) {
+            const json_t *w = json_array_get(get(c, HF_WRONG), k);
+            d->wrong[k].kind = gs(r, w, HF_WRONG_KIND);
+            d->wrong[k].outcome = gs(r, w, HF_WRONG_OUTCOME);
+            d->wrong[k].false_positive = !strcmp(json_string_value(get(w, HF_WRONG_ERROR)), "false_positive");
+        }
+        ARR(r, c, HF_RESULTS, m_cell, d->cells, d->ncells);
+        for (size_t k = 0; k < d->ncells; k++) {
+            const json_t *x = json_array_get(get(c, HF_RESULTS), k);
+            d->cells[k].kind = gs(r, x, HF_RES_KIND);
+            d->cells[k].outcome = gs(r, x, HF_RES_OUTCOME);
+            d->cells[k].status_name = gs(r, x, HF_RES_STATUS_NAME);
+            d->cells[k].value = gs(r, x, HF_RES_VALUE);
+            d->cells[k].cls = gs(r, x, HF_RES_CLASS);
+            d->cells[k].status = gi(x, HF_RES_STATUS, 0);
+        }
+    }
+}
+
+static void read_mga(m_run *r, const json_t *root, m_mga *m)
+{
+    read_head(r, root, &m->head);
+    m->wall = gn(root, HF_MGA_WALL);
+    ARR(r, root, HF_SHAPES, m_shape, m->shapes, m->nshapes);
+    for (size_t i = 0; i < m->nshapes; i++) {
+        const json_t *s = json_array_get(get(root, HF_SHAPES), i);
+        m_shape *d = &m->shapes[i];
+        d->kind = gs(r, s, HF_SHAPE_KIND);
+        d->detail = gs(r, s, HF_SHAPE_DETAIL);
+        d->created = gb(s, HF_SHAPE_CREATED);
+        ARR(r, s, HF_STAGES, m_stage, d->stages, d->nstages);
+        for (size_t k = 0; k < d->nstages; k++) {
+            const json_t *st = json_array_get(get(s, HF_STAGES), k);
+            m_stage *g = &d->stages[k];
+            g->stage = gs(r, st, HF_STAGE_NAME);
+            g->status_name = gs(r, st, HF_STAGE_STATUS_NAME);
+            g->host_read = gs(r, st, HF_STAGE_HOST_READ);
+            g->status = gi(st, HF_STAGE_STATUS, 0);
+            g->reached = gt(st, HF_STAGE_REACHED);
+            ARR(r, st, HF_ACCESS, m_access, g->access, g->naccess);
+            for (size_t a = 0; a < g->naccess; a++) {
+                const json_t *x = json_array_get(get(st, HF_ACCESS), a);
+                g->access[a].location = gs(r, x, HF_ACC_LOCATION);
+                g->access[a].outcome = gs(r, x, HF_ACC_OUTCOME);
+                g->access[a].status_name = gs(r, x, HF_ACC_STATUS_NAME);
+                g->access[a].status = gi(x, HF_ACC_STATUS, 0);
+                g->access[a].has_flags = json_is_integer(get(x, HF_ACC_FLAGS));
+                g->access[a].flags = gi(x, HF_ACC_FLAGS, 0);
+            }
+        }
+    }
+}
+
+static void read_stats(const json_t *o, m_stats *s)
+{
+    s->min = gn(o, HF_ST_MIN);
+    s->median = gn(o, HF_ST_MEDIAN);
+    s->p90 = gn(o, HF_ST_P90);
+    s->p99 = gn(o, HF_ST_P99);
+    s->max = gn(o, HF_ST_MAX);
+    s->mean = gn(o, HF_ST_MEAN);
+    s->mad = gn(o, HF_ST_MAD);
+    s->spread = gn(o, HF_ST_SPREAD);
+}
+
+static void numbers(m_run *r, const json_t *o, int id, double **out, size_t *n)
+{
+    ARR(r, o, id, double, *out, *n);
+    for (size_t i = 0; i < *n; i++)
+        (*out)[i] = json_number_value(json_array_get(get(o, id), i));
+}
+
+static void read_bench(m_run *r, const json_t *root, m_bench *b)
+{
+    read_head(r, root, &b->head);
+    b->wall = gn(root, HF_BENCH_WALL);
+    const json_t *plan = get(root, HF_PLAN);
+    b->has_rounds = json_is_integer(get(plan, HF_PLAN_ROUNDS));
+    b->rounds = gi(plan, HF_PLAN_ROUNDS, 0);
+    b->iterations = gi(plan, HF_PLAN_ITERATIONS, 0);
+    b->repeat = gi(plan, HF_PLAN_REPEAT, 0);
+    b->pinned_cpu = gi(root, HF_PINNED_CPU, -1);
+    b->cpu_how = gs(r, get(root, HF_CPU_CHOICE), HF_CPU_HOW);
+    const json_t *st = get(root, HF_STATE);
+    b->has_state = json_is_object(st);
+    b->state_fast_ns = gn(st, HF_STATE_FAST_NS);
+    b->state_factor = gn(st, HF_STATE_FACTOR);
+    b->state_share = gn(st, HF_STATE_CONTENDED_SHARE);
+    b->state_blocks = gi(st, HF_STATE_BLOCKS, 0);
+    b->state_retaken = gi(st, HF_STATE_RETAKEN, 0);
+    b->state_kept = gi(st, HF_STATE_KEPT_CONTENDED, 0);
+    b->state_moves = gi(st, HF_STATE_MOVES, 0);
+    const json_t *win = get(root, HF_WINDOW);
+    b->has_window = json_is_object(win);
+    b->window_from = gn(win, HF_WINDOW_FROM);
+    b->window_until = gn(win, HF_WINDOW_UNTIL);
+    ARR(r, root, HF_SLOWDOWN, m_slowdown, b->slowdowns, b->nslowdowns);
+    for (size_t i = 0; i < b->nslowdowns; i++) {
+        const json_t *x = json_array_get(get(root, HF_SLOWDOWN), i);
+        b->slowdowns[i].path = gs(r, x, HF_SLOW_PATH);
+        b->slowdowns[i].percent = gi(x, HF_SLOW_PERCENT, 0);
+    }
+    b->clock_read_ns = gn(get(root, HF_CLOCK), HF_CLOCK_READ);
+    ARR(r, root, HF_BENCH_DISTINGUISHING, const char *, b->distinguishing, b->ndistinguishing);
+    for (size_t i = 0; i < b->ndistinguishing; i++)
+        b->distinguishing[i] = m_strdup(r, json_string_value(json_array_get(get(root, HF_BENCH_DISTINGUISHING), i)));
+    const json_t *h = get(root, HF_HEADLINE);
+    b->has_headline = json_is_object(h);
+    b->fast_kind = gs(r, h, HF_HL_FAST_KIND);
+    b->slow_kind = gs(r, h, HF_HL_SLOW_KIND);
+    b->fast_median = gn(h, HF_HL_FAST_MEDIAN);
+    b->slow_median = gn(h, HF_HL_SLOW_MEDIAN);
+    b->slow_over_fast = gn(h, HF_HL_SLOW_OVER_FAST);
+    b->fast_crosses_bar = gb(h, HF_HL_BAR);
+    ARR(r, root, HF_ROWS, m_row, b->rows, b->nrows);
+    for (size_t i = 0; i < b->nrows; i++) {
+        const json_t *x = json_array_get(get(root, HF_ROWS), i);
+        m_row *d = &b->rows[i];
+        d->path = gs(r, x, HF_ROW_PATH);
+        d->kind = gs(r, x, HF_ROW_KIND);
+        d->candidate = gs(r, x, HF_ROW_CANDIDATE);
+        d->what = gs(r, x, HF_ROW_WHAT);
+        d->family = gs(r, x, HF_ROW_FAMILY);
+        d->skip_reason = gs(r, x, HF_ROW_SKIP_REASON);
+        d->comparable_to_bar = gb(x, HF_ROW_BAR);
+        d->skipped = gb(x, HF_ROW_SKIPPED);
+        d->capped = gb(x, HF_ROW_CAPPED);
+        d->slow_first = gb(x, HF_ROW_SLOW_FIRST);
+        d->repeat = gi(x, HF_ROW_REPEAT, 1);
+        d->loop_status = gi(x, HF_ROW_LOOP_STATUS, 0);
+        d->fallbacks = gi(x, HF_ROW_FALLBACKS, 0);
+        d->batch = gi(x, HF_ROW_BATCH, 0);
+        d->n = gi(x, HF_ROW_N, 0);
+        d->block_samples = gi(x, HF_ROW_BLOCK_SAMPLES, 0);
+        d->outliers = gi(x, HF_ROW_OUTLIERS, 0);
+        d->retaken = gi(x, HF_ROW_RETAKEN, 0);
+        read_stats(x, &d->st);
+        d->first_batch = gn(x, HF_ROW_FIRST_BATCH);
+        d->overhead = gn(x, HF_ROW_OVERHEAD);
+        d->overhead_pct = gn(x, HF_ROW_OVERHEAD_PCT);
+        numbers(r, x, HF_ROW_SAMPLES, &d->samples, &d->nsamples);
+        numbers(r, x, HF_ROW_BLOCK_STATE, &d->block_state, &d->nblock_state);
+    }
+    const json_t *sw = get(root, HF_SWEEP);
+    b->has_sweep = json_is_object(sw);
+    b->sweep_kind = gs(r, sw, HF_SWEEP_KIND);
+    b->sweep_timing = gs(r, sw, HF_SWEEP_TIMING);
+    b->crossover = gi(sw, HF_SWEEP_CROSSOVER, -1);
+    ARR(r, sw, HF_SWEEP_POINTS, m_point, b->points, b->npoints);
+    for (size_t i = 0; i < b->npoints; i++) {
+        const json_t *x = json_array_get(get(sw, HF_SWEEP_POINTS), i);
+        b->points[i].size = gi(x, HF_SP_SIZE, 0);
+        read_stats(get(x, HF_SP_COPY), &b->points[i].copy);
+        read_stats(get(x, HF_SP_READ), &b->points[i].read);
+        b->points[i].has_read_nt = json_is_object(get(x, HF_SP_READ_NT));
+        read_stats(get(x, HF_SP_READ_NT), &b->points[i].read_nt);
+    }
+}
+
+static void read_pool(m_run *r, const json_t *root, m_pool *p)
+{
+    read_head(r, root, &p->head);
+    p->wall = gn(root, HF_POOL_WALL);
+    p->cycles = gi(root, HF_POOL_CYCLES, 0);
+    const json_t *s = get(root, HF_SUMMARY);
+    p->passed = gi(s, HF_SUM_PASSED, 0);
+    p->failed = gi(s, HF_SUM_FAILED, 0);
+    p->unsupported = gi(s, HF_SUM_UNSUPPORTED, 0);
+    ARR(r, root, HF_CHECKS, m_check, p->checks, p->nchecks);
+    for (size_t i = 0; i < p->nchecks; i++) {
+        const json_t *c = json_array_get(get(root, HF_CHECKS), i);
+        p->checks[i].name = gs(r, c, HF_CHECK_NAME);
+        p->checks[i].mode = gs(r, c, HF_CHECK_MODE);
+        p->checks[i].status = gs(r, c, HF_CHECK_STATUS);
+        p->checks[i].detail = gs(r, c, HF_CHECK_DETAIL);
+        p->checks[i].passed = gt(c, HF_CHECK_PASSED);
+    }
+    ARR(r, root, HF_TPUT, m_tput, p->tputs, p->ntputs);
+    for (size_t i = 0; i < p->ntputs; i++) {
+        const json_t *t = json_array_get(get(root, HF_TPUT), i);
+        m_tput *d = &p->tputs[i];
+        d->bytes = gn(t, HF_TP_BYTES);
+        d->mode = gs(r, t, HF_TP_MODE);
+        d->note = gs(r, t, HF_TP_NOTE);
+        d->measured = gb(t, HF_TP_MEASURED);
+        d->sleep = gn(t, HF_TP_SLEEP);
+        d->wake = gn(t, HF_TP_WAKE);
+        d->d2h = gn(t, HF_TP_D2H);
+        d->h2d = gn(t, HF_TP_H2D);
+        d->sleep_frac = gn(t, HF_TP_SLEEP_FRAC);
+        d->wake_frac = gn(t, HF_TP_WAKE_FRAC);
+        d->wake_now = gn(t, HF_TP_WAKE_NOW);
+        d->wake_now_frac = gn(t, HF_TP_WAKE_NOW_FRAC);
+        d->pause_ms = gi(t, HF_TP_PAUSE, -1);
+    }
+}
+
+static void read_manifest(m_run *r, const json_t *root, m_manifest *m)
+{
+    m->present = true;
+    m->complete = gb(root, HF_MAN_COMPLETE);
+    m->interrupted = gs(r, root, HF_MAN_INTERRUPTED);
+    m->backend = gs(r, root, HF_MAN_BACKEND);
+    m->tool_version = gs(r, root, HF_MAN_TOOL_VERSION);
+    m->backend_choice = gs(r, root, HF_MAN_CHOICE);
+    m->device = gi(root, HF_MAN_DEVICE, -1);
+    fallbacks(r, root, HF_MAN_FALLBACKS, &m->fallbacks, &m->nfallbacks);
+    ARR(r, root, HF_STEPS, m_step, m->steps, m->nsteps);
+    for (size_t i = 0; i < m->nsteps; i++) {
+        const json_t *s = json_array_get(get(root, HF_STEPS), i);
+        m->steps[i].name = gs(r, s, HF_STEP_NAME);
+        m->steps[i].record = gs(r, s, HF_STEP_RECORD);
+        m->steps[i].sha256 = gs(r, s, HF_STEP_SHA256);
+        m->steps[i].exit_status = gi(s, HF_STEP_EXIT, -1);
+        m->steps[i].bytes = gi(s, HF_STEP_BYTES, -1);
+    }
+}
+
+/* ---- parsing ---- */
+
+/* Empties every raw-samples array in place (its key: [numbers]):
+ * the report needs the statistics, and the samples are most of a bench
+ * record. An array holding anything but number characters is left for the
+ * parse, which then refuses it. Strings are stepped over whole. */
+static size_t drop_samples(char *buf, size_t len)
+{
+    char key[64];
+    snprintf(key, sizeof key, "\"%s\"", ha_fkey(HF_ROW_SAMPLES));
+    const size_t klen = strlen(key);
+    static bool numeric[256];
+    if (!numeric['0'])
+        for (const char *c = "0123456789.eE+-, \n\tnul"; *c; c++)
+            numeric[(unsigned char)*c] = true;
+    size_t w = 0;
+    for (size_t i = 0; i < len;) {
+        if (buf[i] != '"') {
+            buf[w++] = buf[i++];
+            continue;
+        }
+        if (len - i > klen && !memcmp(buf + i, key, klen)) {
+            size_t j = i + klen;
+            while (j < len && (buf[j] == ' ' || buf[j] == ':' || buf[j] == '\n'))
+                j++;
+            size_t k = j + 1;
+            while (j < len && buf[j] == '[' && k < len && numeric[(unsigned char)buf[k]])
+                k++;
+            if (j < len && buf[j] == '[' && k < len && buf[k] == ']') {
+                memmove(buf + w, buf + i, j + 1 - i);
+                w += j + 1 - i;
+                i = k;
+                continue;
+            }
+        }
+        buf[w++] = buf[i++];
+        while (i < len && buf[i] != '"') {
+            if (buf[i] == '\\' && i + 1 < len)
+                buf[w++] = buf[i++];
+            buf[w++] = buf[i++];
+        }
+        if (i < len)
+            buf[w++] = buf[i++];
+    }
+    return w;
+}
+
+/* A document checked against the root it claims (or must be): 0 with
+ * *out, or -1 with *err. want is the root a file's name demands, or
+ * HF_NONE for any tool's. */
+static int parse_checked(const char *name, char *buf, size_t len, bool summary, int want, json_t **out, int *root,
+                         char **err)
+{
+    if (summary)
+        len = drop_samples(buf, len);
+    json_error_t je;
+    json_t *j = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &je);
+    if (!j) {
+        *err = rf_printf("%s: line %d, column %d: expected valid JSON (%s)", name, je.line, je.column, je.text);
+        return -1;
+    }
+    const json_t *sv = get(j, HF_SCHEMA_VERSION);
+    if (!json_is_object(j) || !json_is_integer(sv) || json_integer_value(sv) < 1 ||
+        json_integer_value(sv) > HA_SCHEMA_VERSION) {
+        *err = rf_printf("%s: $.%s: expected 1 to %d (the schema versions this reader knows), found %s", name,
+                         ha_fkey(HF_SCHEMA_VERSION), HA_SCHEMA_VERSION,
+                         !json_is_object(j) ? "no record" : !sv ? "none" : "another");
+        json_decref(j);
+        return -1;
+    }
+    const char *tool = json_string_value(get(j, HF_TOOL));
+    int r = ha_field_root(tool);
+    /* env.json from before tool 4e468fe names the probe that wrote it */
+    if (want == HF_ROOT_ENV && r == HF_ROOT_PROBE)
+        r = HF_ROOT_ENV;
+    if (r == HF_NONE || (want != HF_NONE && r != want) || r == HF_ROOT_COMPARE) {
+        *err = rf_printf("%s: $.%s: expected \"%s\"", name, ha_fkey(HF_TOOL),
+                         want != HF_NONE ? ha_fields[want].key : "the name of a hostaccess tool");
+        json_decref(j);
+        return -1;
+    }
+    char *why = NULL;
+    if (v_check(j, r, json_integer_value(sv), &why) != 0) {
+        *err = rf_printf("%s: %s", name, why ? why : "out of memory");
+        free(why);
+        json_decref(j);
+        return -1;
+    }
+    *out = j;
+    *root = r;
+    return 0;
+}
+
+static void put(m_run *r, const json_t *j, int root)
+{
+    switch (root) {
+    case HF_ROOT_ENV: r->has[RUN_ENV] = true; read_head(r, j, &r->envrec); break;
+    case HF_ROOT_PROBE: r->has[RUN_PROBE] = true; read_probe(r, j, &r->probe); break;
+    case HF_ROOT_MGA: r->has[RUN_MGA] = true; read_mga(r, j, &r->mga); break;
+    case HF_ROOT_BENCH: r->has[RUN_BENCH] = true; read_bench(r, j, &r->bench); break;
+    case HF_ROOT_POOL: r->has[RUN_POOL] = true; read_pool(r, j, &r->pool); break;
+    case HF_ROOT_MANIFEST: read_manifest(r, j, &r->manifest); break;
+    }
+}
+
+static const m_head *head_of(const m_run *r, int i)
+{
+    const m_head *h[RUN_NREC] = {&r->envrec, &r->probe.head, &r->mga.head, &r->bench.head, &r->pool.head};
+    return h[i];
+}
+
+int m_load_buffer(m_run *r, const char *buf, size_t len, char **err)
+{
+    memset(r, 0, sizeof *r);
+    r->path = strdup("(buffer)");
+    r->name = strdup("(buffer)");
+    char *copy = malloc(len + 1);
+    if (!r->path || !copy) {
+        free(copy);
+        *err = rf_printf("out of memory");
+        return -1;
+    }
+    memcpy(copy, buf, len);
+    json_t *j;
+    int root;
+    int rc = parse_checked("(buffer)", copy, len, false, HF_NONE, &j, &root, err);
+    free(copy);
+    if (rc)
+        return -1;
+    put(r, j, root);
+    json_decref(j);
+    r->complete = true;
+    r->incomplete = strdup("");
+    r->torch_text = "";
+    for (int i = 0; i < RUN_NREC && !r->env; i++)
+        if (r->has[i])
+            r->env = &head_of(r, i)->env;
+    static const m_env none = {0};
+    if (!r->env)
+        r->env = &none;
+    m_derive(r);
+    return 0;
+}
+
+/* ---- whole runs ---- */
+
+/* A tool's temporary record (".NAME.json.XXXXXX") means it never finished. */
+static char *leftover(const char *path)
+{
+    DIR *d = opendir(path);
+    if (!d)
+        return NULL;
+    char *why = NULL;
+    for (struct dirent *e; !why && (e = readdir(d));)
+        if (e->d_name[0] == '.' && strstr(e->d_name, ".json."))
+            why = rf_printf("a tool's temporary file %s was left behind: it did not finish", e->d_name);
+    closedir(d);
+    return why;
+}
+
+static bool hex64(const char *s)
+{
+    if (strlen(s) != 64)
+        return false;
+    for (; *s; s++)
+        if (!((*s >= '0' && *s <= '9') || (*s >= 'a' && *s <= 'f')))
+            return false;
+    return true;
+}
+
+/* The manifest's word on one step's record: its size and digest. */
+static char *check_step(const char *path, const m_step *s, size_t i)
+{
+    if (!*s->record)
+        return NULL;
+    if (strchr(s->record, '/') || s->record[0] == '.')
+        return rf_printf("MANIFEST.json: $.steps[%zu].record: expected a file name", i);
+    char *buf = NULL, *which = NULL, *err = NULL;
+    size_t len = 0;
+    bool found;
+    if (rf_read_either(path, s->record, REC_MAX_BYTES, &buf, &len, &found, &which, &err) != 0) {
+        free(which);
+        return err;
+    }
+    char *why = NULL;
+    if (!found) {
+        why = rf_printf("%s: missing, though MANIFEST.json lists it", s->record);
+    } else if (s->bytes < 0 || (size_t)s->bytes != len) {
+        why = rf_printf("%s: %zu bytes, MANIFEST.json says %lld: it is not the record the run wrote", s->record, len,
+                        s->bytes);
+    } else if (*s->sha256) {
+        ha_sha256 h;
+        char hex[65];
+        ha_sha256_init(&h);
+        ha_sha256_add(&h, buf, len);
+        ha_sha256_hex(&h, hex);
+        if (!hex64(s->sha256) || strcmp(hex, s->sha256))
+            why = rf_printf("%s: its SHA-256 is not the one MANIFEST.json lists: it was changed after the run",
+                            s->record);
+    }
+    free(buf);
+    free(which);
+    return why;
+}
+
+static int whole(m_run *tmp, const char *path, char **why)
+{
+    char *buf = NULL, *which = NULL, *err = NULL;
+    size_t len = 0;
+    bool found;
+    *why = NULL;
+    if (rf_read_either(path, "MANIFEST.json", 1 << 20, &buf, &len, &found, &which, &err) != 0) {
+        *why = err;
+        free(which);
+        return -1;
+    }
+    free(which);
+    if (!found) {
+        *why = rf_printf("no MANIFEST.json (run_all.sh writes it last: the run was cut short, or it is older "
+                         "than the manifest)");
+        return -1;
+    }
+    json_t *j = NULL;
+    int root = HF_NONE;
+    int rc = parse_checked("MANIFEST.json", buf, len, false, HF_ROOT_MANIFEST, &j, &root, &err);
+    free(buf);
+    if (rc) {
+        *why = err;
+        return -1;
+    }
+    read_manifest(tmp, j, &tmp->manifest);
+    json_decref(j);
+    const m_manifest *m = &tmp->manifest;
+    if (!m->complete) {
+        *why = *m->interrupted ? rf_printf("interrupted by %s (MANIFEST.json)", m->interrupted)
+                               : rf_printf("MANIFEST.json says incomplete: a tool wrote no record");
+        return -1;
+    }
+    for (size_t i = 0; i < m->nsteps && !*why; i++)
+        *why = check_step(path, &m->steps[i], i);
+    if (!*why)
+        *why = leftover(path);
+    return *why ? -1 : 0;
+}
+
+int m_check_whole(const char *path, char **why)
+{
+    m_run tmp = {0};
+    int rc = whole(&tmp, path, why);
+    m_free_run(&tmp);
+    return rc;
+}
+
+static void torch_text(m_run *r)
+{
+    char *p = rf_join(r->path, "torch_pool.txt"), *buf = NULL, *err = NULL;
+    size_t len;
+    struct stat st;
+    r->torch_text = "";
+    if (p && lstat(p, &st) == 0) {
+        r->has_torch = true;
+        if (rf_read(p, TORCH_TEXT_MAX, false, &buf, &len, &err) == 0)
+            r->torch_text = m_strdup(r, buf);
+        else
+            r->torch_text = m_printf(r, "(torch_pool.txt could not be read: %s)", err);
+    }
+    free(p);
+    free(buf);
+    free(err);
+}
+
+int m_load_run(m_run *r, const char *path, unsigned flags, char **err)
+{
+    memset(r, 0, sizeof *r);
+    r->path = strdup(path);
+    *err = NULL;
+    char *real = realpath(path, NULL);
+    const char *base = real ? strrchr(real, '/') : NULL;
+    r->name = strdup(base && base[1] ? base + 1 : real ? real : path);
+    free(real);
+    struct stat st;
+    if (!r->path) {
+        *err = rf_printf("out of memory");
+        return -1;
+    }
+    if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode)) {
+        *err = rf_printf("%s: expected a run folder (results/<run>/)", path);
+        m_free_run(r);
+        return -1;
+    }
+    char *why = NULL;
+    r->complete = whole(r, path, &why) == 0;
+    r->incomplete = why ? why : strdup("");
+    if (!r->complete && !(flags & M_ALLOW_INCOMPLETE)) {
+        *err = rf_printf("%s: not a whole run: %s; --allow-incomplete reports what is there, marked", path,
+                         r->incomplete);
+        m_free_run(r);
+        return -1;
+    }
+    int found = 0;
+    for (int i = 0; i < RUN_NREC; i++) {
+        char *buf = NULL, *which = NULL, *e = NULL;
+        size_t len = 0;
+        bool there;
+        if (rf_read_either(path, run_files[i], REC_MAX_BYTES, &buf, &len, &there, &which, &e) != 0) {
+            *err = e;
+            free(which);
+            m_free_run(r);
+            return -1;
+        }
+        if (!there)
+            continue;
+        json_t *j = NULL;
+        int root;
+        int rc = parse_checked(which, buf, len, !(flags & M_WITH_SAMPLES), run_roots[i], &j, &root, &e);
+        free(buf);
+        free(which);
+        if (rc) {
+            *err = e;
+            m_free_run(r);
+            return -1;
+        }
+        put(r, j, i == RUN_ENV ? HF_ROOT_ENV : root);
+        json_decref(j);
+        found++;
+        if (!r->env)
+            r->env = &head_of(r, i)->env;
+    }
+    if (!found) {
+        *err = rf_printf("%s: no records: expected env.json, probe_discriminator.json, ...", path);
+        m_free_run(r);
+        return -1;
+    }
+    torch_text(r);
+    m_derive(r);
+    return 0;
+}
+
+void m_free_run(m_run *r)
+{
+    for (m_arena *a = r->arena, *n; a; a = n) {
+        n = a->next;
+        free(a);
+    }
+    free(r->path);
+    free(r->name);
+    free(r->incomplete);
+    memset(r, 0, sizeof *r);
+}
+
+/* ---- listing ---- */
+
+static int by_name(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+static bool has_record(const char *dir, const char *name)
+{
+    static const char *const marks[] = {"env.json", "env.json.gz", "probe_discriminator.json",
+                                        "probe_discriminator.json.gz"};
+    struct stat st;
+    for (size_t i = 0; i < sizeof marks / sizeof marks[0]; i++) {
+        char *p = rf_printf("%s/%s/%s", dir, name, marks[i]);
+        bool there = p && stat(p, &st) == 0;
+        free(p);
+        if (there)
+            return true;
+    }
+    return false;
+}
+
+long m_list_runs(const char *dir, char ***names)
+{
+    *names = NULL;
+    DIR *d = opendir(dir);
+    if (!d)
+        return -1;
+    long n = 0, cap = 0;
+    for (struct dirent *e; (e = readdir(d));) {
+        if (e->d_name[0] == '.' || !has_record(dir, e->d_name))
+            continue;
+        if (n == cap) {
+            cap = cap ? 2 * cap : 64;
+            char **g = realloc(*names, (size_t)cap * sizeof *g);
+            if (!g)
+                break;
+            *names = g;
+        }
+        if (!((*names)[n] = strdup(e->d_name)))
+            break;
+        n++;
+    }
+    closedir(d);
+    if (n)
+        qsort(*names, (size_t)n, sizeof **names, by_name);
+    return n;
+}
+
+void m_free_names(char **names, long n)
+{
+    for (long i = 0; i < n; i++)
+        free(names[i]);
+    free(names);
+}
+
+/* ---- lookups ---- */
+
+const m_row *m_bench_row(const m_bench *b, const char *path, const char *kind, const char *cand, long long repeat)
+{
+    for (size_t i = 0; i < b->nrows; i++) {
+        const m_row *r = &b->rows[i];
+        if (r->repeat != repeat || r->skipped || strcmp(r->path, path))
+            continue;
+        if (kind && strcmp(r->kind, kind))
+            continue;
+        if (cand && strcmp(r->candidate, cand))
+            continue;
+        return r;
+    }
+    return NULL;
+}
+
+const char *m_row_family(const m_row *r)
+{
+    if (*r->family)
+        return r->family;
+    /* Records from before the field: the path names of that bench. */
+    static const struct { const char *prefix, *family; } legacy[] = {
+        {"harness", "harness"}, {"canary", "canary"},   {"fast_cold", "memory"}, {"fast", "read"},
+        {"guarded", "guarded"}, {"disc", "query"},      {"hardened", "hardened"}, {"copy", "copy"},
+        {"fault", "fault"},
+    };
+    for (size_t i = 0; i < sizeof legacy / sizeof legacy[0]; i++)
+        if (!strncmp(r->path, legacy[i].prefix, strlen(legacy[i].prefix)))
+            return legacy[i].family;
+    return "";
+}
+
+bool m_family_is_instrument(const char *f)
+{
+    return !strcmp(f, "harness") || !strcmp(f, "canary") || !strcmp(f, "syscall");
+}
+
+const m_cand *m_probe_cand(const m_probe *p, const char *name)
+{
+    for (size_t i = 0; i < p->ncands; i++)
+        if (!strcmp(p->cands[i].name, name))
+            return &p->cands[i];
+    return NULL;
+}
+
+const m_kind *m_probe_kind(const m_probe *p, const char *name)
+{
+    long i = m_probe_kind_index(p, name);
+    return i < 0 ? NULL : &p->kinds[i];
+}

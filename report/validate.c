@@ -1,0 +1,207 @@
+#include "validate.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fields.h"
+#include "readfile.h"
+
+/* Each container's members, worked out once from the table. */
+static int *members[HF_COUNT];
+static int nmembers[HF_COUNT];
+
+static void index_members(void)
+{
+    static bool done;
+    if (done)
+        return;
+    done = true;
+    for (int c = 1; c < HF_COUNT; c++) {
+        if (!(ha_fields[c].types & (T_OBJ | T_ARR)))
+            continue;
+        members[c] = malloc(HF_COUNT * sizeof *members[c]);
+        if (!members[c])
+            continue;
+        for (int f = 1; f < HF_COUNT; f++)
+            if (!(ha_fields[f].types & (F_ROOT | F_GROUP)) && ha_field_member(c, f))
+                members[c][nmembers[c]++] = f;
+    }
+}
+
+static const char *type_name(const json_t *j)
+{
+    switch (json_typeof(j)) {
+    case JSON_OBJECT: return "an object";
+    case JSON_ARRAY: return "an array";
+    case JSON_STRING: return "a string";
+    case JSON_INTEGER: return "an integer";
+    case JSON_REAL: return "a number";
+    case JSON_TRUE:
+    case JSON_FALSE: return "a boolean";
+    case JSON_NULL: return "null";
+    }
+    return "?";
+}
+
+static bool type_ok(const json_t *j, unsigned t)
+{
+    switch (json_typeof(j)) {
+    case JSON_NULL: return t & T_NULL;
+    case JSON_TRUE:
+    case JSON_FALSE: return t & T_BOOL;
+    case JSON_INTEGER: return t & (T_INT | T_NUM);
+    case JSON_REAL: return t & T_NUM;
+    case JSON_STRING: return t & T_STR;
+    case JSON_OBJECT: return t & T_OBJ;
+    case JSON_ARRAY: return t & T_ARR;
+    }
+    return false;
+}
+
+static void expected(unsigned t, char *out, size_t n)
+{
+    static const struct { unsigned t; const char *name; } names[] = {
+        {T_OBJ, "an object"}, {T_ARR, "an array"}, {T_STR, "a string"}, {T_INT, "an integer"},
+        {T_NUM, "a number"}, {T_BOOL, "a boolean"}, {T_NULL, "null"},
+    };
+    out[0] = 0;
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        if (!(t & names[i].t) || (names[i].t == T_INT && (t & T_NUM)))
+            continue;
+        size_t l = strlen(out);
+        snprintf(out + l, n - l, "%s%s", l ? " or " : "", names[i].name);
+    }
+}
+
+typedef struct vctx {
+    long long version;
+    char where[1024];
+    char **err;
+} vctx;
+
+static int fail(vctx *v, const char *fmt, const char *a, const char *b)
+{
+    char msg[300];
+    snprintf(msg, sizeof msg, fmt, a, b);
+    *v->err = rf_printf("%s: %s", v->where, msg);
+    return -1;
+}
+
+/* A scalar against a field's types, range and values. */
+static int scalar(vctx *v, const json_t *j, int id, unsigned types)
+{
+    const ha_field *f = &ha_fields[id];
+    if (!type_ok(j, types)) {
+        char want[96];
+        expected(types, want, sizeof want);
+        return fail(v, "expected %s, found %s", want, type_name(j));
+    }
+    if (json_is_number(j) && f->min <= f->max) {
+        double x = json_number_value(j);
+        if (!(x >= f->min && x <= f->max)) {
+            char range[96], got[48];
+            snprintf(range, sizeof range, "from %.15g to %.15g", f->min, f->max);
+            snprintf(got, sizeof got, "%.15g", x);
+            return fail(v, "expected a number %s, found %s", range, got);
+        }
+    }
+    if (json_is_string(j) && !ha_field_value_ok(id, json_string_value(j))) {
+        char vals[200];
+        snprintf(vals, sizeof vals, "%s", f->vals);
+        for (char *c = vals; *c; c++)
+            if (*c == '|')
+                *c = ',';
+        return fail(v, "expected one of %s, found another string%s", vals, "");
+    }
+    return 0;
+}
+
+static int object(vctx *v, const json_t *obj, int container);
+
+static int field(vctx *v, const json_t *j, int id)
+{
+    const ha_field *f = &ha_fields[id];
+    if (scalar(v, j, id, f->types & T_TYPES))
+        return -1;
+    if (json_is_object(j))
+        return object(v, j, id);
+    if (!json_is_array(j))
+        return 0;
+    size_t wl = strlen(v->where), i;
+    const json_t *el;
+    json_array_foreach(j, i, el) {
+        /* The place is written only where it is needed: an array of
+         * samples holds hundreds of thousands of elements. */
+        bool ok = f->elem ? type_ok(el, f->elem) && (!json_is_number(el) || f->min > f->max ||
+                                                      (json_number_value(el) >= f->min &&
+                                                       json_number_value(el) <= f->max))
+                          : json_is_object(el);
+        if (ok && f->elem)
+            continue;
+        snprintf(v->where + wl, sizeof v->where - wl, "[%zu]", i);
+        if (!f->elem) {
+            if (!ok)
+                return fail(v, "expected an object, found %s%s", type_name(el), "");
+            if (object(v, el, id))
+                return -1;
+        } else if (scalar(v, el, id, f->elem)) {
+            return -1;
+        }
+    }
+    v->where[wl] = 0;
+    return 0;
+}
+
+/* Whether the object was measured, where one of its booleans says. */
+static bool measured(const json_t *obj, int container)
+{
+    for (int k = 0; k < nmembers[container]; k++) {
+        int id = members[container][k];
+        unsigned t = ha_fields[id].types;
+        if (!(t & (F_GATE_TRUE | F_GATE_FALSE)))
+            continue;
+        const json_t *g = json_object_get(obj, ha_fields[id].key);
+        return (t & F_GATE_TRUE) ? json_is_true(g) : json_is_false(g);
+    }
+    return true;
+}
+
+static int object(vctx *v, const json_t *obj, int container)
+{
+    bool meas = measured(obj, container);
+    size_t wl = strlen(v->where);
+    for (int k = 0; k < nmembers[container]; k++) {
+        int id = members[container][k];
+        const ha_field *f = &ha_fields[id];
+        snprintf(v->where + wl, sizeof v->where - wl, ".%s", f->key);
+        const json_t *j = json_object_get(obj, f->key);
+        if (!j) {
+            bool required = f->since && v->version >= f->since && (!(f->types & F_MEAS) || meas);
+            if (required)
+                return fail(v, "missing (schema version %s%s)", v->version >= 2 ? "2" : "1", "");
+            continue;
+        }
+        if (field(v, j, id))
+            return -1;
+    }
+    v->where[wl] = 0;
+    return 0;
+}
+
+int v_check(const json_t *root, int root_field, long long version, char **err)
+{
+    index_members();
+    vctx v = {version, "$", err};
+    if (!json_is_object(root)) {
+        *err = rf_printf("$: expected a record (a JSON object), found %s", type_name(root));
+        return -1;
+    }
+    for (int c = 1; c < HF_COUNT; c++)
+        if ((ha_fields[c].types & (T_OBJ | T_ARR)) && !members[c]) {
+            *err = rf_printf("out of memory checking the record");
+            return -1;
+        }
+    return object(&v, root, root_field);
+}
