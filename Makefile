@@ -52,7 +52,7 @@ REPORT_LIBS := $(shell pkg-config --libs jansson 2>/dev/null || echo -ljansson) 
 REPORT := $(BUILD)/bin/report $(BUILD)/bin/compare $(BUILD)/bin/trend $(BUILD)/bin/fleet
 
 .SECONDARY:
-.PHONY: all probes bench fix report schema check check-torch check-fuzz-corpus fuzz check-unit check-integration check-sanitize check-gpu check-nohdr check-standin coverage hip-matrix clean backends
+.PHONY: all probes bench fix report schema compact-results check check-torch check-fuzz-corpus fuzz check-unit check-integration check-sanitize check-gpu check-nohdr check-standin coverage hip-matrix clean backends
 all: probes
 
 # probes builds every tool run_all.sh runs, so the quick start is two commands.
@@ -90,14 +90,20 @@ $(BUILD)/schema_md: $(BUILD)/tools/schema_md.o $(LIBBASE)
 
 # results/SCHEMA.md is generated from common/fields.def (a test fails when
 # the committed page and the table differ).
+# Every committed run's records gzip-compressed (they stay readable by
+# report, compare and trend, and checked against MANIFEST.json).
+compact-results:
+	tools/compact_results.sh results
+
 schema: $(BUILD)/schema_md
 	$(BUILD)/schema_md > results/SCHEMA.md.tmp && mv results/SCHEMA.md.tmp results/SCHEMA.md
 
 # -Bsymbolic: the model inside binds to itself, never to a tool's own copy.
-$(BUILD)/standin/libamdhip64.so: standin/hip_standin.c common/largebar.c common/largebar.h common/rocm_profiles.h Makefile
+STANDIN_SRC := $(wildcard standin/*.c) common/largebar.c
+$(BUILD)/standin/libamdhip64.so: $(STANDIN_SRC) standin/standin.h common/largebar.h common/rocm_profiles.h Makefile
 	@mkdir -p $(dir $@)
-	$(CC) -std=c11 -D_GNU_SOURCE -fPIC -shared -Wl,-Bsymbolic $(WARN) -Wno-deprecated-declarations -Icommon \
-	    $(HIP_FLAGS) -O1 -g standin/hip_standin.c common/largebar.c -o $@
+	$(CC) -std=c11 -D_GNU_SOURCE -fPIC -shared -Wl,-Bsymbolic $(WARN) -Wno-deprecated-declarations -Icommon -Istandin \
+	    $(HIP_FLAGS) -O1 -g $(STANDIN_SRC) -o $@
 
 fix: $(FIX)
 $(BUILD)/fix/%.o: BACKEND_FLAGS = -Ifix

@@ -174,8 +174,8 @@ static void setup(bench *b)
         ha_discriminate_kind(be, &b->d, ki);
     ha_discriminate_verdicts(&b->d);
     for (size_t qi = 0; qi < b->d.nq; qi++)
-        if (b->d.verdicts[qi].v == HA_V_DISTINGUISHES)
-            b->good[b->ngood++] = b->d.queries[qi];
+        if (b->d.verdicts[qi].v == HA_V_DISTINGUISHES && !(b->d.queries[qi]->flags & HA_QF_MODEL))
+            b->good[b->ngood++] = b->d.queries[qi]; /* a model is not a call: nothing to time */
     b->headline = b->device_kind = b->bad_kind = -1;
     if (b->d.nk > 0 && b->d.runs[0].created && !b->d.kinds[0]->is_vmm)
         b->device_kind = 0; /* hipMalloc, cuMemAlloc, plain-readable: each table's first row */

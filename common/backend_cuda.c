@@ -35,7 +35,9 @@
     OPT(cuMemAllocManaged) OPT(cuPointerGetAttribute) OPT(cuPointerGetAttributes)           \
     OPT(cuMemGetAccess) OPT(cuMemRetainAllocationHandle) OPT(cuMemGetAddressRange)          \
     OPT(cuMemGetAllocationGranularity) OPT(cuMemAddressReserve) OPT(cuMemAddressFree)       \
-    OPT(cuMemCreate) OPT(cuMemRelease) OPT(cuMemMap) OPT(cuMemUnmap) OPT(cuMemSetAccess)
+    OPT(cuMemCreate) OPT(cuMemRelease) OPT(cuMemMap) OPT(cuMemUnmap) OPT(cuMemSetAccess)       \
+    OPT(cuMemExportToShareableHandle) OPT(cuMemImportFromShareableHandle) OPT(cuMemHostRegister) \
+    OPT(cuMemHostUnregister) OPT(cuMemAllocAsync) OPT(cuMemFreeAsync)
 
 #define DECL(n) static __typeof__(n) *p_##n;
 CU_SYMS(DECL, DECL)
@@ -178,9 +180,29 @@ static int cu_get_access(const ha_backend *be, void *va, ha_loc l, unsigned long
     return CALL(cuMemGetAccess, flags, &loc, dptr(va));
 }
 
+static int cu_export_fd(const ha_backend *be, ha_vmm_handle h, int *fd)
+{
+    (void)be;
+    int got = -1;
+    int st = CALL(cuMemExportToShareableHandle, &got, (CUmemGenericAllocationHandle)h,
+                  CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0);
+    *fd = got;
+    return st;
+}
+
+static int cu_import_fd(const ha_backend *be, int fd, ha_vmm_handle *h)
+{
+    (void)be;
+    CUmemGenericAllocationHandle ch = (CUmemGenericAllocationHandle)HA_VMM_NO_HANDLE;
+    int st = CALL(cuMemImportFromShareableHandle, &ch, (void *)(intptr_t)fd, CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR);
+    *h = (ha_vmm_handle)ch;
+    return st;
+}
+
 static const ha_vmm_ops cu_vmm = {
     cu_granularity, cu_reserve, cu_free_va, cu_create, cu_release,
     cu_map,         cu_unmap,   cu_set_access, cu_get_access,
+    cu_export_fd,   cu_import_fd,
 };
 
 /* ---- the runtime's own allocation kinds ---- */
@@ -232,10 +254,65 @@ static int k_managed(const ha_backend *be, ha_alloc *a)
     return st;
 }
 
+/* Host memory the caller owns, registered with the driver. */
+static int k_registered(const ha_backend *be, ha_alloc *a)
+{
+    void *p = ha_host_pages(PLAIN_SIZE);
+    if (!p) {
+        snprintf(a->detail, sizeof a->detail, "mmap(%u) for cuMemHostRegister: out of memory", PLAIN_SIZE);
+        return HA_ST_UNAVAILABLE;
+    }
+    int st = CALL(cuMemHostRegister, p, PLAIN_SIZE, CU_MEMHOSTREGISTER_DEVICEMAP);
+    snprintf(a->detail, sizeof a->detail, "mmap + cuMemHostRegister(DEVICEMAP): %s", cu_status_name(be, st));
+    if (st)
+        ha_host_pages_free(p, PLAIN_SIZE);
+    a->ptr = st ? NULL : p;
+    a->size = PLAIN_SIZE;
+    return st;
+}
+
+static void k_unregister(const ha_backend *be, ha_alloc *a)
+{
+    int st = CALL(cuMemHostUnregister, a->ptr);
+    if (st)
+        ha_log(HA_LOG_WARN, "cuMemHostUnregister: %s", cu_status_name(be, st));
+    ha_host_pages_free(a->ptr, a->size);
+}
+
+/* Stream-ordered pool memory, what PYTORCH_CUDA_ALLOC_CONF=backend:cudaMallocAsync
+ * hands out: allocated on the stream and waited for before anyone reads it. */
+static int k_malloc_async(const ha_backend *be, ha_alloc *a)
+{
+    CUdeviceptr p = 0;
+    int st = CALL(cuMemAllocAsync, &p, PLAIN_SIZE, state(be)->stream);
+    int ss = st ? st : CALL(cuStreamSynchronize, state(be)->stream);
+    snprintf(a->detail, sizeof a->detail, "cuMemAllocAsync(%u, stream): %s; cuStreamSynchronize: %s", PLAIN_SIZE,
+             cu_status_name(be, st), st ? "not called" : cu_status_name(be, ss));
+    a->ptr = (void *)(uintptr_t)p;
+    a->size = PLAIN_SIZE;
+    if (!st && ss)
+        CALL(cuMemFreeAsync, p, state(be)->stream);
+    return st ? st : ss;
+}
+
+static void k_free_async(const ha_backend *be, ha_alloc *a)
+{
+    int st = CALL(cuMemFreeAsync, dptr(a->ptr), state(be)->stream);
+    int ss = st ? st : CALL(cuStreamSynchronize, state(be)->stream);
+    if (st || ss)
+        ha_log(HA_LOG_WARN, "cuMemFreeAsync: %s, then cuStreamSynchronize: %s", cu_status_name(be, st),
+               st ? "not called" : cu_status_name(be, ss));
+}
+
+/* torch_allocator: as in backend_hip.c, whose rows these parallel. */
 static const ha_kind cu_kinds[] = {
     {"cuMemAlloc", "device memory from cuMemAlloc", k_mem_alloc, k_mem_free, {0}, false, false, true},
     {"cuMemHostAlloc", "pinned host memory, cuMemHostAlloc(DEVICEMAP)", k_host_alloc, k_host_free, {0}, false, false, false},
     {"cuMemAllocManaged", "managed memory, cuMemAllocManaged(GLOBAL)", k_managed, k_mem_free, {0}, false, false, false},
+    {"cuMemHostRegister", "host pages registered with cuMemHostRegister(DEVICEMAP)", k_registered, k_unregister, {0},
+     false, false, false},
+    {"cuMemAllocAsync", "stream-ordered pool memory, cuMemAllocAsync (PyTorch's cudaMallocAsync backend)",
+     k_malloc_async, k_free_async, {0}, false, false, true},
     {0},
 };
 

@@ -60,6 +60,9 @@
 #define HIP_ALLOC_PROP_REORDERED 50300000
 #define HIP_MEMORY_TYPE_RENUMBERED 60000000
 
+/* PyTorch reads .item() with a host load when built against this release or newer. */
+#define HIP_TORCH_HOST_ITEM 70200000
+
 /* Runtime versions (HIP_VERSION numbering) where retain changed. */
 #define HIP_RETAIN_TAKES_REF 71200000
 #define HIP_RETAIN_CRASHES_FROM 60200000 /* f5ca620b */
@@ -83,6 +86,7 @@ typedef struct hip_state {
     int runtime_version;
     bool prop_skew;    /* hipMemAllocationProp: header and runtime on two sides of 5.3 */
     bool memtype_skew; /* hipMemoryType: header and runtime on two sides of 6.0 */
+    int large_bar;     /* hipDeviceAttributeIsLargeBar of the open device; -1 unknown */
 } hip_state;
 
 /* Whether versions a and b lie on two sides of the release that changed. */
@@ -220,9 +224,28 @@ static int hip_get_access(const ha_backend *be, void *va, ha_loc l, unsigned lon
     return CALL(hipMemGetAccess, flags, &loc, va);
 }
 
+static int hip_export_fd(const ha_backend *be, ha_vmm_handle h, int *fd)
+{
+    (void)be;
+    int got = -1;
+    int st = CALL(hipMemExportToShareableHandle, &got, native(h), hipMemHandleTypePosixFileDescriptor, 0);
+    *fd = got;
+    return st;
+}
+
+static int hip_import_fd(const ha_backend *be, int fd, ha_vmm_handle *h)
+{
+    (void)be;
+    hipMemGenericAllocationHandle_t nh = native(HA_VMM_NO_HANDLE);
+    int st = CALL(hipMemImportFromShareableHandle, &nh, (void *)(intptr_t)fd, hipMemHandleTypePosixFileDescriptor);
+    *h = (ha_vmm_handle)(uintptr_t)nh;
+    return st;
+}
+
 static const ha_vmm_ops hip_vmm = {
     hip_granularity, hip_reserve, hip_free_va, hip_create, hip_release,
     hip_map,         hip_unmap,   hip_set_access, hip_get_access,
+    hip_export_fd,   hip_import_fd,
 };
 
 /* ---- the runtime's own allocation kinds ---- */
@@ -273,10 +296,82 @@ static int k_managed(const ha_backend *be, ha_alloc *a)
     return st;
 }
 
+/* Host memory the caller owns, registered with the runtime. */
+static int k_registered(const ha_backend *be, ha_alloc *a)
+{
+    void *p = ha_host_pages(PLAIN_SIZE);
+    if (!p) {
+        snprintf(a->detail, sizeof a->detail, "mmap(%u) for hipHostRegister: out of memory", PLAIN_SIZE);
+        return HA_ST_UNAVAILABLE;
+    }
+    int st = CALL(hipHostRegister, p, PLAIN_SIZE, hipHostRegisterMapped);
+    snprintf(a->detail, sizeof a->detail, "mmap + hipHostRegister(Mapped): %s", hip_status_name(be, st));
+    if (st)
+        ha_host_pages_free(p, PLAIN_SIZE);
+    a->ptr = st ? NULL : p;
+    a->size = PLAIN_SIZE;
+    return st;
+}
+
+static void k_unregister(const ha_backend *be, ha_alloc *a)
+{
+    int st = CALL(hipHostUnregister, a->ptr);
+    if (st)
+        ha_log(HA_LOG_WARN, "hipHostUnregister: %s", hip_status_name(be, st));
+    ha_host_pages_free(a->ptr, a->size);
+}
+
+/* Stream-ordered pool memory, as PyTorch's cudaMallocAsync backend gets it:
+ * allocated on the stream and waited for before anyone reads it. */
+static int k_malloc_async(const ha_backend *be, ha_alloc *a)
+{
+    void *p = NULL;
+    int st = CALL(hipMallocAsync, &p, PLAIN_SIZE, state(be)->stream);
+    int ss = st ? st : CALL(hipStreamSynchronize, state(be)->stream);
+    snprintf(a->detail, sizeof a->detail, "hipMallocAsync(%u, stream): %s; hipStreamSynchronize: %s", PLAIN_SIZE,
+             hip_status_name(be, st), st ? "not called" : hip_status_name(be, ss));
+    a->ptr = p;
+    a->size = PLAIN_SIZE;
+    if (!st && ss)
+        CALL(hipFreeAsync, p, state(be)->stream);
+    return st ? st : ss;
+}
+
+static void k_free_async(const ha_backend *be, ha_alloc *a)
+{
+    int st = CALL(hipFreeAsync, a->ptr, state(be)->stream);
+    int ss = st ? st : CALL(hipStreamSynchronize, state(be)->stream);
+    if (st || ss)
+        ha_log(HA_LOG_WARN, "hipFreeAsync: %s, then hipStreamSynchronize: %s", hip_status_name(be, st),
+               st ? "not called" : hip_status_name(be, ss));
+}
+
+/* Fine-grained device memory: the pointer queries read it as Host. */
+static int k_finegrained(const ha_backend *be, ha_alloc *a)
+{
+    void *p = NULL;
+    int st = CALL(hipExtMallocWithFlags, &p, PLAIN_SIZE, hipDeviceMallocFinegrained);
+    snprintf(a->detail, sizeof a->detail, "hipExtMallocWithFlags(%u, Finegrained): %s", PLAIN_SIZE,
+             hip_status_name(be, st));
+    a->ptr = p;
+    a->size = PLAIN_SIZE;
+    return st;
+}
+
+/* torch_allocator: hipMalloc is what the caching allocator carves, and
+ * hipMallocAsync what its cudaMallocAsync backend hands out; PyTorch never
+ * gives a tensor host, managed, registered or fine-grained memory through
+ * its allocator. */
 static const ha_kind hip_kinds[] = {
     {"hipMalloc", "device memory from hipMalloc (host-readable on large BAR)", k_malloc, k_free, {0}, false, false, true},
     {"hipHostMalloc", "pinned host memory, hipHostMalloc(Mapped)", k_host_malloc, k_host_free, {0}, false, false, false},
     {"hipMallocManaged", "managed memory, hipMallocManaged(Global)", k_managed, k_free, {0}, false, false, false},
+    {"hipHostRegister", "host pages registered with hipHostRegister(Mapped)", k_registered, k_unregister, {0}, false,
+     false, false},
+    {"hipMallocAsync", "stream-ordered pool memory, hipMallocAsync (PyTorch's cudaMallocAsync backend)",
+     k_malloc_async, k_free_async, {0}, false, false, true},
+    {"hipExtMallocWithFlags(fine)", "fine-grained device memory, hipExtMallocWithFlags(Finegrained)", k_finegrained,
+     k_free, {0}, false, false, false},
     {0},
 };
 
@@ -626,6 +721,9 @@ static int hip_open(ha_backend *be, int device, char *why, size_t n)
         s.prop_skew = across(HIP_ALLOC_PROP_REORDERED, HIP_VERSION, s.runtime_version);
         s.memtype_skew = across(HIP_MEMORY_TYPE_RENUMBERED, HIP_VERSION, s.runtime_version);
     }
+    s.large_bar = -1;
+    if (CALL(hipDeviceGetAttribute, &s.large_bar, hipDeviceAttributeIsLargeBar, device) != HA_ST_OK)
+        s.large_bar = -1;
     st = CALL(hipStreamCreateWithFlags, &s.stream, hipStreamNonBlocking);
     if (st)
         ha_log(HA_LOG_WARN, "hipStreamCreateWithFlags: %s; async copies use the null stream",
@@ -650,6 +748,21 @@ static void hip_close(ha_backend *be)
     release_device(s);
     free(s);
     be->priv = NULL;
+}
+
+/* PyTorch's condition 1: built against >= 7.2 (taken as built against
+ * this runtime) and the current device (the one open) is large-BAR, as
+ * hipDeviceProp_t.isLargeBar reports it. */
+static bool hip_torch_reads_host(const ha_backend *be, char *why, size_t n)
+{
+    const hip_state *s = state(be);
+    if (s->runtime_version < HIP_TORCH_HOST_ITEM) {
+        snprintf(why, n, "PyTorch built against HIP %d copies (the host read is from 7.2)", s->runtime_version);
+        return false;
+    }
+    snprintf(why, n, "HIP %d, current device %s", s->runtime_version,
+             s->large_bar > 0 ? "large-BAR" : s->large_bar == 0 ? "not large-BAR" : "of unknown BAR size");
+    return s->large_bar > 0;
 }
 
 static void hip_version_string(int v, char *out, size_t n)
@@ -759,6 +872,7 @@ const ha_backend_ops ha_backend_hip = {
     .vmm = &hip_vmm,
     .vram_held_while_reserved = true,
     .device_reads_cross_bar = true,
+    .torch_reads_host = hip_torch_reads_host,
 };
 
 #else /* no HIP headers at build time */

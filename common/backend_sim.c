@@ -131,9 +131,26 @@ static int sim_get_access(const ha_backend *be, void *va, ha_loc loc, unsigned l
     return SIM_SUCCESS;
 }
 
+static int sim_export_fd(const ha_backend *be, ha_vmm_handle h, int *fd)
+{
+    (void)be;
+    return lb_export_fd((lb_handle)h, fd);
+}
+
+static int sim_import_fd(const ha_backend *be, int fd, ha_vmm_handle *h)
+{
+    (void)be;
+    lb_handle lh = 0;
+    int st = lb_import_fd(fd, &lh);
+    if (st == LB_OK)
+        *h = (ha_vmm_handle)lh;
+    return st;
+}
+
 static const ha_vmm_ops sim_vmm = {
     sim_granularity, sim_reserve, sim_free_va, sim_create, sim_release,
     sim_map,         sim_unmap,   sim_set_access, sim_get_access,
+    sim_export_fd,   sim_import_fd,
 };
 
 /* ---- plain kinds: BAR allocations, visible (large BAR) or not ---- */
@@ -158,6 +175,15 @@ static int sim_large_bar(void)
 {
     const char *s = getenv("HA_SIM_LARGE_BAR");
     return !s ? 1 : !strcmp(s, "1") ? 1 : !strcmp(s, "0") ? 0 : -1;
+}
+
+/* The model stands for ROCm >= 7.2 on a GPU whose BAR is large or not. */
+static bool sim_torch_reads_host(const ha_backend *be, char *why, size_t n)
+{
+    (void)be;
+    bool lb = sim_large_bar() == 1;
+    snprintf(why, n, "modelled ROCm >= 7.2 on a %s-BAR device", lb ? "large" : "small");
+    return lb;
 }
 
 static int plain_readable(const ha_backend *be, ha_alloc *a) { return plain_create(be, a, sim_large_bar() == 1); }
@@ -373,4 +399,5 @@ const ha_backend_ops ha_backend_sim = {
     .mem_info = sim_mem_info,
     .vmm = &sim_vmm,
     .vram_held_while_reserved = true,
+    .torch_reads_host = sim_torch_reads_host,
 };

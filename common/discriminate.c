@@ -1,6 +1,7 @@
 #include "discriminate.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "classify.h"
@@ -124,6 +125,10 @@ static void control_kind(const ha_backend *be, ha_discrimination *p, ha_kind_run
     r->kind->destroy(be, &r->a);
 }
 
+/* A model of PyTorch's rule is about the tensors PyTorch's allocator hands
+ * out: asked and judged on those kinds alone. */
+static bool applies(const ha_query *q, const ha_kind *k) { return !(q->flags & HA_QF_MODEL) || k->torch_allocator; }
+
 void ha_discriminate_kind(const ha_backend *be, ha_discrimination *p, size_t ki)
 {
     
@@ -152,8 +157,14 @@ void ha_discriminate_kind(const ha_backend *be, ha_discrimination *p, size_t ki)
         r->a.has_pattern = true;
     }
     /* Candidates first: a discriminator is asked before the read it guards. */
-    for (size_t qi = 0; qi < p->nq; qi++)
+    for (size_t qi = 0; qi < p->nq; qi++) {
+        if (!applies(p->queries[qi], r->kind)) {
+            ha_result_status(be, &r->res[qi], HA_ST_SKIPPED);
+            snprintf(r->res[qi].status_name, sizeof r->res[qi].status_name, "not PyTorch's allocator");
+            continue;
+        }
         ha_query_run(be, p->queries[qi], &r->a, &r->res[qi]);
+    }
     if (r->a.has_pattern) {
         read_truth(p, r);
         write_truth(be, p, r);
@@ -173,6 +184,8 @@ void ha_discriminate_verdicts(ha_discrimination *p)
             /* The control is judged by the OS-level candidates alone. */
             if (r->kind->control && !(p->queries[qi]->flags & HA_QF_OS))
                 continue;
+            if (!applies(p->queries[qi], r->kind))
+                continue;
             ha_result *res = &r->res[qi];
             ha_outcome_key(res, p->keys[qi][ki], sizeof p->keys[qi][ki]);
             cells[n].kind = r->kind->name;
@@ -180,6 +193,8 @@ void ha_discriminate_verdicts(ha_discrimination *p)
             cells[n].answered = res->outcome == HA_OUT_OK || res->outcome == HA_OUT_ERROR ||
                                 res->outcome == HA_OUT_NOT_WRITTEN;
             cells[n].outcome = p->keys[qi][ki];
+            cells[n].says = !(p->queries[qi]->flags & HA_QF_MODEL) || res->outcome != HA_OUT_OK ? HA_SAYS_INFER
+                            : atoi(res->cls) ? HA_SAYS_READABLE : HA_SAYS_UNREADABLE;
             n++;
         }
         ha_verdict_compute(cells, n, &p->verdicts[qi]);

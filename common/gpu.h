@@ -86,6 +86,7 @@ typedef struct ha_vmm_recipe {
     int chunks;            /* separate handles mapped back to back */
     bool posix_fd;         /* exportable handle, as PyTorch's expandable segments */
     bool expandable;       /* large reserve, per-chunk access, then grow by one */
+    bool imported;         /* exported to a POSIX fd and imported back, then mapped: IPC's receiving side */
 } ha_vmm_recipe;
 
 struct ha_kind {
@@ -141,6 +142,10 @@ typedef struct ha_vmm_ops {
     int (*set_access)(const ha_backend *be, void *va, size_t size, const ha_loc *locs,
                       size_t nlocs);
     int (*get_access)(const ha_backend *be, void *va, ha_loc loc, unsigned long long *flags);
+    /* A POSIX-fd handle exported (the caller closes fd) and imported; NULL
+     * where the backend cannot share handles. */
+    int (*export_fd)(const ha_backend *be, ha_vmm_handle h, int *fd);
+    int (*import_fd)(const ha_backend *be, int fd, ha_vmm_handle *h);
 } ha_vmm_ops;
 
 typedef struct ha_env ha_env;
@@ -184,6 +189,10 @@ typedef struct ha_backend_ops {
      * BAR (ROCm on a large-BAR GPU). Not CUDA's, whose device memory the
      * host cannot read, nor the model's, which is host DRAM. */
     bool device_reads_cross_bar;
+    /* Whether PyTorch built against this runtime reads .item() scalars of
+     * its allocator's tensors with a host load on the current device (its
+     * large-BAR rule); why, in one line. NULL: never (PyTorch copies). */
+    bool (*torch_reads_host)(const ha_backend *be, char *why, size_t n);
 } ha_backend_ops;
 
 struct ha_backend {

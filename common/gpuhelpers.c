@@ -1,10 +1,12 @@
 #include "gpuhelpers.h"
 
 #include <stdio.h>
+#include <sys/mman.h>
 
 #include "classify.h"
 #include "controlkind.h"
 #include "oscand.h"
+#include "torchrule.h"
 #include "vmmkinds.h"
 
 const char *ha_status_name(const ha_backend *be, int status)
@@ -74,6 +76,8 @@ size_t ha_queries(const ha_backend *be, const ha_query **out, size_t max)
         out[n++] = q;
     for (const ha_query *q = ha_os_queries; q->name && n < max; q++)
         out[n++] = q;
+    for (const ha_query *q = ha_torch_queries; q->name && n < max; q++)
+        out[n++] = q;
     return n;
 }
 
@@ -86,4 +90,16 @@ const char *ha_loc_name(ha_loc_type t)
     case HA_LOC_HOST_NUMA_CURRENT: return "host_numa_current";
     default: return "?";
     }
+}
+
+void *ha_host_pages(size_t n)
+{
+    void *p = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    return p == MAP_FAILED ? NULL : p;
+}
+
+void ha_host_pages_free(void *p, size_t n)
+{
+    if (p)
+        munmap(p, n);
 }

@@ -25,9 +25,15 @@ void ha_result_status(const ha_backend *be, ha_result *r, int status);
  * VMM. Returns the count written. */
 size_t ha_kinds(const ha_backend *be, const ha_kind **out, size_t max);
 
-/* The candidates of a backend: its runtime's rows, then the OS-level rows. */
+/* The candidates of a backend: its runtime's rows, the OS-level rows, then
+ * the model of PyTorch's rule. */
 size_t ha_queries(const ha_backend *be, const ha_query **out, size_t max);
 
 const char *ha_loc_name(ha_loc_type t);
+
+/* Page-aligned anonymous host memory, for the kinds that register the
+ * caller's own pages with a runtime; NULL when mmap fails. */
+void *ha_host_pages(size_t n);
+void ha_host_pages_free(void *p, size_t n);
 
 #endif

@@ -18,6 +18,8 @@
     OPT(hipPointerGetAttributes) OPT(hipPointerGetAttribute) OPT(hipDrvPointerGetAttributes)    \
     OPT(hipMemGetAccess) OPT(hipMemRetainAllocationHandle) OPT(hipMemGetAddressRange)           \
     OPT(hipMemGetAllocationGranularity) OPT(hipMemAddressReserve) OPT(hipMemAddressFree)        \
-    OPT(hipMemCreate) OPT(hipMemRelease) OPT(hipMemMap) OPT(hipMemUnmap) OPT(hipMemSetAccess)
+    OPT(hipMemCreate) OPT(hipMemRelease) OPT(hipMemMap) OPT(hipMemUnmap) OPT(hipMemSetAccess)        \
+    OPT(hipMemExportToShareableHandle) OPT(hipMemImportFromShareableHandle) OPT(hipHostRegister)    \
+    OPT(hipHostUnregister) OPT(hipMallocAsync) OPT(hipFreeAsync) OPT(hipExtMallocWithFlags)
 
 #endif

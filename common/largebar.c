@@ -1,7 +1,9 @@
 #include "largebar.h"
 
+#include <fcntl.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define MAX_OBJ 4096
@@ -16,6 +18,7 @@ typedef struct obj {
     char *dev;         /* PHYS: the device's private view */
     int refs;          /* PHYS */
     bool host_backed;  /* PHYS: memory of the host, not VRAM */
+    bool imported;     /* PHYS: came from lb_import_fd */
     struct obj *range; /* PHYS: the reservation it was last mapped into */
     struct obj *phys;  /* MAP, BAR */
     bool dev_access;   /* MAP */
@@ -229,6 +232,16 @@ int lb_free_va(void *va, size_t size)
     return LB_OK;
 }
 
+bool lb_reserve_find(const void *p, void **start, size_t *size)
+{
+    obj *r = find(RESERVE, p);
+    if (r) {
+        *start = r->va;
+        *size = r->size;
+    }
+    return r != NULL;
+}
+
 int lb_create(lb_handle *h, size_t size, bool host_backed)
 {
     if (!size || size % granule)
@@ -265,6 +278,44 @@ bool lb_is_host_backed(lb_handle h)
     return ph && ph->host_backed;
 }
 
+int lb_export_fd(lb_handle h, int *fd)
+{
+    obj *ph = phys_of(h);
+    if (!ph || ph->refs <= 0)
+        return LB_E_INVALID;
+    /* A dup of the memory's own fd: what a runtime's dma-buf export is. */
+    int d = fcntl(ph->fd, F_DUPFD_CLOEXEC, 0);
+    if (d < 0)
+        return LB_E_NOMEM;
+    *fd = d;
+    return LB_OK;
+}
+
+int lb_import_fd(int fd, lb_handle *h)
+{
+    struct stat want;
+    if (fd < 0 || fstat(fd, &want) != 0)
+        return LB_E_INVALID;
+    for (int i = 0; i < MAX_OBJ; i++) {
+        struct stat have;
+        obj *ph = &objs[i];
+        if (ph->k == PHYS && ph->refs > 0 && fstat(ph->fd, &have) == 0 && have.st_ino == want.st_ino &&
+            have.st_dev == want.st_dev) {
+            ph->refs++;
+            ph->imported = true;
+            *h = (lb_handle)ph;
+            return LB_OK;
+        }
+    }
+    return LB_E_INVALID;
+}
+
+bool lb_is_imported(lb_handle h)
+{
+    obj *ph = phys_of(h);
+    return ph && ph->imported;
+}
+
 int lb_map(void *va, size_t size, lb_handle h)
 {
     obj *ph = phys_of(h), *r = find(RESERVE, va);
@@ -286,27 +337,50 @@ int lb_map(void *va, size_t size, lb_handle h)
     return LB_OK;
 }
 
-int lb_unmap(void *va, size_t size)
+/* Whether [va, va + size) is whole mapped chunks from a chunk start:
+ * ROCm 7.x refuses anything else in SetAccess and Unmap. */
+static int whole_chunks(void *va, size_t size)
 {
     obj *m = find(MAP, va);
-    if (!m || m->va != va || m->size != size)
+    if (!m)
         return LB_E_NOT_MAPPED;
-    /* Back to a bare reservation; host access goes with the mapping. */
-    if (mmap(va, size, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED | MAP_NORESERVE, -1, 0) == MAP_FAILED)
+    if (m->va != va || !size)
         return LB_E_INVALID;
-    obj *ph = m->phys;
-    m->k = FREE;
-    phys_maybe_free(ph);
+    char *end = (char *)va + size;
+    for (char *p = va; p < end; p = m->va + m->size)
+        if (!(m = find(MAP, p)) || m->va + m->size > end)
+            return m ? LB_E_INVALID : LB_E_NOT_MAPPED;
+    return LB_OK;
+}
+
+int lb_unmap(void *va, size_t size)
+{
+    int st = whole_chunks(va, size);
+    if (st)
+        return st;
+    char *end = (char *)va + size;
+    for (char *p = va; p < end;) {
+        obj *m = find(MAP, p);
+        p = m->va + m->size;
+        /* Back to a bare reservation; host access goes with the mapping. */
+        if (mmap(m->va, m->size, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED | MAP_NORESERVE, -1, 0) ==
+            MAP_FAILED)
+            return LB_E_INVALID;
+        obj *ph = m->phys;
+        m->k = FREE;
+        phys_maybe_free(ph);
+    }
     return LB_OK;
 }
 
 int lb_grant(void *va, size_t size, int device, int host)
 {
+    int st = whole_chunks(va, size);
+    if (st)
+        return st;
     char *end = (char *)va + size;
     for (char *p = va; p < end;) {
         obj *m = find(MAP, p);
-        if (!m)
-            return LB_E_NOT_MAPPED;
         if (device >= 0)
             m->dev_access = device;
         if (host >= 0) {

@@ -12,7 +12,9 @@
  *   - A VMM range is reserved PROT_NONE. A mapped chunk stays PROT_NONE for
  *     the CPU until it is granted to the host (ROCr maps the buffer for the
  *     CPU agent only then); device access is granted separately. An unmap
- *     takes the host mapping with it. A grant changes only the agents it
+ *     takes the host mapping with it. Ranges follow ROCm 7.x: a grant or an
+ *     unmap covers whole chunks from a chunk's first byte; a partial or
+ *     mid-chunk range is refused. A grant changes only the agents it
  *     names: a later device-only grant does not revoke host access.
  *   - VRAM released while its range stays reserved is not given back until
  *     the range is freed (ROCm's behaviour, and why vLLM frees and
@@ -53,10 +55,19 @@ bool lb_bar_find(const void *p, void **start, size_t *size);
 /* Virtual memory management. */
 int lb_reserve(void **va, size_t size, size_t align, void *hint);
 int lb_free_va(void *va, size_t size);
+/* The reservation holding p: its start and size; false if none. */
+bool lb_reserve_find(const void *p, void **start, size_t *size);
 int lb_create(lb_handle *h, size_t size, bool host_backed);
 int lb_release(lb_handle h);
 int lb_retain(lb_handle h); /* one more reference on a live handle */
 bool lb_is_host_backed(lb_handle h);
+/* A shareable handle as a POSIX file descriptor (the caller closes it),
+ * and the handle it names, imported: the same physical memory under one
+ * more reference, marked imported (some releases treat such a handle
+ * differently). The fd names the handle for as long as the handle lives. */
+int lb_export_fd(lb_handle h, int *fd);
+int lb_import_fd(int fd, lb_handle *h);
+bool lb_is_imported(lb_handle h);
 int lb_map(void *va, size_t size, lb_handle h);
 int lb_unmap(void *va, size_t size);
 /* Every chunk in [va, va + size): device access on or off, host mapping

@@ -17,17 +17,29 @@ typedef struct ha_rocm_profile {
     const char *what; /* how this release differs, one line */
 } ha_rocm_profile;
 
+/* version: the patch digits where a release's own number is known
+ * (FACTS.md); 7.15 and 7.16 (ROCm 10.1) are known by major.minor only,
+ * so their patch is 0. */
 static const ha_rocm_profile ha_rocm_profiles[] = {
-    {"5.2", "5.2", "5.2", 50221153, "the VMM calls are stubs: reserve and retain succeed without writing their output, map and "
-                      "SetAccess change nothing; hipPointerGetAttributes fails on unknown pointers"},
-    {"6.0", "6.0", "6.0", 60032830, "hipMemSetAccess/hipMemGetAccess are stubs (success, nothing changes); retain is safe on hipMalloc"},
-    {"6.4", "6.4", "6.4", 60443483, "hipMemSetAccess ignores location.type and uses id as a device index: {Host, 0} grants device 0; "
-                      "retain on a hipMalloc pointer crashes"},
-    {"7.1", "7.1", "7.1", 70151830, "Host descriptors accepted, but refused on device-backed memory (hipErrorInvalidValue); retain crashes "
-                      "on hipMalloc"},
-    {"7.2", "7.2", "7.2", 70253211, "a Host descriptor maps device-backed memory for the CPU; retain crashes on hipMalloc and takes no "
-                      "reference"},
-    {"7.14", "7.14", "7.14", 71400000, "as 7.2; retain returns hipErrorInvalidValue on hipMalloc and takes a reference (from 7.12)"},
+    {"5.2", "5.2", "5.2", 50221153, "the VMM calls are stubs: reserve and retain succeed without writing their output, map "
+                      "and SetAccess change nothing; hipPointerGetAttributes fails on unknown pointers"},
+    {"6.0", "6.0", "6.0", 60032830, "VMM is not implemented below CLR: reserve succeeds and writes NULL, a map on it fails, "
+                      "the VMM attribute is 0; SetAccess/GetAccess are stubs; retain is safe (InvalidValue)"},
+    {"6.1", "6.1", "6.1", 60140091, "SetAccess with count > 1 reads garbage past the first descriptor; a map covers the whole "
+                      "reservation; POSIX-fd handles NotSupported; {Host, 0} read as device 0; unaligned reserve "
+                      "hipErrorMemoryAllocation"},
+    {"6.4", "6.4", "6.4", 60443483, "SetAccess ignores location.type and uses id as a device index: {Host, 0} grants device 0; "
+                      "retain crashes on every non-VMM pointer"},
+    {"7.1", "7.1", "7.1", 70151830, "Host descriptors accepted, but refused on device-backed memory (hipErrorInvalidValue); "
+                      "hipMemCreate takes Host; retain crashes on every non-VMM pointer"},
+    {"7.2", "7.2", "7.2", 70253211, "a Host descriptor maps device-backed memory for the CPU; retain crashes on every non-VMM "
+                      "pointer and takes no reference"},
+    {"7.14", "7.14", "7.14", 71460850, "as 7.2; retain returns hipErrorInvalidValue on non-VMM memory and takes a reference "
+                      "(from 7.12); IS_LEGACY_HIP_IPC_CAPABLE answers (from 7.11)"},
+    {"7.15", "7.15", "7.15", 71500000, "as 7.14, but a Host SetAccess on an imported handle fails with hipErrorInvalidValue "
+                      "(rocm-systems#11185)"},
+    {"10.1", "10.1", "7.16", 71600000, "ROCm 10.1 (HIP 7.16): hipMemCreate and SetAccess accept Host, HostNuma and "
+                      "HostNumaCurrent, the Host id is ignored; hipPointerGetAttributes(NULL) succeeds as Unregistered"},
     {NULL, NULL, NULL, 0, NULL},
 };
 
@@ -43,6 +55,10 @@ static inline const ha_rocm_profile *ha_rocm_profile_find(const char *name)
 /* The environment variable the stand-in reads its profile from. */
 #define HA_STANDIN_PROFILE_ENV "HOSTACCESS_STANDIN_PROFILE"
 #define HA_STANDIN_DEFAULT_PROFILE "7.14"
+/* Set, the stand-in reports this version (HIP_VERSION numbering) while
+ * acting as its profile: how a test shows the tools a runtime newer than
+ * every profile. */
+#define HA_STANDIN_REPORT_VERSION_ENV "HOSTACCESS_STANDIN_REPORT_VERSION"
 
 /* Set to a library path, the hip backend loads that one alone. */
 #define HA_HIP_LIBRARY_ENV "HOSTACCESS_HIP_LIBRARY"

@@ -61,11 +61,13 @@ void ha_verdict_compute(const ha_vcell *cells, size_t n, ha_verdict *out)
             else
                 u++;
         }
+        bool is_readable = cells[i].truth == HA_TRUTH_YES;
+        if (cells[i].says != HA_SAYS_INFER && (cells[i].says == HA_SAYS_READABLE) != is_readable)
+            r = u = 1; /* wrong by its own meaning, whatever else shares the outcome */
         if (r == 0 || u == 0)
             continue;
         out->v = HA_V_FAILS;
-        bool says_readable = r > u;
-        bool is_readable = cells[i].truth == HA_TRUTH_YES;
+        bool says_readable = cells[i].says != HA_SAYS_INFER ? cells[i].says == HA_SAYS_READABLE : r > u;
         if (says_readable != is_readable) {
             ha_wrong *w = &out->wrong[out->nwrong++];
             w->kind = cells[i].kind;

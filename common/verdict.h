@@ -6,7 +6,9 @@
  * giving it are readable, unreadable otherwise (a tie counts as unreadable,
  * the safe guess). The kinds that rule gets wrong are named: a false
  * positive says "readable" of memory that faults (the crash), a false
- * negative says "unreadable" of memory that reads (a lost fast path). */
+ * negative says "unreadable" of memory that reads (a lost fast path).
+ * A cell whose answer says what it means (says set) is wrong exactly when
+ * it disagrees with the truth. */
 #ifndef HA_VERDICT_H
 #define HA_VERDICT_H
 
@@ -17,11 +19,16 @@
 
 typedef enum { HA_TRUTH_UNKNOWN = -1, HA_TRUTH_NO = 0, HA_TRUTH_YES = 1 } ha_truth;
 
+typedef enum { HA_SAYS_INFER = 0, HA_SAYS_READABLE, HA_SAYS_UNREADABLE } ha_says;
+
 typedef struct ha_vcell {
     const char *kind;
     ha_truth truth;
     bool answered;       /* false: symbol missing, unavailable, skipped */
     const char *outcome; /* ha_outcome_key() */
+    /* What the answer means by itself, for a model of another program's
+     * rule (judged as said, not by majority); HA_SAYS_INFER for a query. */
+    ha_says says;
 } ha_vcell;
 
 typedef enum { HA_V_DISTINGUISHES, HA_V_FAILS, HA_V_UNDETERMINED } ha_verdict_kind;

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 typedef struct vmm_state {
     void *va;
@@ -58,6 +59,36 @@ static int fail(const ha_backend *be, ha_alloc *a, vmm_state *s, const char *wha
     return st;
 }
 
+/* The receiving side of IPC in one process: the handle goes out as a
+ * POSIX fd and comes back as an imported handle, which replaces it (the
+ * exporter's reference is dropped, as a sender's is once it has sent). */
+static int import_own(const ha_backend *be, ha_vmm_handle *h, const char **what)
+{
+    const ha_vmm_ops *v = be->ops->vmm;
+    int fd = -1;
+    int st = v->export_fd(be, *h, &fd);
+    if (st == HA_ST_OK && fd < 0)
+        st = HA_ST_NOT_WRITTEN;
+    if (st) {
+        *what = "export to a POSIX fd";
+        return st;
+    }
+    ha_vmm_handle in = HA_VMM_NO_HANDLE;
+    st = v->import_fd(be, fd, &in);
+    close(fd);
+    if (st == HA_ST_OK && in == HA_VMM_NO_HANDLE)
+        st = HA_ST_NOT_WRITTEN;
+    if (st) {
+        *what = "import from the POSIX fd";
+        return st;
+    }
+    st = v->release(be, *h);
+    *h = in;
+    if (st)
+        *what = "release of the exported handle";
+    return st;
+}
+
 static int vmm_create(const ha_backend *be, ha_alloc *a)
 {
     const ha_vmm_ops *v = be->ops->vmm;
@@ -83,6 +114,8 @@ static int vmm_create(const ha_backend *be, ha_alloc *a)
     size_t used = s->chunk * (size_t)s->nchunks;
     s->reserved = rc->expandable ? s->chunk * 8 : used;
 
+    if (rc->imported && (!v->export_fd || !v->import_fd))
+        return fail(be, a, s, "export/import", HA_ST_UNAVAILABLE);
     void *va = NULL;
     st = ha_vmm_reserve(be, &va, s->reserved, g, NULL);
     if (st) {
@@ -98,10 +131,17 @@ static int vmm_create(const ha_backend *be, ha_alloc *a)
         if (st)
             return fail(be, a, s, "create", st);
         s->h[i] = h;
+        if (rc->imported) {
+            const char *what = NULL;
+            st = import_own(be, &s->h[i], &what);
+            if (st)
+                return fail(be, a, s, what, st);
+            h = s->h[i];
+        }
         char *at = (char *)va + (size_t)i * s->chunk;
         st = v->map(be, at, s->chunk, h);
         if (st)
-            return fail(be, a, s, "map", st);
+            return fail(be, a, s, va ? "map" : "map (on the NULL address the reserve returned)", st);
         s->mapped++;
         if (rc->expandable) {
             st = ha_vmm_grant(be, at, s->chunk, rc->host_grant);
@@ -121,6 +161,10 @@ static int vmm_create(const ha_backend *be, ha_alloc *a)
              "granularity %zu; reserved %zu; %d chunk(s) of %zu mapped; access %s%s", g,
              s->reserved, s->nchunks, s->chunk, nlocs == 2 ? "device+host" : "device",
              rc->expandable ? " per chunk, grown by one chunk" : " in one call");
+    if (rc->imported) {
+        size_t l = strlen(a->detail);
+        snprintf(a->detail + l, sizeof a->detail - l, "; each handle exported to a POSIX fd and imported");
+    }
     return HA_ST_OK;
 }
 
@@ -135,8 +179,9 @@ static void vmm_destroy(const ha_backend *be, ha_alloc *a)
         ha_log(HA_LOG_WARN, "%s: teardown %s", a->kind->name, warn);
 }
 
-#define VMM_ROW(n, d, loc, host, ch, fd, ex) \
-    {n, d, vmm_create, vmm_destroy, {loc, host, ch, fd, ex}, false, true, true}
+#define VMM_ROW_T(n, d, loc, host, ch, fd, ex, imp, torch) \
+    {n, d, vmm_create, vmm_destroy, {loc, host, ch, fd, ex, imp}, false, true, torch}
+#define VMM_ROW(n, d, loc, host, ch, fd, ex) VMM_ROW_T(n, d, loc, host, ch, fd, ex, false, true)
 
 const ha_kind ha_vmm_kinds[] = {
     VMM_ROW("vmm-device", "device memory, VMM, device access only (vLLM create_and_map)",
@@ -153,6 +198,13 @@ const ha_kind ha_vmm_kinds[] = {
     VMM_ROW("expandable+host", "PyTorch expandable segment as PyTorch built against ROCm >= 7.2 builds it: "
             "{Device, Host} descriptors per chunk (host-readable)",
             HA_LOC_DEVICE, true, 0, true, true),
+    /* PyTorch's tensors from another process (IPC) do not come through its
+     * allocator's raw deleter: not torch_allocator. */
+    VMM_ROW_T("vmm-imported", "device memory, VMM, a POSIX-fd handle exported and imported (IPC's receiving side, as "
+              "PyTorch shares expandable segments), device access only",
+              HA_LOC_DEVICE, false, 1, true, false, true, false),
+    VMM_ROW_T("vmm-imported+host", "as vmm-imported plus the host descriptor (what IPC import re-applies on ROCm; "
+              "refused by 7.15)", HA_LOC_DEVICE, true, 1, true, false, true, false),
     VMM_ROW("vmm-host", "host-backed VMM (location Host), device access only",
             HA_LOC_HOST, false, 1, false, false),
     VMM_ROW("vmm-host+host", "host-backed VMM (location Host), device + host access",

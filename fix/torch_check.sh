@@ -10,19 +10,31 @@ out=$dir/torch_pool.txt
 [ -e "$out" ] && { echo "torch_check: $out exists; not overwritten" >&2; exit 5; }
 export HOSTACCESS_POOL_LIB=${HOSTACCESS_POOL_LIB:-${BUILD:-$here/build}/libhostaccess_pool.so}
 if python3 -c 'import pytest' 2>/dev/null; then runner=(python3 -m pytest -v -rs -s); else runner=(python3 -m unittest -v); fi
+# The four configurations run side by side (each is its own process and
+# CUDA context; one import of torch costs seconds), then are written out in
+# order, so the file reads as if they had run one after another.
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/torch_check.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT
+cfgs=("device 1" "device 0" "host 1" "host 0")
+for i in "${!cfgs[@]}"; do
+    set -- ${cfgs[$i]}
+    ( HOSTACCESS_POOL_BACKING=$1 HOSTACCESS_POOL_HOST_ACCESS=$2 PYTHONUNBUFFERED=1 \
+          "${runner[@]}" "$here/tests/torch/test_pool_torch.py" >"$tmp/$i.out" 2>&1
+      echo $? >"$tmp/$i.rc" ) &
+done
+wait
 failed=0
 {
     echo "# tests/torch/test_pool_torch.py, runner: ${runner[*]}"
     echo "# device: CUDA_VISIBLE_DEVICES=${CUDA_VISIBLE_DEVICES-unset} HIP_VISIBLE_DEVICES=${HIP_VISIBLE_DEVICES-unset}"
-    for cfg in "device 1" "device 0" "host 1" "host 0"; do
-        set -- $cfg
+    for i in "${!cfgs[@]}"; do
+        set -- ${cfgs[$i]}
+        rc=$(cat "$tmp/$i.rc" 2>/dev/null || echo 1)
         echo
         echo "## HOSTACCESS_POOL_BACKING=$1 HOSTACCESS_POOL_HOST_ACCESS=$2"
-        HOSTACCESS_POOL_BACKING=$1 HOSTACCESS_POOL_HOST_ACCESS=$2 PYTHONUNBUFFERED=1 \
-            "${runner[@]}" "$here/tests/torch/test_pool_torch.py" 2>&1
-        rc=$?
+        cat "$tmp/$i.out"
         echo "## exit status $rc"
-        [ $rc -eq 0 ] || failed=1
+        [ "$rc" = 0 ] || failed=1
     done
 } >"$out"
 exit $failed

@@ -90,6 +90,10 @@ static void probe_facts(m_run *r)
             d->torch_rule = cd;
         if (cd->verdict == V_DISTINGUISHES)
             d->distinguishing[d->ndistinguishing++] = cd;
+        if (!strcmp(cd->source, "runtime")) {
+            d->nruntime++;
+            d->nruntime_distinguishing += cd->verdict == V_DISTINGUISHES;
+        }
         bool fp = false, fn = false;
         for (size_t w = 0; w < cd->nwrong; w++) {
             fp |= cd->wrong[w].false_positive;

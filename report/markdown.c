@@ -108,6 +108,10 @@ static void verdict_probe(FILE *f, const m_run *r)
     } else {
         fprintf(f, "**none of the %zu candidates distinguishes here**", p->ncands);
     }
+    if (d->nruntime)
+        fprintf(f, " |\n| Does any %s query tell, on every kind made here? | %s: %zu of the runtime's %zu queries "
+                "separate readable from faulting memory", md_text(p->head.env.backend), d->nruntime_distinguishing ? "**yes**" : "**no**",
+                d->nruntime_distinguishing, d->nruntime);
     fprintf(f, " |\n| Says \"readable\" of memory that faults (the crash) | ");
     cand_list(f, d->false_pos, d->nfalse_pos, 1);
     fprintf(f, " |\n| Says \"unreadable\" of memory that reads (a lost fast path) | ");

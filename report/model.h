@@ -253,6 +253,7 @@ typedef struct m_derived {
     size_t nreadable, nunreadable;
     const m_cand **distinguishing, **false_pos, **false_neg; /* false_pos: a wrong "readable" */
     size_t ndistinguishing, nfalse_pos, nfalse_neg;
+    size_t nruntime, nruntime_distinguishing; /* the runtime's own queries (source "runtime") */
     const m_cand *torch_rule; /* the model of PyTorch's rule, when probed */
     const m_kind *fixed;      /* vmm-device+host, the fix */
     /* the headline's rows (repeat 1) */

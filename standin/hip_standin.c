@@ -8,14 +8,15 @@
  *
  * The platform is common/largebar.c, the project's one model of a
  * large-BAR GPU (the sim backend runs on it too): what the memory *is*
- * lives there; what each ROCm release *answers* about it lives here.
- * What differs by release is in common/rocm_profiles.h and below, each
- * marked with the profile test that decides it. The profile comes from
+ * lives there; what each ROCm release *answers* about it lives here, in
+ * three parts: this file (devices, plain allocations, copies),
+ * standin_vmm.c (virtual memory management) and standin_attrs.c (the
+ * pointer queries). What differs by release is in common/rocm_profiles.h
+ * and behind V() comparisons, each checked by a test in
+ * tests/integration/test_standin.c. The profile comes from
  * $HOSTACCESS_STANDIN_PROFILE (--sim-profile sets it). */
-#include <hip/hip_runtime_api.h>
-#include <hip/hip_version.h>
+#include "standin.h"
 
-#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,16 +24,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "largebar.h"
-#include "rocm_profiles.h"
-
-#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
-
-#define HAS_HOST_LOCATION (HIP_VERSION >= 70100000)
-#define GRANULE (2u << 20)
-#define VRAM_BYTES (192ull << 30)
-
-static const ha_rocm_profile *profile(void)
+const ha_rocm_profile *sd_profile(void)
 {
     static const ha_rocm_profile *p;
     if (!p) {
@@ -43,56 +35,87 @@ static const ha_rocm_profile *profile(void)
     return p;
 }
 
-static int V(void) { return profile()->version; }
+/* The version it reports can be set apart from the behaviour, so a test
+ * can show a runtime newer than every profile ($HA_STANDIN_REPORT_VERSION_ENV). */
+static int reported_version(void)
+{
+    const char *s = getenv(HA_STANDIN_REPORT_VERSION_ENV);
+    char *end;
+    long v = s ? strtol(s, &end, 10) : 0;
+    return s && *s && !*end && v > 0 && v < 1000000000 ? (int)v : sd_profile()->version;
+}
+
+int V(void) { return sd_profile()->version; }
 
 /* The tools look for this to label everything the runtime answered as
  * simulated, naming the profile. */
-const char *hostaccess_standin_profile(void) { return profile()->name; }
+const char *hostaccess_standin_profile(void) { return sd_profile()->name; }
 
-/* Host memory the runtime hands out (hipHostMalloc, hipMallocManaged):
- * not the platform's device memory, but the pointer queries know it. */
-typedef enum { HOST_FREE, HOST_PINNED, HOST_MANAGED } host_kind;
-typedef struct host_obj {
-    host_kind k;
+/* ---- what the runtime handed out besides VMM ---- */
+
+typedef struct known {
+    unit_kind k; /* U_NONE: a free slot */
     char *va;
     size_t size;
-} host_obj;
+    unsigned flags;
+} known;
 
-#define MAX_HOST 1024
-static host_obj hosts[MAX_HOST];
+#define MAX_KNOWN 1024
+static known table[MAX_KNOWN];
 
-static host_obj *host_find(const void *p, host_kind k)
+static known *known_find(const void *p)
 {
     const char *c = p;
-    for (int i = 0; i < MAX_HOST; i++)
-        if (hosts[i].k == k && c >= hosts[i].va && c < hosts[i].va + hosts[i].size)
-            return &hosts[i];
+    for (int i = 0; i < MAX_KNOWN; i++)
+        if (table[i].k != U_NONE && c >= table[i].va && c < table[i].va + table[i].size)
+            return &table[i];
     return NULL;
+}
+
+static hipError_t known_add(unit_kind k, void *va, size_t size, unsigned flags)
+{
+    for (int i = 0; i < MAX_KNOWN; i++)
+        if (table[i].k == U_NONE) {
+            table[i] = (known){k, va, size, flags};
+            return hipSuccess;
+        }
+    return hipErrorOutOfMemory;
+}
+
+bool sd_chunk_of(const void *p, sd_chunk *c)
+{
+    return lb_chunk_find(p, &c->start, &c->size, &c->h, &c->device, &c->host);
+}
+
+unit_kind sd_unit(const void *p, void **start, size_t *size, unsigned *flags)
+{
+    *flags = 0;
+    sd_chunk c;
+    if (sd_chunk_of(p, &c)) {
+        *start = c.start;
+        *size = c.size;
+        return U_CHUNK;
+    }
+    known *o = known_find(p);
+    if (o) {
+        *start = o->va;
+        *size = o->size;
+        *flags = o->flags;
+        return o->k;
+    }
+    return lb_bar_find(p, start, size) ? U_BAR : U_NONE;
 }
 
 /* An MI300X: 192 GiB, 2 MiB granules. */
 __attribute__((constructor)) static void configure(void) { lb_configure(VRAM_BYTES, GRANULE); }
 
-static hipError_t lb_error(int st)
+hipError_t sd_lb_error(int st)
 {
     switch (st) {
     case LB_OK: return hipSuccess;
     case LB_E_NOMEM: return hipErrorOutOfMemory;
     default: return hipErrorInvalidValue;
     }
-}
-
-/* The mapped VMM chunk holding p, if any. */
-typedef struct chunk {
-    void *start;
-    size_t size;
-    lb_handle h;
-    bool device, host;
-} chunk;
-
-static bool chunk_of(const void *p, chunk *c)
-{
-    return lb_chunk_find(p, &c->start, &c->size, &c->h, &c->device, &c->host);
 }
 
 /* ---- errors, versions, devices ---- */
@@ -110,8 +133,8 @@ const char *hipGetErrorName(hipError_t e)
 }
 
 hipError_t hipInit(unsigned int flags) { return flags ? hipErrorInvalidValue : hipSuccess; }
-hipError_t hipRuntimeGetVersion(int *v) { *v = V(); return hipSuccess; }
-hipError_t hipDriverGetVersion(int *v) { *v = V(); return hipSuccess; }
+hipError_t hipRuntimeGetVersion(int *v) { *v = reported_version(); return hipSuccess; }
+hipError_t hipDriverGetVersion(int *v) { *v = reported_version(); return hipSuccess; }
 hipError_t hipGetDeviceCount(int *n) { *n = 1; return hipSuccess; }
 hipError_t hipSetDevice(int d) { return d == 0 ? hipSuccess : hipErrorInvalidDevice; }
 
@@ -119,7 +142,7 @@ hipError_t hipDeviceGetName(char *name, int len, hipDevice_t d)
 {
     if (d != 0 || len <= 0)
         return hipErrorInvalidValue;
-    snprintf(name, (size_t)len, "AMD Instinct MI300X (stand-in, ROCm %s profile)", profile()->name);
+    snprintf(name, (size_t)len, "AMD Instinct MI300X (stand-in, ROCm %s profile)", sd_profile()->name);
     return hipSuccess;
 }
 
@@ -146,7 +169,8 @@ hipError_t hipDeviceGetAttribute(int *v, hipDeviceAttribute_t a, int d)
     switch (a) {
     case hipDeviceAttributeIsLargeBar: *v = 1; return hipSuccess;
 #if HIP_VERSION >= 50300000
-    case hipDeviceAttributeVirtualMemoryManagementSupported: *v = 1; return hipSuccess;
+    /* <= 6.0: roc::Device's VMM support is not there (rocdevice.cpp:1723) */
+    case hipDeviceAttributeVirtualMemoryManagementSupported: *v = V() >= 60100000; return hipSuccess;
 #endif
     default: *v = 0; return hipSuccess;
     }
@@ -184,58 +208,102 @@ hipError_t hipDeviceSynchronize(void) { return hipSuccess; }
 
 /* ---- plain allocations ---- */
 
-/* Large BAR: all of VRAM is visible, so hipMalloc memory is mapped for the
- * CPU at its device address. */
-hipError_t hipMalloc(void **p, size_t size) { return lb_error(lb_bar_alloc(p, size, true)); }
+/* Large BAR: all of VRAM is visible, so device memory is mapped for the
+ * CPU at its device address. A flavour other than hipMalloc's is noted. */
+static hipError_t bar_alloc(void **p, size_t size, unit_kind flavour, unsigned flags)
+{
+    void *got = NULL;
+    hipError_t e = sd_lb_error(lb_bar_alloc(&got, size, true));
+    if (e == hipSuccess && flavour != U_BAR && (e = known_add(flavour, got, size, flags)) != hipSuccess)
+        lb_bar_free(got);
+    if (e == hipSuccess)
+        *p = got;
+    return e;
+}
 
-static hipError_t host_alloc(void **p, size_t size, host_kind k)
+hipError_t hipMalloc(void **p, size_t size) { return bar_alloc(p, size, U_BAR, 0); }
+
+/* Stream-ordered: the model has no queue, so it is there at once. */
+hipError_t hipMallocAsync(void **p, size_t size, hipStream_t s)
+{
+    (void)s;
+    return bar_alloc(p, size, U_POOL, 0);
+}
+
+hipError_t hipExtMallocWithFlags(void **p, size_t size, unsigned int flags)
+{
+    return bar_alloc(p, size, flags & hipDeviceMallocFinegrained ? U_FINE : U_BAR, flags);
+}
+
+static hipError_t host_alloc(void **p, size_t size, unit_kind k, unsigned flags)
 {
     if (!size)
         return hipErrorInvalidValue;
-    for (int i = 0; i < MAX_HOST; i++)
-        if (hosts[i].k == HOST_FREE) {
-            char *va = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-            if (va == MAP_FAILED)
-                return hipErrorOutOfMemory;
-            hosts[i] = (host_obj){k, va, size};
-            *p = va;
-            return hipSuccess;
-        }
-    return hipErrorOutOfMemory;
+    char *va = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (va == MAP_FAILED)
+        return hipErrorOutOfMemory;
+    hipError_t e = known_add(k, va, size, flags);
+    if (e != hipSuccess)
+        munmap(va, size);
+    else
+        *p = va;
+    return e;
 }
 
-hipError_t hipHostMalloc(void **p, size_t size, unsigned int flags)
-{
-    (void)flags;
-    return host_alloc(p, size, HOST_PINNED);
-}
+/* allocationFlags reports the hip flags it was made with (FACTS.md). */
+hipError_t hipHostMalloc(void **p, size_t size, unsigned int flags) { return host_alloc(p, size, U_PINNED, flags); }
 
-hipError_t hipMallocManaged(void **p, size_t size, unsigned int flags)
-{
-    (void)flags;
-    return host_alloc(p, size, HOST_MANAGED);
-}
+hipError_t hipMallocManaged(void **p, size_t size, unsigned int flags) { return host_alloc(p, size, U_MANAGED, flags); }
 
-static hipError_t host_free(void *p, host_kind k)
+hipError_t hipHostRegister(void *p, size_t size, unsigned int flags)
 {
-    host_obj *o = host_find(p, k);
-    if (!o || o->va != p)
+    if (!p || !size)
         return hipErrorInvalidValue;
-    munmap(o->va, o->size);
-    o->k = HOST_FREE;
+    if (known_find(p))
+        return hipErrorHostMemoryAlreadyRegistered;
+    return known_add(U_REGISTERED, p, size, flags);
+}
+
+/* Forgets what the runtime handed out at p (exactly there) of kind k. */
+static hipError_t known_drop(void *p, unit_kind k, bool unmap)
+{
+    known *o = known_find(p);
+    if (!o || o->va != p || o->k != k)
+        return hipErrorInvalidValue;
+    if (unmap)
+        munmap(o->va, o->size);
+    o->k = U_NONE;
     return hipSuccess;
+}
+
+hipError_t hipHostUnregister(void *p)
+{
+    return known_drop(p, U_REGISTERED, false) == hipSuccess ? hipSuccess : hipErrorHostMemoryNotRegistered;
 }
 
 hipError_t hipFree(void *p)
 {
     if (!p)
         return hipSuccess;
+    known *o = known_find(p);
+    if (o && (o->k == U_POOL || o->k == U_FINE)) {
+        if (o->va != p)
+            return hipErrorInvalidValue;
+        o->k = U_NONE;
+        return sd_lb_error(lb_bar_free(p));
+    }
     if (lb_bar_free(p) == LB_OK)
         return hipSuccess;
-    return host_free(p, HOST_MANAGED);
+    return known_drop(p, U_MANAGED, true);
 }
 
-hipError_t hipHostFree(void *p) { return host_free(p, HOST_PINNED); }
+hipError_t hipFreeAsync(void *p, hipStream_t s)
+{
+    (void)s;
+    return hipFree(p);
+}
+
+hipError_t hipHostFree(void *p) { return known_drop(p, U_PINNED, true); }
 
 /* ---- copies: the device's side of its memory ---- */
 
@@ -243,258 +311,12 @@ hipError_t hipHostFree(void *p) { return host_free(p, HOST_PINNED); }
 hipError_t hipMemcpy(void *dst, const void *src, size_t n, hipMemcpyKind kind)
 {
     (void)kind;
-    return lb_error(lb_copy(dst, src, n));
+    return sd_lb_error(lb_copy(dst, src, n));
 }
 
 hipError_t hipMemcpyAsync(void *dst, const void *src, size_t n, hipMemcpyKind kind, hipStream_t s)
 {
     (void)kind;
     (void)s;
-    return lb_error(lb_copy(dst, src, n));
-}
-
-/* ---- virtual memory management ---- */
-
-static int loc_type(const hipMemLocation *l) { return (int)l->type; }
-
-hipError_t hipMemGetAllocationGranularity(size_t *g, const hipMemAllocationProp *prop,
-                                          hipMemAllocationGranularity_flags option)
-{
-    (void)option;
-    if (!prop)
-        return hipErrorInvalidValue;
-    *g = GRANULE;
-    return hipSuccess;
-}
-
-hipError_t hipMemAddressReserve(void **ptr, size_t size, size_t align, void *addr, unsigned long long flags)
-{
-    (void)flags;
-    if (!size || size % GRANULE || (align && align % GRANULE))
-        return hipErrorInvalidValue;
-    if (V() < 50300000)
-        return hipSuccess; /* 5.2: a stub that writes no address */
-    return lb_error(lb_reserve(ptr, size, align, addr));
-}
-
-hipError_t hipMemAddressFree(void *ptr, size_t size) { return lb_error(lb_free_va(ptr, size)); }
-
-hipError_t hipMemCreate(hipMemGenericAllocationHandle_t *h, size_t size, const hipMemAllocationProp *prop,
-                        unsigned long long flags)
-{
-    (void)flags;
-    if (!prop || !size || size % GRANULE)
-        return hipErrorInvalidValue;
-    bool host = false;
-    /* Before 7.1 (profiles 6.x) the location type is not looked at. From 7.1
-     * the HIP layer takes Device and Host only. */
-    if (V() >= 70100000) {
-        int t = loc_type(&prop->location);
-        if (t != hipMemLocationTypeDevice && t != 2 /* Host */)
-            return hipErrorInvalidValue;
-        host = t == 2;
-    }
-    lb_handle lh = 0;
-    int st = lb_create(&lh, size, host);
-    *h = (hipMemGenericAllocationHandle_t)lh;
-    return lb_error(st);
-}
-
-hipError_t hipMemRelease(hipMemGenericAllocationHandle_t h) { return lb_error(lb_release((lb_handle)h)); }
-
-hipError_t hipMemMap(void *ptr, size_t size, size_t offset, hipMemGenericAllocationHandle_t h,
-                     unsigned long long flags)
-{
-    (void)flags;
-    if (V() < 50300000)
-        return hipSuccess; /* 5.2: a no-op */
-    if (offset)
-        return hipErrorInvalidValue;
-    return lb_error(lb_map(ptr, size, (lb_handle)h));
-}
-
-hipError_t hipMemUnmap(void *ptr, size_t size) { return lb_error(lb_unmap(ptr, size)); }
-
-/* Applies one descriptor to [ptr, ptr + size), as the profile's release does. */
-static hipError_t grant(void *ptr, size_t size, const hipMemAccessDesc *d)
-{
-    int t = loc_type(&d->location);
-    int v = V();
-    if (v < 60100000)
-        return hipSuccess; /* 5.2 - 6.0: a stub */
-    int on = d->flags != hipMemAccessFlagsProtNone;
-    if (v < 70100000) {
-        /* 6.1 - 6.4: the type is ignored and id taken as a device index:
-         * {Host, 0} grants device 0. */
-        if (d->location.id != 0)
-            return hipErrorInvalidDevice;
-        return lb_error(lb_grant(ptr, size, on, -1));
-    }
-    if (t == hipMemLocationTypeDevice) {
-        if (d->location.id != 0)
-            return hipErrorInvalidDevice;
-        return lb_error(lb_grant(ptr, size, on, -1));
-    }
-    if (t != 2 /* Host */)
-        return hipErrorInvalidValue; /* HostNuma, HostNumaCurrent: refused from 7.1 */
-    chunk c;
-    if (v < 70200000 && chunk_of(ptr, &c) && !lb_is_host_backed(c.h))
-        return hipErrorInvalidValue; /* 7.1: Host refused on device-backed memory */
-    int host = d->flags == hipMemAccessFlagsProtReadWrite ? 1 : d->flags == hipMemAccessFlagsProtRead ? 2 : 0;
-    return lb_error(lb_grant(ptr, size, -1, host));
-}
-
-hipError_t hipMemSetAccess(void *ptr, size_t size, const hipMemAccessDesc *desc, size_t count)
-{
-    if (!desc || !count)
-        return hipErrorInvalidValue;
-    for (size_t i = 0; i < count; i++) {
-        hipError_t e = grant(ptr, size, &desc[i]);
-        if (e != hipSuccess)
-            return e;
-    }
-    return hipSuccess;
-}
-
-hipError_t hipMemGetAccess(unsigned long long *flags, const hipMemLocation *loc, void *ptr)
-{
-    if (V() < 60100000)
-        return hipSuccess; /* 5.2 - 6.0: a stub that writes nothing */
-    chunk c;
-    /* Device locations only, on VMM memory only (hipMalloc: invalid value). */
-    if (!chunk_of(ptr, &c) || loc_type(loc) != hipMemLocationTypeDevice || loc->id != 0)
-        return hipErrorInvalidValue;
-    *flags = c.device ? hipMemAccessFlagsProtReadWrite : hipMemAccessFlagsProtNone;
-    return hipSuccess;
-}
-
-hipError_t hipMemRetainAllocationHandle(hipMemGenericAllocationHandle_t *h, void *addr)
-{
-    if (V() < 50300000)
-        return hipSuccess; /* 5.2: success, no handle written */
-    chunk c;
-    if (chunk_of(addr, &c)) {
-        if (V() >= 71200000)
-            lb_retain(c.h); /* from 7.12 retain takes a reference */
-        *h = (hipMemGenericAllocationHandle_t)c.h;
-        return hipSuccess;
-    }
-    void *start;
-    size_t size;
-    if (lb_bar_find(addr, &start, &size) && V() >= 60200000 && V() < 71400000) {
-        /* 6.2 (f5ca620b) to the 7.14 fix: a null physical-memory object is
-         * dereferenced. Really: the tool's guard must keep it from here. */
-        volatile int *null_phys = NULL;
-        return (hipError_t)*null_phys;
-    }
-    return hipErrorInvalidValue;
-}
-
-/* ---- pointer attributes (7.2.4's answers, FACTS.md) ---- */
-
-/* What the runtime knows of p: its allocation unit (the chunk for VMM, the
- * whole allocation otherwise) and its kind. */
-typedef enum { U_NONE, U_BAR, U_CHUNK, U_PINNED, U_MANAGED } unit_kind;
-
-static unit_kind unit(const void *p, void **start, size_t *size)
-{
-    chunk c;
-    if (chunk_of(p, &c)) {
-        *start = c.start;
-        *size = c.size;
-        return U_CHUNK;
-    }
-    if (lb_bar_find(p, start, size))
-        return U_BAR;
-    host_obj *o = host_find(p, HOST_PINNED);
-    unit_kind k = U_PINNED;
-    if (!o) {
-        o = host_find(p, HOST_MANAGED);
-        k = U_MANAGED;
-    }
-    if (!o)
-        return U_NONE;
-    *start = o->va;
-    *size = o->size;
-    return k;
-}
-
-hipError_t hipPointerGetAttributes(hipPointerAttribute_t *a, const void *p)
-{
-    void *start;
-    size_t size;
-    unit_kind k = unit(p, &start, &size);
-    bool dev = k == U_BAR || k == U_CHUNK, host = k == U_PINNED || k == U_MANAGED;
-    if (k == U_NONE && V() < 60000000)
-        return hipErrorInvalidValue;
-    memset(a, 0, sizeof *a);
-    a->device = 0;
-#if HIP_VERSION >= 60000000
-    a->type = dev ? hipMemoryTypeDevice : k == U_PINNED ? hipMemoryTypeHost : k == U_MANAGED ? hipMemoryTypeManaged
-                                                                                           : hipMemoryTypeUnregistered;
-#elif HIP_VERSION >= 50500000
-    a->type = dev ? hipMemoryTypeDevice : hipMemoryTypeHost;
-#else
-    a->memoryType = dev ? hipMemoryTypeDevice : hipMemoryTypeHost;
-#endif
-    a->devicePointer = (dev || host) ? (void *)p : NULL;
-    a->hostPointer = host ? (void *)p : NULL;
-    a->isManaged = k == U_MANAGED;
-    return hipSuccess;
-}
-
-hipError_t hipPointerGetAttribute(void *data, hipPointer_attribute attr, hipDeviceptr_t ptr)
-{
-    void *start;
-    size_t size;
-    unit_kind k = unit(ptr, &start, &size);
-    if (k == U_NONE || !data)
-        return hipErrorInvalidValue;
-    bool dev = k == U_BAR || k == U_CHUNK;
-    static int context_token;
-    switch (attr) {
-    case HIP_POINTER_ATTRIBUTE_CONTEXT:
-        if (k == U_CHUNK)
-            return hipErrorInvalidValue;
-        *(void **)data = &context_token;
-        return hipSuccess;
-    case HIP_POINTER_ATTRIBUTE_MEMORY_TYPE:
-        *(unsigned *)data = dev ? hipMemoryTypeDevice : hipMemoryTypeHost;
-        return hipSuccess;
-    case HIP_POINTER_ATTRIBUTE_DEVICE_POINTER: *(void **)data = ptr; return hipSuccess;
-    case HIP_POINTER_ATTRIBUTE_HOST_POINTER:
-        if (dev)
-            return hipErrorInvalidValue;
-        *(void **)data = ptr;
-        return hipSuccess;
-    case HIP_POINTER_ATTRIBUTE_MAPPED: *(unsigned char *)data = 1; return hipSuccess; /* one byte */
-    case HIP_POINTER_ATTRIBUTE_IS_MANAGED: *(unsigned char *)data = k == U_MANAGED; return hipSuccess;
-    case HIP_POINTER_ATTRIBUTE_SYNC_MEMOPS: *(unsigned char *)data = 0; return hipSuccess;
-    case HIP_POINTER_ATTRIBUTE_BUFFER_ID: *(unsigned long long *)data = (uintptr_t)start; return hipSuccess;
-    case HIP_POINTER_ATTRIBUTE_DEVICE_ORDINAL: *(int *)data = 0; return hipSuccess;
-    case HIP_POINTER_ATTRIBUTE_RANGE_START_ADDR: *(void **)data = start; return hipSuccess;
-    case HIP_POINTER_ATTRIBUTE_RANGE_SIZE: *(unsigned *)data = (unsigned)size; return hipSuccess; /* four bytes */
-    case HIP_POINTER_ATTRIBUTE_ACCESS_FLAGS: *(unsigned *)data = 0; return hipSuccess; /* allocation flags */
-    default: return hipErrorNotSupported;
-    }
-}
-
-hipError_t hipDrvPointerGetAttributes(unsigned int n, hipPointer_attribute *attrs, void **data, hipDeviceptr_t ptr)
-{
-    /* always success; an attribute it cannot answer leaves its slot alone */
-    for (unsigned int i = 0; i < n; i++)
-        (void)hipPointerGetAttribute(data[i], attrs[i], ptr);
-    return hipSuccess;
-}
-
-hipError_t hipMemGetAddressRange(hipDeviceptr_t *base, size_t *size, hipDeviceptr_t p)
-{
-    void *start;
-    size_t sz;
-    unit_kind k = unit(p, &start, &sz);
-    if (k != U_BAR && k != U_CHUNK)
-        return hipErrorInvalidValue;
-    *base = start;
-    *size = sz;
-    return hipSuccess;
+    return sd_lb_error(lb_copy(dst, src, n));
 }

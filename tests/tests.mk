@@ -42,6 +42,10 @@ $(BUILD)/tests/integration_%: tests/integration/test_%.c tests/integration/itest
 	@mkdir -p $(dir $@)
 	$(CC) $(BASE) $(CFLAGS) $(LDFLAGS) $< tests/integration/itest.c -o $@ $(CMOCKA) $(JANSSON) $(LIBS)
 
+# The stand-in's entry points, called with the header's own prototypes.
+$(BUILD)/tests/integration_standin_api: BASE := $(BASE) $(HIP_FLAGS)
+$(BUILD)/tests/integration_standin_api: LIBS := $(LIBS) -ldl
+
 # Run from the repository root: the tests call ./run_all.sh.
 check-integration: probes report $(FAKES) $(INT_BIN)
 	@BUILD=$(BUILD) tests/run_unit.sh $(INT_BIN)
@@ -101,7 +105,8 @@ HIP72 ?= build/hip-matrix/7.2/root/usr
 check-standin:
 	@if [ -f $(HIP72)/include/hip/hip_runtime_api.h ]; then \
 	    $(MAKE) BUILD=build-standin ROCM_PATH=$(abspath $(HIP72)) probes report build-standin/tests/integration_standin \
-	    && BUILD=build-standin tests/run_unit.sh build-standin/tests/integration_standin; \
+	        build-standin/tests/integration_standin_api \
+	    && BUILD=build-standin tests/run_unit.sh build-standin/tests/integration_standin build-standin/tests/integration_standin_api; \
 	else echo "check-standin: [  SKIP    ] because $(HIP72) has no HIP 7.2 headers (make hip-matrix fetches them)"; fi
 
 # make coverage: the hip backend's tests (stand-in, fakes, probes) in a

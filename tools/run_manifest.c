@@ -122,9 +122,10 @@ int main(int argc, char **argv)
     struct { char name[48]; char rec[64]; long long bytes; char hex[65]; bool have; char status[8]; } s[8];
     for (int i = 1; i < npos; i++) {
         const char *colon = strchr(pos[i], ':');
-        snprintf(s[i].name, sizeof s[i].name, "%.*s", (int)(colon - pos[i]), pos[i]);
+        int len = (int)(colon - pos[i]);
+        snprintf(s[i].name, sizeof s[i].name, "%.*s", len, pos[i]);
         snprintf(s[i].status, sizeof s[i].status, "%s", colon + 1);
-        snprintf(s[i].rec, sizeof s[i].rec, "%s.json", s[i].name);
+        snprintf(s[i].rec, sizeof s[i].rec, "%.*s.json", len, pos[i]);
         char *p = NULL;
         s[i].have = asprintf(&p, "%s/%s", dir, s[i].rec) >= 0 && digest(p, &s[i].bytes, s[i].hex) == 0;
         free(p);

@@ -126,17 +126,31 @@ static void each_profile_answers_as_its_release(void **s)
     (void)s;
     if (why_not[0])
         it_skip("%s", why_not);
-    /* 6.0: SetAccess is a stub, GetAccess writes nothing */
+    /* 6.0: VMM below CLR is missing: reserve writes NULL, the map on it fails */
     json_t *j = probe("6.0", "");
-    assert_false(readable(j, "vmm-device+host"));
-    assert_string_equal(str(res(j, "hipMemGetAccess(device)", "vmm-device"), "outcome"), "not_written");
+    assert_false(json_is_true(json_object_get(kind(j, "vmm-device"), "created")));
+    assert_non_null(strstr(str(kind(j, "vmm-device"), "detail"), "map (on the NULL address the reserve returned): "
+                                                                  "hipErrorInvalidValue"));
     assert_string_equal(str(res(j, "hipMemRetainAllocationHandle", "hipMalloc"), "outcome"), "error");
+    json_decref(j);
+    /* 6.1: two descriptors read garbage; a map takes the whole reservation;
+     * no POSIX-fd handles */
+    j = probe("6.1", "");
+    assert_true(json_is_true(json_object_get(kind(j, "vmm-device"), "created")));
+    assert_false(readable(j, "vmm-device"));
+    assert_non_null(strstr(str(kind(j, "vmm-device+host"), "detail"), "set access (device+host): hipErrorInvalidValue"));
+    assert_non_null(strstr(str(kind(j, "vmm-chunked"), "detail"), "map: hipErrorInvalidValue"));
+    assert_non_null(strstr(str(kind(j, "expandable"), "detail"), "create: hipErrorNotSupported"));
+    assert_string_equal(str(res(j, "hipMemRetainAllocationHandle", "hipHostMalloc"), "outcome"), "error");
     json_decref(j);
     /* 6.4: {Host, 0} is read as device 0: nothing is mapped for the CPU */
     j = probe("6.4", "");
     assert_false(readable(j, "vmm-device+host"));
     assert_false(readable(j, "expandable+host"));
-    assert_string_equal(str(res(j, "hipMemRetainAllocationHandle", "hipMalloc"), "outcome"), "skipped");
+    const char *non_vmm[] = {"hipMalloc", "hipHostMalloc", "hipMallocManaged", "hipHostRegister", "hipMallocAsync",
+                             "hipExtMallocWithFlags(fine)"};
+    for (size_t i = 0; i < sizeof non_vmm / sizeof *non_vmm; i++)
+        assert_string_equal(str(res(j, "hipMemRetainAllocationHandle", non_vmm[i]), "outcome"), "skipped");
     json_decref(j);
     /* 7.1: Host refused on device-backed memory, taken on host-backed */
     j = probe("7.1", "");
@@ -151,6 +165,97 @@ static void each_profile_answers_as_its_release(void **s)
     assert_true(readable(j, "vmm-chunked+host"));
     assert_false(readable(j, "vmm-chunked"));
     json_decref(j);
+    /* 7.14: the IPC-capable attribute separates hipMalloc from device-only
+     * VMM, and says "not" of host-granted VMM too */
+    j = probe("7.14", "");
+    assert_string_equal(str(res(j, "hipPointerGetAttribute(IS_LEGACY_HIP_IPC_CAPABLE)", "hipMalloc"), "class"), "1");
+    assert_string_equal(str(res(j, "hipPointerGetAttribute(IS_LEGACY_HIP_IPC_CAPABLE)", "vmm-device"), "class"), "0");
+    assert_string_equal(str(res(j, "hipPointerGetAttribute(IS_LEGACY_HIP_IPC_CAPABLE)", "vmm-device+host"), "class"),
+                        "0");
+    assert_true(readable(j, "vmm-imported+host"));
+    assert_false(json_is_true(json_object_get(kind(j, "vmm-hostnuma"), "created")));
+    json_decref(j);
+    /* 7.15: the imported handle's host grant is refused */
+    j = probe("7.15", "");
+    assert_false(json_is_true(json_object_get(kind(j, "vmm-imported+host"), "created")));
+    assert_non_null(strstr(str(kind(j, "vmm-imported+host"), "detail"), "set access (device+host): hipErrorInvalidValue"));
+    assert_true(readable(j, "vmm-device+host"));
+    json_decref(j);
+    /* 10.1: HostNuma backing and descriptors taken */
+    j = probe("10.1", "");
+    assert_true(readable(j, "vmm-hostnuma+host"));
+    assert_false(readable(j, "vmm-hostnuma"));
+    assert_true(readable(j, "vmm-imported+host"));
+    json_decref(j);
+}
+
+/* 6.1's map takes the whole reservation: the pool's second chunk fails, and
+ * the pool says which call. */
+static void the_pool_notices_6_1s_whole_reservation_map(void **s)
+{
+    (void)s;
+    if (why_not[0])
+        it_skip("%s", why_not);
+    int rc = it_sh("%s/pool_check --sim-profile 6.1 --mode device-nofix --throughput-sizes 16MiB --cycles 2", build);
+    assert_int_not_equal(rc, 0);
+    assert_non_null(strstr(it_out, "FAIL | runtime call failed: map of a"));
+    assert_non_null(strstr(it_out, "hipErrorInvalidValue"));
+}
+
+/* PyTorch's rule, modelled: on 7.14 it takes the host read of every kind
+ * its allocator hands out, so it reads the device-only VMM memory that
+ * faults; before 7.2 it copies, giving up hipMalloc's fast path; memory
+ * it never hands out is not judged. */
+static void the_pytorch_rule_meets_the_truth(void **s)
+{
+    (void)s;
+    if (why_not[0])
+        it_skip("%s", why_not);
+    json_t *j = probe("7.14", "");
+    const json_t *c = by(json_object_get(j, "candidates"), "name", "pytorch_item_rule");
+    assert_string_equal(str(c, "source"), "model");
+    assert_string_equal(str(res(j, "pytorch_item_rule", "hipMalloc"), "class"), "1");
+    assert_string_equal(str(res(j, "pytorch_item_rule", "hipHostMalloc"), "outcome"), "skipped");
+    const json_t *w = by(json_object_get(c, "wrong_on"), "kind", "vmm-device");
+    assert_string_equal(str(w, "error"), "false_positive");
+    json_decref(j);
+    j = probe("7.1", "");
+    c = by(json_object_get(j, "candidates"), "name", "pytorch_item_rule");
+    assert_string_equal(str(res(j, "pytorch_item_rule", "hipMalloc"), "class"), "0");
+    w = by(json_object_get(c, "wrong_on"), "kind", "hipMalloc");
+    assert_string_equal(str(w, "error"), "false_negative");
+    json_decref(j);
+}
+
+/* A runtime newer than every profile: the newest guards, and a warning in
+ * the record. */
+static void a_newer_runtime_gets_the_newest_guards_and_a_warning(void **s)
+{
+    (void)s;
+    if (why_not[0])
+        it_skip("%s", why_not);
+    setenv("HOSTACCESS_STANDIN_REPORT_VERSION", "71800000", 1);
+    json_t *j = probe("10.1", "--kind hipMalloc --kind vmm-device");
+    unsetenv("HOSTACCESS_STANDIN_REPORT_VERSION");
+    assert_non_null(strstr(str(json_object_get(j, "env"), "version_warning"), "newer than any release"));
+    assert_string_equal(str(res(j, "hipMemRetainAllocationHandle", "hipMalloc"), "status_name"), "hipErrorInvalidValue");
+    json_decref(j);
+}
+
+/* For 7.14 and 10.1 the report says whether any HIP query tells. */
+static void the_report_says_whether_a_hip_query_tells(void **s)
+{
+    (void)s;
+    if (why_not[0])
+        it_skip("%s", why_not);
+    const char *profiles[] = {"7.14", "10.1"};
+    for (int i = 0; i < 2; i++) {
+        assert_int_equal(it_sh("mkdir -p %s/rep%d && %s/probe_discriminator --sim-profile %s --json "
+                               "%s/rep%d/probe_discriminator.json && %s/bin/report --allow-incomplete %s/rep%d",
+                               tmp, i, build, profiles[i], tmp, i, build, tmp, i), 0);
+        assert_int_equal(it_sh("grep -F 'Does any hip query tell, on every kind made here? | **no**: 0 of' %s/rep%d/REPORT.md",
+                               tmp, i), 0);
+    }
 }
 
 /* Retain on a hipMalloc pointer really crashes the 7.2 stand-in; the
@@ -193,7 +298,7 @@ static void run_all_runs_every_tool_over_the_stand_in(void **s)
     it_out[strcspn(it_out, "\n")] = 0;
     snprintf(d, sizeof d, "%.299s", it_out);
     assert_int_equal(it_sh("grep -c '\"complete\": true' %s/MANIFEST.json", d), 0);
-    assert_int_equal(it_sh("head -3 %s/REPORT.md", d), 0);
+    assert_int_equal(it_sh("head -8 %s/REPORT.md", d), 0);
     assert_non_null(strstr(it_out, "SIMULATED"));
     assert_non_null(strstr(it_out, "stand-in ROCm runtime, profile 7.14"));
     char p[400];
@@ -254,9 +359,10 @@ static void bad_profiles_are_refused(void **s)
 {
     (void)s;
     assert_int_equal(it_sh("%s/probe_discriminator --sim-profile 9.9", build), 2);
-    assert_non_null(strstr(it_out, "a stand-in ROCm profile (5.2, 6.0, 6.4, 7.1, 7.2, 7.14)"));
+    assert_non_null(strstr(it_out, "a stand-in ROCm profile (5.2, 6.0, 6.1, 6.4, 7.1, 7.2, 7.14, 7.15, 10.1)"));
     assert_int_equal(it_sh("%s/probe_discriminator --list-sim-profiles", build), 0);
     assert_non_null(strstr(it_out, "7.14 "));
+    assert_non_null(strstr(it_out, "10.1  ROCm 10.1  HIP 7.16  runtime 71600000"));
     if (why_not[0])
         it_skip("%s", why_not);
     assert_int_equal(it_sh("%s/probe_discriminator --sim-profile 7.14 --backend cuda", build), 2);
@@ -271,6 +377,10 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(profile_7_14_reproduces_the_upstream_table),
         cmocka_unit_test(each_profile_answers_as_its_release),
+        cmocka_unit_test(the_pool_notices_6_1s_whole_reservation_map),
+        cmocka_unit_test(the_pytorch_rule_meets_the_truth),
+        cmocka_unit_test(a_newer_runtime_gets_the_newest_guards_and_a_warning),
+        cmocka_unit_test(the_report_says_whether_a_hip_query_tells),
         cmocka_unit_test(the_retain_guard_is_what_prevents_the_crash),
         cmocka_unit_test(run_all_runs_every_tool_over_the_stand_in),
         cmocka_unit_test(the_pool_library_runs_over_the_stand_in),

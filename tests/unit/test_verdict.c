@@ -9,6 +9,7 @@
 #include "verdict.h"
 
 #define Y HA_TRUTH_YES
+#define I HA_SAYS_INFER
 #define N HA_TRUTH_NO
 #define U HA_TRUTH_UNKNOWN
 
@@ -23,10 +24,10 @@ static void separating_outcomes_distinguish(void **s)
 {
     (void)s;
     ha_vcell c[] = {
-        {"a", Y, true, "ok|=ptr"},
-        {"b", Y, true, "ok|=ptr"},
-        {"c", N, true, "INVALID_VALUE|"},
-        {"d", N, true, "ok|null"},
+        {"a", Y, true, "ok|=ptr", I},
+        {"b", Y, true, "ok|=ptr", I},
+        {"c", N, true, "INVALID_VALUE|", I},
+        {"d", N, true, "ok|null", I},
     };
     ha_verdict v = run(c, 4);
     assert_int_equal(v.v, HA_V_DISTINGUISHES);
@@ -37,9 +38,9 @@ static void same_answer_everywhere_fails_with_false_positives(void **s)
 {
     (void)s;
     ha_vcell c[] = {
-        {"hipMalloc", Y, true, "ok|2"},
-        {"expandable", Y, true, "ok|2"},
-        {"vmm-device", N, true, "ok|2"},
+        {"hipMalloc", Y, true, "ok|2", I},
+        {"expandable", Y, true, "ok|2", I},
+        {"vmm-device", N, true, "ok|2", I},
     };
     ha_verdict v = run(c, 3);
     assert_int_equal(v.v, HA_V_FAILS);
@@ -54,10 +55,10 @@ static void majority_unreadable_names_false_negatives(void **s)
 {
     (void)s;
     ha_vcell c[] = {
-        {"hipMalloc", Y, true, "hipErrorInvalidValue|"},
-        {"vmm-device", N, true, "hipSuccess|non-null"},
-        {"vmm-chunked", N, true, "hipSuccess|non-null"},
-        {"expandable", Y, true, "hipSuccess|non-null"},
+        {"hipMalloc", Y, true, "hipErrorInvalidValue|", I},
+        {"vmm-device", N, true, "hipSuccess|non-null", I},
+        {"vmm-chunked", N, true, "hipSuccess|non-null", I},
+        {"expandable", Y, true, "hipSuccess|non-null", I},
     };
     ha_verdict v = run(c, 4);
     assert_int_equal(v.v, HA_V_FAILS);
@@ -72,8 +73,8 @@ static void tie_counts_as_unreadable(void **s)
 {
     (void)s;
     ha_vcell c[] = {
-        {"a", Y, true, "x|"},
-        {"b", N, true, "x|"},
+        {"a", Y, true, "x|", I},
+        {"b", N, true, "x|", I},
     };
     ha_verdict v = run(c, 2);
     assert_int_equal(v.v, HA_V_FAILS);
@@ -85,7 +86,7 @@ static void tie_counts_as_unreadable(void **s)
 static void one_sided_truth_is_undetermined(void **s)
 {
     (void)s;
-    ha_vcell c[] = {{"a", Y, true, "x|"}, {"b", Y, true, "y|"}};
+    ha_vcell c[] = {{"a", Y, true, "x|", I}, {"b", Y, true, "y|", I}};
     ha_verdict v = run(c, 2);
     assert_int_equal(v.v, HA_V_UNDETERMINED);
     assert_non_null(strstr(v.why, "both"));
@@ -95,9 +96,9 @@ static void unanswered_kind_makes_it_undetermined(void **s)
 {
     (void)s;
     ha_vcell c[] = {
-        {"a", Y, true, "ok|1"},
-        {"b", N, false, "skipped|"},
-        {"c", N, true, "ok|0"},
+        {"a", Y, true, "ok|1", I},
+        {"b", N, false, "skipped|", I},
+        {"c", N, true, "ok|0", I},
     };
     ha_verdict v = run(c, 3);
     assert_int_equal(v.v, HA_V_UNDETERMINED);
@@ -108,18 +109,52 @@ static void unknown_truth_is_left_out(void **s)
 {
     (void)s;
     ha_vcell c[] = {
-        {"a", Y, true, "ok|1"},
-        {"b", U, false, "ok|1"}, /* would collide with a if it counted */
-        {"c", N, true, "ok|0"},
+        {"a", Y, true, "ok|1", I},
+        {"b", U, false, "ok|1", I}, /* would collide with a if it counted */
+        {"c", N, true, "ok|0", I},
     };
     ha_verdict v = run(c, 3);
     assert_int_equal(v.v, HA_V_DISTINGUISHES);
+}
+
+/* A model's answer means what it says: "host read" on memory that faults
+ * is the crash even where the majority of that answer is readable, and a
+ * partition that is inverted is wrong, not "distinguishes". */
+static void a_model_is_judged_by_what_it_says(void **s)
+{
+    (void)s;
+    ha_vcell c[] = {
+        {"a", Y, true, "ok|1", HA_SAYS_READABLE},
+        {"b", Y, true, "ok|1", HA_SAYS_READABLE},
+        {"c", N, true, "ok|1", HA_SAYS_READABLE},
+        {"d", Y, true, "ok|0", HA_SAYS_UNREADABLE},
+    };
+    ha_verdict v = run(c, 4);
+    assert_int_equal(v.v, HA_V_FAILS);
+    assert_int_equal(v.nwrong, 2);
+    assert_string_equal(v.wrong[0].kind, "c");
+    assert_true(v.wrong[0].false_positive);
+    assert_string_equal(v.wrong[1].kind, "d");
+    assert_false(v.wrong[1].false_positive);
+    ha_vcell inv[] = {
+        {"a", Y, true, "ok|0", HA_SAYS_UNREADABLE},
+        {"b", N, true, "ok|1", HA_SAYS_READABLE},
+    };
+    v = run(inv, 2);
+    assert_int_equal(v.v, HA_V_FAILS);
+    assert_int_equal(v.nwrong, 2);
+    ha_vcell right[] = {
+        {"a", Y, true, "ok|1", HA_SAYS_READABLE},
+        {"b", N, true, "ok|0", HA_SAYS_UNREADABLE},
+    };
+    assert_int_equal(run(right, 2).v, HA_V_DISTINGUISHES);
 }
 
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(separating_outcomes_distinguish),
+        cmocka_unit_test(a_model_is_judged_by_what_it_says),
         cmocka_unit_test(same_answer_everywhere_fails_with_false_positives),
         cmocka_unit_test(majority_unreadable_names_false_negatives),
         cmocka_unit_test(tie_counts_as_unreadable),

@@ -1,0 +1,163 @@
+#!/usr/bin/env python3
+"""Judges campaigns (report/campaign.sh) with this tree's compare.
+
+   report/campaign_summary.py [--compare PATH] [--out DIR] CAMPAIGN_DIR...
+
+Each CAMPAIGN_DIR is one machine start. For every pair of consecutive plain
+runs (A/A: nothing changed) it prints compare's verdict, its findings and the
+run-to-run spread; for every slowed run, compared with the last plain run
+before the slowed ones, how many rows of each slowed path were flagged and
+whether any row that was not slowed was. Then the totals: A/A pairs with no
+change, inconclusive pairs, and the power table (family x stretch -> share of
+rows flagged). With --out, compare's JSON and Markdown for each pair are kept
+there (a new folder). Exit: 0 the goals hold (every A/A pair 0 regressions
+and 0 improvements, at most 1 in 10 inconclusive, >= 95 % of +15 % rows
+flagged, no +3 % row flagged), 1 they do not, 2 bad usage or unreadable input.
+"""
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SHOWN = 5  # findings printed per class and pair
+SLOWED_NOTE = re.compile(r"HOSTACCESS_TEST_SLOWDOWN: (\S+) \+(\d+)%\): (\d+) of (\d+) rows flagged")
+
+
+def die(msg):
+    print("campaign_summary: " + msg, file=sys.stderr)
+    sys.exit(2)
+
+
+def read_campaign(d):
+    path = os.path.join(d, "campaign.tsv")
+    try:
+        with open(path, encoding="utf-8") as f:
+            lines = [l.rstrip("\n").split("\t") for l in f if l.strip()]
+    except OSError as e:
+        die(f"{path}: {e.strerror}: not a campaign folder (report/campaign.sh writes it)")
+    plain = [l[1] for l in lines if l[0] == "plain" and len(l) == 2]
+    slowed = [(l[1], l[2]) for l in lines if l[0] == "slowed" and len(l) == 3]
+    if len(plain) + len(slowed) != len(lines):
+        die(f"{path}: a line is neither 'plain FOLDER' nor 'slowed SPEC FOLDER'")
+    for name in plain + [s[1] for s in slowed]:
+        if "/" in name or name in ("", ".", ".."):
+            die(f"{path}: '{name}' is not a run folder's name")
+    return plain, slowed
+
+
+def families(run):
+    """path -> family, from a run's bench record (compressed or not)."""
+    import gzip
+    for name, opener in (("bench_discriminator.json", open), ("bench_discriminator.json.gz", gzip.open)):
+        p = os.path.join(run, name)
+        if os.path.exists(p):
+            with opener(p, "rt", encoding="utf-8") as f:
+                return {r["path"]: r["family"] for r in json.load(f)["rows"]}
+    die(f"{run}: no bench record")
+
+
+def compare(exe, a, b, out, tag):
+    keep = out or tempfile.mkdtemp(prefix="campaign-")
+    j, md = os.path.join(keep, tag + ".json"), os.path.join(keep, tag + ".md")
+    rc = subprocess.run([exe, a, b, "--json", j, "--md", md], stdout=subprocess.DEVNULL).returncode
+    if rc not in (0, 1, 6):
+        die(f"compare {a} {b} failed with status {rc}")
+    with open(j, encoding="utf-8") as f:
+        res = json.load(f)
+    if not out:
+        os.remove(j)
+        os.remove(md)
+        os.rmdir(keep)
+    return rc, res
+
+
+def main():
+    ap = argparse.ArgumentParser(description="judge campaigns with compare")
+    ap.add_argument("--compare", default=os.path.join(os.environ.get("BUILD", os.path.join(HERE, "build")), "bin", "compare"))
+    ap.add_argument("--out")
+    ap.add_argument("campaigns", nargs="+")
+    o = ap.parse_args()
+    if not os.access(o.compare, os.X_OK):
+        die(f"{o.compare} is missing: run 'make probes' (needs libjansson-dev)")
+    if o.out:
+        if os.path.exists(o.out):
+            die(f"{o.out} exists: results are never overwritten; name a new folder")
+        os.makedirs(o.out)
+
+    aa = []       # (campaign, a, b, rc, result)
+    power = {}    # (family, percent) -> [flagged, tried]
+    stray = 0     # rows flagged in a slowed comparison that were not slowed
+    for c in o.campaigns:
+        plain, slowed = read_campaign(c)
+        cname = os.path.basename(os.path.normpath(c))
+        print(f"\n## {cname}: {len(plain)} plain runs, {len(slowed)} slowed")
+        print("| pair | verdict | regressions | improvements | inconclusive | p90 |Δ median| normalised | exit |")
+        print("|---|---|---|---|---|---|---|")
+        for i in range(len(plain) - 1):
+            a, b = os.path.join(c, plain[i]), os.path.join(c, plain[i + 1])
+            rc, r = compare(o.compare, a, b, o.out, f"{cname}-aa{i + 1}")
+            aa.append((cname, plain[i], plain[i + 1], rc, r))
+            rr = r.get("run_to_run") or {}
+            p90 = rr.get("normalised_pct_p90")
+            print(f"| {plain[i]} → {plain[i + 1]} | {r['verdict']} | {len(r['regressions'])} | {len(r['improvements'])} "
+                  f"| {len(r['inconclusive'])} | {'%.1f %%' % p90 if p90 is not None else '-'} | {rc} |")
+            for what in ("regressions", "improvements", "inconclusive"):
+                for f in r[what][:SHOWN]:
+                    print(f"  - {what[:-1] if what != 'inconclusive' else what}: {f['what']} {f['name']}: {f['detail']}")
+                if len(r[what]) > SHOWN:
+                    print(f"  - and {len(r[what]) - SHOWN} more {what} (compare's own report lists them)")
+        if not slowed:
+            continue
+        base = os.path.join(c, plain[-1])
+        fam = families(base)
+        print("\n| slowed run | path | family | stretch | rows flagged | other rows flagged |")
+        print("|---|---|---|---|---|---|")
+        for k, (spec, folder) in enumerate(slowed):
+            rc, r = compare(o.compare, base, os.path.join(c, folder), o.out, f"{cname}-slowed{k + 1}")
+            paths = {}
+            for n in r["notes"]:
+                m = SLOWED_NOTE.search(n)
+                if m:
+                    paths[m.group(1)] = (int(m.group(2)), int(m.group(3)), int(m.group(4)))
+            slowed_paths = set(paths)
+            others = [f for f in r["regressions"] if f["what"] == "timing" and f["name"].split(" / ")[0] not in slowed_paths]
+            stray += len(others)
+            for p, (pct, got, rows) in sorted(paths.items()):
+                cell = power.setdefault((fam.get(p, "?"), pct), [0, 0])
+                cell[0] += got
+                cell[1] += rows
+                print(f"| {folder} | {p} | {fam.get(p, '?')} | +{pct} % | {got} of {rows} | {len(others)} |")
+
+    quiet = sum(1 for x in aa if not x[4]["regressions"] and not x[4]["improvements"])
+    inconclusive = sum(1 for x in aa if x[4]["verdict"] == "inconclusive")
+    print(f"\n## Totals\n\nA/A pairs: {len(aa)} from {len(o.campaigns)} machine start(s); "
+          f"{quiet} with 0 regressions and 0 improvements; {inconclusive} inconclusive.")
+    ok = quiet == len(aa) and inconclusive * 10 <= len(aa) and len(aa) > 0
+    if power:
+        pcts = sorted({p for _, p in power})
+        fams = sorted({f for f, _ in power})
+        print("\n| family | " + " | ".join(f"+{p} %" for p in pcts) + " |")
+        print("|---|" + "---|" * len(pcts))
+        for f in fams:
+            cells = []
+            for p in pcts:
+                got, rows = power.get((f, p), [0, 0])
+                cells.append(f"{got}/{rows} ({100.0 * got / rows:.0f} %)" if rows else "-")
+            print(f"| {f} | " + " | ".join(cells) + " |")
+        hi = [power[k] for k in power if k[1] >= 15]
+        lo = [power[k] for k in power if k[1] <= 3]
+        hi_got, hi_rows = sum(x[0] for x in hi), sum(x[1] for x in hi)
+        lo_got = sum(x[0] for x in lo)
+        print(f"\n+15 % rows flagged: {hi_got} of {hi_rows}; +3 % rows flagged: {lo_got}; "
+              f"rows flagged that were not slowed: {stray}")
+        ok = ok and hi_rows > 0 and hi_got * 100 >= 95 * hi_rows and lo_got == 0
+    print("\ngoals " + ("hold" if ok else "NOT met"))
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

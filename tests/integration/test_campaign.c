@@ -1,0 +1,89 @@
+/* The gate's evidence scripts: report/campaign.sh makes one machine's runs
+ * (plain, then slowed on purpose) and report/campaign_summary.py judges
+ * them with compare. Live runs on the simulation, so only what does not
+ * depend on timing is asserted: the runs are listed in order, the slowed
+ * ones carry their stretch, every pair and every slowed path is reported,
+ * and bad input is refused. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "itest.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+static const char *build;
+static char tmp[64];
+
+static int setup(void **s)
+{
+    (void)s;
+    build = it_build();
+    return it_tmpdir(tmp, sizeof tmp, "campaign");
+}
+
+static int teardown(void **s)
+{
+    (void)s;
+    return it_sh("rm -rf %s", tmp);
+}
+
+#define QUICK "--backend sim --no-torch --bench-args '--iterations 200 --repeat 1 --sweep-iterations 50 --sweep-max 256 " \
+              "--row-seconds 0.02' --pool-args '--throughput-sizes 4MiB --cycles 5'"
+
+static void a_campaign_is_listed_and_judged(void **s)
+{
+    (void)s;
+    if (it_sh("command -v python3") != 0)
+        it_skip("python3 is not installed: campaign_summary.py needs it");
+    char cmp[160];
+    snprintf(cmp, sizeof cmp, "%s/bin/compare", build);
+    if (access(cmp, X_OK) != 0)
+        it_skip("compare is not built here (%s: no libjansson-dev or zlib1g-dev)", cmp);
+    int rc = it_sh("BUILD=%s report/campaign.sh --results %s/c1 --plain 3 --slowed fast=15,copy_pinned=3 -- " QUICK,
+                   build, tmp);
+    if (rc != 0)
+        fail_msg("campaign: %d\n%s", rc, it_out);
+    assert_int_equal(it_sh("cut -f1 %s/c1/campaign.tsv | tr '\\n' ' '", tmp), 0);
+    assert_string_equal(it_out, "plain plain plain slowed ");
+    assert_int_equal(it_sh("grep -c 'fast=15,copy_pinned=3' %s/c1/campaign.tsv", tmp), 0);
+    rc = it_sh("BUILD=%s report/campaign_summary.py --out %s/judged %s/c1", build, tmp, tmp);
+    assert_true(rc == 0 || rc == 1); /* whether the goals hold is the timing's business */
+    assert_non_null(strstr(it_out, "A/A pairs: 2 from 1 machine start(s)"));
+    assert_non_null(strstr(it_out, "| fast | read | +15 % |"));
+    assert_non_null(strstr(it_out, "| copy_pinned | copy | +3 % |"));
+    assert_non_null(strstr(it_out, "| family | +3 % | +15 % |"));
+    assert_int_equal(it_count_entries(tmp), 2); /* c1 and judged, nothing else */
+    assert_int_equal(it_sh("ls %s/judged | grep -c 'aa1.json\\|aa2.json\\|slowed1.json'", tmp), 0);
+    assert_string_equal(it_out, "3\n");
+}
+
+static void bad_campaign_input_is_refused(void **s)
+{
+    (void)s;
+    if (it_sh("command -v python3") != 0)
+        it_skip("python3 is not installed: campaign_summary.py needs it");
+    assert_int_equal(it_sh("report/campaign.sh --results %s/x --plain 1", tmp), 2);
+    assert_int_equal(it_sh("report/campaign.sh --results %s/x --slowed 'fast=15;rm -rf /'", tmp), 2);
+    assert_non_null(strstr(it_out, "is not PATH=PERCENT"));
+    assert_int_equal(it_sh("mkdir -p %s/exists && report/campaign.sh --results %s/exists", tmp, tmp), 2);
+    assert_non_null(strstr(it_out, "a campaign is never added to"));
+    assert_int_equal(it_sh("report/campaign_summary.py %s/exists", tmp), 2);
+    assert_non_null(strstr(it_out, "not a campaign folder"));
+    assert_int_equal(it_sh("printf 'plain\\t../../etc\\n' > %s/exists/campaign.tsv && report/campaign_summary.py %s/exists",
+                           tmp, tmp), 2);
+    assert_non_null(strstr(it_out, "is not a run folder's name"));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(a_campaign_is_listed_and_judged),
+        cmocka_unit_test(bad_campaign_input_is_refused),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
