@@ -52,7 +52,7 @@ REPORT_LIBS := $(shell pkg-config --libs jansson 2>/dev/null || echo -ljansson) 
 REPORT := $(BUILD)/bin/report $(BUILD)/bin/compare $(BUILD)/bin/trend $(BUILD)/bin/fleet
 
 .SECONDARY:
-.PHONY: all probes bench fix report schema compact-results check check-torch check-fuzz-corpus fuzz check-unit check-integration check-sanitize check-gpu check-nohdr check-standin coverage hip-matrix clean backends
+.PHONY: all probes bench fix report schema compact-results rerender-results check check-torch check-fuzz-corpus fuzz check-unit check-integration check-sanitize check-gpu check-nohdr check-standin coverage hip-matrix clean backends
 all: probes
 
 # probes builds every tool run_all.sh runs, so the quick start is two commands.
@@ -94,6 +94,10 @@ $(BUILD)/schema_md: $(BUILD)/tools/schema_md.o $(LIBBASE)
 # report, compare and trend, and checked against MANIFEST.json).
 compact-results:
 	tools/compact_results.sh results
+
+# Every committed run's report made again by this tree's report tool.
+rerender-results: report
+	BUILD=$(BUILD) tools/rerender_results.sh results
 
 schema: $(BUILD)/schema_md
 	$(BUILD)/schema_md > results/SCHEMA.md.tmp && mv results/SCHEMA.md.tmp results/SCHEMA.md

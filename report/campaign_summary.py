@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Judges campaigns (report/campaign.sh) with this tree's compare.
 
-   report/campaign_summary.py [--compare PATH] [--out DIR] CAMPAIGN_DIR...
+   report/campaign_summary.py [--compare PATH] [--out DIR] [--threshold FAMILY=PERCENT]... CAMPAIGN_DIR...
 
 Each CAMPAIGN_DIR is one machine start. For every pair of consecutive plain
 runs (A/A: nothing changed) it prints compare's verdict, its findings and the
@@ -60,10 +60,11 @@ def families(run):
     die(f"{run}: no bench record")
 
 
-def compare(exe, a, b, out, tag):
+def compare(exe, a, b, out, tag, thresholds=()):
     keep = out or tempfile.mkdtemp(prefix="campaign-")
     j, md = os.path.join(keep, tag + ".json"), os.path.join(keep, tag + ".md")
-    rc = subprocess.run([exe, a, b, "--json", j, "--md", md], stdout=subprocess.DEVNULL).returncode
+    extra = [x for t in thresholds for x in ("--threshold", t)]
+    rc = subprocess.run([exe, a, b, "--json", j, "--md", md] + extra, stdout=subprocess.DEVNULL).returncode
     if rc not in (0, 1, 6):
         die(f"compare {a} {b} failed with status {rc}")
     with open(j, encoding="utf-8") as f:
@@ -79,6 +80,7 @@ def main():
     ap = argparse.ArgumentParser(description="judge campaigns with compare")
     ap.add_argument("--compare", default=os.path.join(os.environ.get("BUILD", os.path.join(HERE, "build")), "bin", "compare"))
     ap.add_argument("--out")
+    ap.add_argument("--threshold", action="append", default=[], help="FAMILY=PERCENT, passed to compare")
     ap.add_argument("campaigns", nargs="+")
     o = ap.parse_args()
     if not os.access(o.compare, os.X_OK):
@@ -99,7 +101,7 @@ def main():
         print("|---|---|---|---|---|---|---|")
         for i in range(len(plain) - 1):
             a, b = os.path.join(c, plain[i]), os.path.join(c, plain[i + 1])
-            rc, r = compare(o.compare, a, b, o.out, f"{cname}-aa{i + 1}")
+            rc, r = compare(o.compare, a, b, o.out, f"{cname}-aa{i + 1}", o.threshold)
             aa.append((cname, plain[i], plain[i + 1], rc, r))
             rr = r.get("run_to_run") or {}
             p90 = rr.get("normalised_pct_p90")
@@ -117,7 +119,7 @@ def main():
         print("\n| slowed run | path | family | stretch | rows flagged | other rows flagged |")
         print("|---|---|---|---|---|---|")
         for k, (spec, folder) in enumerate(slowed):
-            rc, r = compare(o.compare, base, os.path.join(c, folder), o.out, f"{cname}-slowed{k + 1}")
+            rc, r = compare(o.compare, base, os.path.join(c, folder), o.out, f"{cname}-slowed{k + 1}", o.threshold)
             paths = {}
             for n in r["notes"]:
                 m = SLOWED_NOTE.search(n)

@@ -119,7 +119,7 @@ static void verdict_probe(FILE *f, const m_run *r)
     fprintf(f, " |\n");
     const m_cand *t = d->torch_rule;
     if (t) {
-        fprintf(f, "| PyTorch ROCm's `.item()` rule (a model of it, not PyTorch) | ");
+        fprintf(f, "| PyTorch ROCm's `.item()` rule (a model of `aten/src/ATen/native/cuda/CUDAScalar.cu`, not PyTorch) | ");
         if (t->verdict == V_DISTINGUISHES)
             fprintf(f, "takes the host read exactly where it works");
         else if (t->verdict == V_UNDETERMINED)

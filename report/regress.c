@@ -15,8 +15,8 @@
 void regress_defaults(regress_cfg *c)
 {
     static const family_threshold d[REGRESS_NFAM] = {
-        {"read", 8, 1, false},   {"memory", 8, 1, false},  {"guarded", 8, 1, true}, {"query", 8, 1, true},
-        {"hardened", 8, 1, true}, {"copy", 8, 0.5, false}, {"fault", 8, 1, true},
+        {"read", 8, 1, false},    {"memory", 8, 0.7, false}, {"guarded", 8, 1, true}, {"query", 8, 1, true},
+        {"hardened", 8, 1, true}, {"copy", 8, 0.4, false},  {"fault", 8, 0.65, true},
     };
     memcpy(c->thr, d, sizeof d);
     c->same_machine = false;
@@ -233,6 +233,13 @@ static void row_name(const m_row *r, char *name, size_t n)
 /* A path's row, not one of the instruments. */
 static bool judged(const m_row *r) { return !r->skipped && !m_family_is_instrument(m_row_family(r)); }
 
+/* A row whose cost follows the process's memory layout, not the code or
+ * the machine: reading /proc/self/maps up to the mapping costs what the
+ * lines before it cost, and where the mapping lands differs run to run
+ * (on the H200, ±50 % between two runs of one build, results/gate-h200/).
+ * Reported, never gated. */
+static bool layout_bound(const m_row *r) { return r->candidate && !strcmp(r->candidate, "os_proc_maps"); }
+
 static unsigned long long seed_of(const char *s)
 {
     unsigned long long h = 1469598103934665603ull;
@@ -309,7 +316,7 @@ static void read_instruments(const m_bench *a, const m_bench *b, instruments *in
     in->state_off = (isfinite(h) && fabs(h - 1) > INSTR_STATE_LIMIT) || (isfinite(s) && fabs(s - 1) > INSTR_STATE_LIMIT);
     findings_note(f, "instruments, new/old: canary (a multiply-add chain: the core clock) ×%.3f; empty loop ×%.3f and "
                      "syscall loop ×%.3f against it (the host core's state); each timing is divided by the canary "
-                     "raised to its family's clock share (copies ½)",
+                     "raised to its family's clock share (1; memory 0.7, fault 0.65, copies 0.4)",
                   in->canary, h, s);
 }
 
@@ -419,7 +426,8 @@ static void slowdown_caught(const m_bench *a, const m_bench *b, const m_slowdown
     size_t rows = 0, caught = 0;
     for (size_t i = 0; i < a->nrows; i++) {
         const m_row *r = &a->rows[i];
-        if (r->repeat != 1 || !judged(r) || strcmp(r->path, s->path) || !m_bench_row(b, s->path, r->kind, r->candidate, 1))
+        if (r->repeat != 1 || !judged(r) || layout_bound(r) || strcmp(r->path, s->path) ||
+            !m_bench_row(b, s->path, r->kind, r->candidate, 1))
             continue;
         rows++;
         char name[400];
@@ -452,10 +460,15 @@ static void cmp_bench(const regress_cfg *cfg, const m_run *ra, const m_run *rb, 
     inconclusive_families(cfg, &in, f);
     int fallback = 0;
     size_t held = 0;
+    size_t ungated = 0;
     for (size_t i = 0; i < a->nrows; i++) {
         const m_row *r = &a->rows[i];
         if (r->repeat != 1 || !judged(r))
             continue;
+        if (layout_bound(r) && m_bench_row(b, r->path, r->kind, r->candidate, 1)) {
+            ungated++;
+            continue;
+        }
         char name[400];
         row_name(r, name, sizeof name);
         if (!m_bench_row(b, r->path, r->kind, r->candidate, 1))
@@ -473,6 +486,9 @@ static void cmp_bench(const regress_cfg *cfg, const m_run *ra, const m_run *rb, 
     }
     if (held)
         findings_note(f, "%zu row(s) not judged: their family follows an instrument that moved (above)", held);
+    if (ungated)
+        findings_note(f, "%zu os_proc_maps row(s) reported, not gated: their cost follows where the mapping lands in "
+                         "/proc/self/maps, which the process's layout decides each run", ungated);
     if (fallback)
         findings_add(f, INCONCLUSIVE, "timing", "rows without blocks",
                      "%d row(s) without samples in blocks: nothing honest to resample, not judged", fallback);

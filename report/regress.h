@@ -33,7 +33,7 @@
 #include "model.h"
 
 #define HA_THROUGHPUT_MARGIN 0.03
-#define INSTR_CANARY_LIMIT 0.15
+#define INSTR_CANARY_LIMIT 0.30
 #define INSTR_STATE_LIMIT 0.10
 /* A row needs this many uncontended blocks in each run to be judged. */
 #define MIN_CLEAN_BLOCKS 6

@@ -47,7 +47,7 @@ $(BUILD)/tests/integration_standin_api: BASE := $(BASE) $(HIP_FLAGS)
 $(BUILD)/tests/integration_standin_api: LIBS := $(LIBS) -ldl
 
 # Run from the repository root: the tests call ./run_all.sh.
-check-integration: probes report $(FAKES) $(INT_BIN)
+check-integration: probes report $(FAKES) $(INT_BIN) $(BUILD)/schema_md
 	@BUILD=$(BUILD) tests/run_unit.sh $(INT_BIN)
 
 SAN := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all

@@ -15,10 +15,14 @@ for t in gzip sha256sum find; do
     command -v "$t" >/dev/null || { echo "compact_results: $t is needed and not installed" >&2; exit 2; }
 done
 status=0 done=0 saved=0
-# The records are the JSON files of folders that hold a MANIFEST.json.
+# The records are the files a folder's MANIFEST.json names (its steps'
+# "record" entries); what report derives from them (benchmark.json, ...)
+# is left as it is.
 while IFS= read -r -d '' manifest; do
     run=$(dirname "$manifest")
-    while IFS= read -r -d '' rec; do
+    while IFS= read -r name; do
+        rec=$run/$name
+        [ -f "$rec" ] || continue
         [ -e "$rec.gz" ] && { echo "compact_results: $rec and $rec.gz both exist: left alone" >&2; status=1; continue; }
         want=$(sha256sum <"$rec" | cut -d' ' -f1)
         before=$(stat -c %s "$rec")
@@ -32,7 +36,7 @@ while IFS= read -r -d '' manifest; do
             echo "compact_results: $rec: the compressed copy did not read back the same: left as it was" >&2
             status=1
         fi
-    done < <(find "$run" -maxdepth 1 -type f -name '*.json' ! -name MANIFEST.json -print0)
+    done < <(grep -o '"record": "[A-Za-z0-9_.-]*\.json"' "$manifest" | sed 's/^"record": "//; s/"$//')
 done < <(find "$dir" -type f -name MANIFEST.json -print0)
 echo "compact_results: $done record(s) compressed, $((saved / 1048576)) MiB saved"
 exit $status
