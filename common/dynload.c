@@ -98,29 +98,108 @@ static int check_search_path(const char *soname, char *why, size_t n)
     return 0;
 }
 
-/* dlopen in a child first: a library that crashes the loader costs the
- * child, not the tool. 0 loaded, 1 not found, -1 crashed (why says so). */
+/* How long a trial load may take before it counts as hung: real runtimes
+ * load in seconds; $HOSTACCESS_LOAD_TIMEOUT_S (1 to 600) sets it. */
+static unsigned load_timeout_s(void)
+{
+    const char *s = getenv("HOSTACCESS_LOAD_TIMEOUT_S");
+    char *end;
+    long v = s ? strtol(s, &end, 10) : 0;
+    return s && *s && !*end && v >= 1 && v <= 600 ? (unsigned)v : 30;
+}
+
+/* Waits for pid up to timeout_s; kills it past that. Returns 1 when it
+ * ended (status in *st), 0 when it had to be killed. */
+static int wait_bounded(pid_t pid, unsigned timeout_s, int *st)
+{
+    for (unsigned long waited_ms = 0;; waited_ms += 10) {
+        pid_t r = waitpid(pid, st, WNOHANG);
+        if (r == pid)
+            return 1;
+        if (r < 0 && errno != EINTR)
+            return 1; /* nothing to wait for: take it as ended */
+        if (waited_ms >= timeout_s * 1000ul) {
+            kill(pid, SIGKILL);
+            while (waitpid(pid, st, 0) < 0 && errno == EINTR)
+                ;
+            return 0;
+        }
+        usleep(10000);
+    }
+}
+
+/* dlopen in a child first: a library that crashes the loader, ends the
+ * process from its initialiser or never returns costs the child, not the
+ * tool. 0 loaded, 1 not found, -1 misbehaved (why says how). */
 static int trial_load(const char *soname, char *why, size_t n)
 {
+    int fd[2];
+    if (pipe(fd) != 0)
+        return 0; /* cannot try first: load directly, as before */
     fflush(NULL);
     pid_t pid = fork();
-    if (pid < 0)
-        return 0; /* cannot try first: load directly, as before */
+    if (pid < 0) {
+        close(fd[0]);
+        close(fd[1]);
+        return 0;
+    }
     if (pid == 0) {
+        close(fd[0]);
         int null = open("/dev/null", O_WRONLY);
         if (null >= 0)
             dup2(null, 2);
-        _exit(dlopen(soname, RTLD_NOW | RTLD_LOCAL) ? 0 : 1);
+        void *h = dlopen(soname, RTLD_NOW | RTLD_LOCAL);
+        /* Only a dlopen that came back says so: an initialiser that calls
+         * exit() ends the child without a word. */
+        char ok = h ? 'L' : 'N';
+        _exit(write(fd[1], &ok, 1) == 1 ? 0 : 2);
     }
-    int st;
-    while (waitpid(pid, &st, 0) < 0)
-        if (errno != EINTR)
-            return 0;
-    if (WIFEXITED(st))
-        return WEXITSTATUS(st) == 0 ? 0 : 1;
-    snprintf(why, n, "loading %s crashed the dynamic loader (%s): the installed library is corrupt; reinstall "
-             "it or take it off LD_LIBRARY_PATH", soname, strsignal(WTERMSIG(st)));
+    close(fd[1]);
+    unsigned timeout = load_timeout_s();
+    int st = 0;
+    int ended = wait_bounded(pid, timeout, &st);
+    char said = 0;
+    if (ended && read(fd[0], &said, 1) != 1)
+        said = 0;
+    close(fd[0]);
+    if (!ended) {
+        snprintf(why, n, "loading %s did not finish in %u s (its initialiser blocks, or it is not a file that "
+                 "can be read through): fix or remove that library", soname, timeout);
+        return -1;
+    }
+    if (said == 'L')
+        return 0;
+    if (said == 'N')
+        return 1;
+    if (WIFSIGNALED(st))
+        snprintf(why, n, "loading %s crashed the dynamic loader (%s): the installed library is corrupt; reinstall "
+                 "it or take it off LD_LIBRARY_PATH", soname, strsignal(WTERMSIG(st)));
+    else
+        snprintf(why, n, "loading %s ended the process from its initialiser (exit status %d): that is not a GPU "
+                 "runtime this tool can use; reinstall it or take it off the library path", soname,
+                 WIFEXITED(st) ? WEXITSTATUS(st) : -1);
     return -1;
+}
+
+/* A name with a '/' is a file the user chose: it must be one. 0 fine, 1
+ * not there, -1 not a library (why says which). */
+static int check_named_file(const char *path, char *why, size_t n)
+{
+    if (!strchr(path, '/'))
+        return 0;
+    struct stat st;
+    if (stat(path, &st) != 0) {
+        snprintf(why, n, "%s not found (%s)", path, strerror(errno));
+        return errno == ENOENT || errno == ENOTDIR ? 1 : -1;
+    }
+    bool foreign;
+    char buf[256];
+    const char *bad = ha_elf_problem(path, &foreign, buf, sizeof buf);
+    if (bad) {
+        snprintf(why, n, "%s is %s", path, bad);
+        return -1;
+    }
+    return 0;
 }
 
 void *ha_dlopen_checked(const char *const names[], bool *broken, char *why, size_t n)
@@ -128,7 +207,13 @@ void *ha_dlopen_checked(const char *const names[], bool *broken, char *why, size
     *broken = false;
     char first_err[512] = "";
     for (int i = 0; names[i]; i++) {
-        if (check_search_path(names[i], why, n) != 0 || trial_load(names[i], why, n) < 0) {
+        int named = check_named_file(names[i], why, n);
+        if (named > 0) {
+            if (!names[i + 1])
+                return NULL; /* why says it is not there */
+            continue;
+        }
+        if (named < 0 || check_search_path(names[i], why, n) != 0 || trial_load(names[i], why, n) < 0) {
             *broken = true;
             return NULL;
         }
@@ -138,7 +223,12 @@ void *ha_dlopen_checked(const char *const names[], bool *broken, char *why, size
         if (!first_err[0])
             snprintf(first_err, sizeof first_err, "%s", dlerror());
     }
-    snprintf(why, n, "%s not found (%s)", names[0], first_err);
+    /* "not found" only when the loader says so: a library that is there
+     * but does not load is named with the loader's reason. */
+    if (strstr(first_err, "No such file"))
+        snprintf(why, n, "%s not found (%s)", names[0], first_err);
+    else
+        snprintf(why, n, "%s is there but does not load: %s", names[0], first_err);
     return NULL;
 }
 

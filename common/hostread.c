@@ -1,6 +1,7 @@
 #include "hostread.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdio.h>
@@ -27,18 +28,42 @@ static _Thread_local sigjmp_buf *tl_jump;
 static _Thread_local volatile sig_atomic_t tl_sig;
 static _Thread_local void *volatile tl_addr;
 static _Thread_local volatile int tl_code;
+/* Sessions this thread holds open: its accesses need no reference then. */
+static _Thread_local int tl_sessions;
 
+/* The handler is the process's, so it is installed once for every thread
+ * that guards (users counts them) and the handlers found before the first
+ * install are the ones put back after the last: whatever the interleaving,
+ * the process's own signal handling ends as it was. */
+static pthread_mutex_t guard_lock = PTHREAD_MUTEX_INITIALIZER;
+static int users;
 static struct sigaction old_segv, old_bus;
-static int session_depth;
+
+/* A fault outside any guard is the process's own: it goes to the handler
+ * that was there before, and with the default action the process dies of
+ * it, as it would have without this library. */
+static void not_ours(int sig, siginfo_t *si, void *uc)
+{
+    const struct sigaction *old = sig == SIGBUS ? &old_bus : &old_segv;
+    if (old->sa_flags & SA_SIGINFO) {
+        if (old->sa_sigaction)
+            old->sa_sigaction(sig, si, uc);
+        return;
+    }
+    if (old->sa_handler != SIG_DFL && old->sa_handler != SIG_IGN) {
+        old->sa_handler(sig);
+        return;
+    }
+    /* Default (or ignored, which the kernel does not honour for a fault):
+     * the process is about to die of this signal; the faulting access runs
+     * again on return and takes it with the default action. */
+    signal(sig, SIG_DFL);
+}
 
 static void on_fault(int sig, siginfo_t *si, void *uc)
 {
-    (void)uc;
     if (!tl_jump) {
-        /* Not one of ours: put the previous handler back and let the fault
-         * happen again when this returns. */
-        sigaction(SIGSEGV, &old_segv, NULL);
-        sigaction(SIGBUS, &old_bus, NULL);
+        not_ours(sig, si, uc);
         return;
     }
     tl_sig = sig;
@@ -47,41 +72,53 @@ static void on_fault(int sig, siginfo_t *si, void *uc)
     siglongjmp(*tl_jump, 1);
 }
 
-static int install(void)
+/* One more thread guarding; the first installs the handler. */
+static int acquire(void)
 {
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_sigaction = on_fault;
-    sa.sa_flags = SA_SIGINFO | SA_NODEFER;
-    sigemptyset(&sa.sa_mask);
-    if (sigaction(SIGSEGV, &sa, &old_segv) != 0)
-        return -1;
-    if (sigaction(SIGBUS, &sa, &old_bus) != 0) {
-        sigaction(SIGSEGV, &old_segv, NULL);
-        return -1;
+    int rc = 0;
+    pthread_mutex_lock(&guard_lock);
+    if (users == 0) {
+        struct sigaction sa;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_sigaction = on_fault;
+        sa.sa_flags = SA_SIGINFO | SA_NODEFER;
+        sigemptyset(&sa.sa_mask);
+        if (sigaction(SIGSEGV, &sa, &old_segv) != 0)
+            rc = -1;
+        else if (sigaction(SIGBUS, &sa, &old_bus) != 0) {
+            sigaction(SIGSEGV, &old_segv, NULL);
+            rc = -1;
+        }
     }
-    return 0;
+    if (rc == 0)
+        users++;
+    pthread_mutex_unlock(&guard_lock);
+    return rc;
 }
 
-static void uninstall(void)
+/* One thread fewer; the last puts the handlers found back. */
+static void release(void)
 {
-    sigaction(SIGSEGV, &old_segv, NULL);
-    sigaction(SIGBUS, &old_bus, NULL);
+    pthread_mutex_lock(&guard_lock);
+    if (users > 0 && --users == 0) {
+        sigaction(SIGSEGV, &old_segv, NULL);
+        sigaction(SIGBUS, &old_bus, NULL);
+    }
+    pthread_mutex_unlock(&guard_lock);
 }
 
 int ha_guard_session_begin(void)
 {
-    if (session_depth++ == 0 && install() != 0) {
-        session_depth = 0;
+    if (tl_sessions == 0 && acquire() != 0)
         return -1;
-    }
+    tl_sessions++;
     return 0;
 }
 
 void ha_guard_session_end(void)
 {
-    if (session_depth > 0 && --session_depth == 0)
-        uninstall();
+    if (tl_sessions > 0 && --tl_sessions == 0)
+        release();
 }
 
 static ha_hr_status fault_status(ha_hr_info *info)
@@ -113,8 +150,8 @@ typedef enum { OP_READ, OP_WRITE, OP_LOAD32 } access_op;
 static ha_hr_status guarded(access_op op, void *dst, const void *src, size_t n, ha_hr_info *info)
 {
     clear_info(info);
-    int own = session_depth == 0;
-    if (own && install() != 0)
+    int own = tl_sessions == 0;
+    if (own && acquire() != 0)
         return HA_HR_ERROR;
     sigjmp_buf jb;
     ha_hr_status st = HA_HR_OK;
@@ -133,7 +170,7 @@ static ha_hr_status guarded(access_op op, void *dst, const void *src, size_t n, 
         st = fault_status(info);
     }
     if (own)
-        uninstall();
+        release();
     return st;
 }
 

@@ -5,10 +5,12 @@
  * mode the access runs unguarded in a child, so even a fault no handler can
  * contain costs only the child.
  *
- * Signal handlers belong to the process: a fault another thread takes while
- * a guard is installed is handed back to the previous handler, but guards
- * on several threads at once are not supported. The tools are single
- * threaded; in a multi-threaded host (PyTorch) guard from one thread. */
+ * Signal handlers belong to the process: the guard's handler is installed
+ * once for all threads that guard at a time, and the handlers found before
+ * are put back when the last one is done, so any interleaving of guarded
+ * accesses from any threads leaves the process's signal handling as it
+ * was. A fault outside a guard, in any thread, goes to the handler that was
+ * there before (with the default action, the process dies of it). */
 #ifndef HA_HOSTREAD_H
 #define HA_HOSTREAD_H
 
@@ -51,7 +53,8 @@ ha_hr_status ha_fork_write(void *dst, const void *src, size_t n, unsigned timeou
 
 /* For the bench: keep the handlers installed across many accesses, so the
  * per-access cost is the jump buffer alone. ha_guard_session_begin returns 0
- * on success; accesses made while a session is open skip the install. */
+ * on success; this thread's accesses while its session is open skip the
+ * install. Sessions are per thread. */
 int ha_guard_session_begin(void);
 void ha_guard_session_end(void);
 

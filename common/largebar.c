@@ -8,7 +8,10 @@
 
 #define MAX_OBJ 4096
 
-typedef enum { FREE, PHYS, MAP, RESERVE, BAR } kind;
+/* FREEVA: address space a freed reservation gave back to the model's own
+ * pool (PROT_NONE, still mapped), as a runtime keeps its VA space: another
+ * mapping in the process cannot take it before the runtime reserves it again. */
+typedef enum { FREE, PHYS, MAP, RESERVE, BAR, FREEVA } kind;
 
 typedef struct obj {
     kind k;
@@ -45,16 +48,31 @@ void lb_mem_info(size_t *free_bytes, size_t *total_bytes)
     *free_bytes = (size_t)(vram - used);
 }
 
+/* Gives a free VA range back to the process. */
+static void drop_free_range(obj *o)
+{
+    munmap(o->va, o->size);
+    o->k = FREE;
+}
+
 static obj *new_obj(kind k)
 {
-    for (int i = 0; i < MAX_OBJ; i++)
-        if (objs[i].k == FREE) {
-            memset(&objs[i], 0, sizeof objs[i]);
-            objs[i].k = k;
-            objs[i].fd = -1;
-            return &objs[i];
+    obj *slot = NULL;
+    for (int i = 0; i < MAX_OBJ && !slot; i++)
+        if (objs[i].k == FREE)
+            slot = &objs[i];
+    /* A full table gives up a range of the free VA pool. */
+    for (int i = 0; i < MAX_OBJ && !slot; i++)
+        if (objs[i].k == FREEVA) {
+            drop_free_range(&objs[i]);
+            slot = &objs[i];
         }
-    return NULL;
+    if (!slot)
+        return NULL;
+    memset(slot, 0, sizeof *slot);
+    slot->k = k;
+    slot->fd = -1;
+    return slot;
 }
 
 static obj *find(kind k, const void *p)
@@ -176,17 +194,40 @@ bool lb_bar_find(const void *p, void **start, size_t *size)
 
 /* ---- virtual memory management ---- */
 
+/* A range of the model's free VA pool: exactly [at, at + size) when at is
+ * given, else any of that size whose start is aligned to a. */
+static obj *free_range(char *at, size_t size, size_t a)
+{
+    for (int i = 0; i < MAX_OBJ; i++) {
+        obj *o = &objs[i];
+        if (o->k == FREEVA && o->size == size && (at ? o->va == at : (uintptr_t)o->va % a == 0))
+            return o;
+    }
+    return NULL;
+}
+
 int lb_reserve(void **va, size_t size, size_t align, void *hint)
 {
     if (!size || size % granule || (align && align % granule))
         return LB_E_INVALID;
-    obj *r = new_obj(RESERVE);
+    size_t a = align > granule ? align : granule;
+    obj *r = free_range(hint && (uintptr_t)hint % a == 0 ? hint : NULL, size, a);
+    if (r && (!hint || r->va == hint)) {
+        r->k = RESERVE; /* the model's own space back: no mmap, no race */
+        r->held = 0;
+        *va = r->va;
+        return LB_OK;
+    }
+    r = new_obj(RESERVE);
     if (!r)
         return LB_E_NOMEM;
-    size_t a = align > granule ? align : granule;
     /* An aligned hint is taken exactly when it is free, as a runtime gives
      * back the address it is asked for (vLLM's re-reserve relies on it). */
     if (hint && (uintptr_t)hint % a == 0) {
+        /* The model's own free space in the way goes back to the process. */
+        for (int i = 0; i < MAX_OBJ; i++)
+            if (objs[i].k == FREEVA && objs[i].va < (char *)hint + size && (char *)hint < objs[i].va + objs[i].size)
+                drop_free_range(&objs[i]);
         char *at = mmap(hint, size, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED_NOREPLACE, -1, 0);
         if (at == hint) {
             r->va = at;
@@ -223,12 +264,17 @@ int lb_free_va(void *va, size_t size)
     for (int i = 0; i < MAX_OBJ; i++)
         if (objs[i].k == MAP && objs[i].va >= r->va && objs[i].va < r->va + r->size)
             return LB_E_INVALID; /* still mapped */
-    munmap(r->va, r->size);
     used -= r->held;
     for (int i = 0; i < MAX_OBJ; i++)
         if (objs[i].k == PHYS && objs[i].range == r)
             objs[i].range = NULL; /* the slot may hold another range later */
-    r->k = FREE;
+    /* Kept PROT_NONE in the model's VA pool (see FREEVA). */
+    if (mmap(r->va, r->size, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED | MAP_NORESERVE, -1, 0) == MAP_FAILED) {
+        munmap(r->va, r->size);
+        r->k = FREE;
+        return LB_OK;
+    }
+    r->k = FREEVA;
     return LB_OK;
 }
 

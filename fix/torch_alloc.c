@@ -10,10 +10,13 @@
  * HOSTACCESS_POOL_HOST_ACCESS (1: the fix, default; 0: reproduce the bug),
  * HOSTACCESS_POOL_CHUNK (bytes per handle, e.g. 64MiB).
  *
- * Every hostaccess_* call that succeeds clears hostaccess_last_error();
- * one that fails leaves the reason there. Tags follow vLLM's allocator:
+ * A call that fails leaves its reason for hostaccess_last_error(), which
+ * keeps the last failure until it is read and then reads "" (as dlerror
+ * and cudaGetLastError do): PyTorch may make more calls between a failure
+ * and the caller's question. Tags follow vLLM's allocator:
  * allocations carry "default" until hostaccess_set_tag names another, and
  * sleep with no tags offloads the default tag. */
+#include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,8 +35,10 @@ static ha_backend be;
 static refpool *pool;
 #define DEFAULT_TAG "default" /* vLLM's CuMemAllocator.default_tag */
 static char tag[64] = DEFAULT_TAG;
-static char err[600];
+static char err[600];      /* the last failure not yet read */
+static char err_read[600]; /* what hostaccess_last_error() handed out */
 static char config[200];
+static int pool_device = -1; /* the device the pool serves: the first call's */
 
 static int init(int device)
 {
@@ -83,6 +88,22 @@ static int init(int device)
     }
     snprintf(config, sizeof config, "backend=%s device=%d backing=%s host_access=%d chunk=%zu",
              be.ops->name, device, ha_loc_name(cfg.backing), cfg.host_access, cfg.chunk_size);
+    pool_device = device;
+    return 0;
+}
+
+/* The device a call names must be the pool's: one pool, one device. */
+static int check_device(int device)
+{
+    if (device < 0) {
+        snprintf(err, sizeof err, "device %d: a device index is 0 or more", device);
+        return -1;
+    }
+    if (pool && device != pool_device) {
+        snprintf(err, sizeof err, "device %d: this pool serves device %d (the first allocation's); one pool per "
+                 "device", device, pool_device);
+        return -1;
+    }
     return 0;
 }
 
@@ -91,10 +112,9 @@ void *my_malloc(ssize_t size, int device, void *stream)
     (void)stream;
     void *p = NULL;
     pthread_mutex_lock(&lock);
-    err[0] = 0;
     if (size <= 0)
         snprintf(err, sizeof err, "my_malloc: size %zd", size);
-    else if (init(device) == 0 && refpool_alloc(pool, (size_t)size, tag, &p) != REFPOOL_OK)
+    else if (check_device(device) == 0 && init(device) == 0 && refpool_alloc(pool, (size_t)size, tag, &p) != REFPOOL_OK)
         snprintf(err, sizeof err, "my_malloc(%zd): %s", size, refpool_last_error(pool));
     if (!p)
         ha_log(HA_LOG_ERROR, "%s", err);
@@ -108,7 +128,6 @@ void my_free(void *ptr, ssize_t size, int device, void *stream)
     (void)device;
     (void)stream;
     pthread_mutex_lock(&lock);
-    err[0] = 0;
     if (pool && refpool_free(pool, ptr) != REFPOOL_OK) {
         snprintf(err, sizeof err, "my_free: %s", refpool_last_error(pool));
         ha_log(HA_LOG_ERROR, "%s", err);
@@ -125,51 +144,77 @@ int hostaccess_set_tag(const char *t)
         snprintf(err, sizeof err, "set_tag: a tag of 1 to %zu characters is needed", sizeof tag - 1);
     } else {
         snprintf(tag, sizeof tag, "%s", t);
-        err[0] = 0;
         rc = 0;
     }
     pthread_mutex_unlock(&lock);
     return rc;
 }
 
-/* Splits "a,b" into tags; returns the count. */
-static size_t split(const char *csv, char *buf, size_t len, const char **tags, size_t max)
+/* The tags of "a,b", as many as there are: *buf (to free) holds them.
+ * Returns the count, or -1 for an empty name ("a,,b") or no memory; a list
+ * is never cut to fit. */
+static long split(const char *csv, char **buf, const char ***tags)
 {
-    size_t n = 0;
+    *buf = NULL;
+    *tags = NULL;
     if (!csv || !*csv)
         return 0;
-    snprintf(buf, len, "%s", csv);
-    char *save = NULL;
-    for (char *t = strtok_r(buf, ",", &save); t && n < max; t = strtok_r(NULL, ",", &save))
-        tags[n++] = t;
-    return n;
+    size_t n = 1;
+    for (const char *c = csv; *c; c++)
+        n += *c == ',';
+    /* one spare slot: sleep may add the default tag */
+    if (!(*buf = strdup(csv)) || !(*tags = calloc(n + 1, sizeof **tags))) {
+        snprintf(err, sizeof err, "out of memory reading a list of %zu tags", n);
+        return -1;
+    }
+    size_t k = 0;
+    for (char *t = *buf, *end; t; t = end) {
+        end = strchr(t, ',');
+        if (end)
+            *end++ = 0;
+        if (!*t) {
+            snprintf(err, sizeof err, "tag list '%.100s%s': an empty name (two commas, or one at an end)", csv,
+                     strlen(csv) > 100 ? "..." : "");
+            return -1;
+        }
+        (*tags)[k++] = t;
+    }
+    return (long)k;
 }
 
 enum pool_op { OP_SLEEP, OP_WAKE, OP_DISCARD };
 
 static int pool_op(const char *csv, enum pool_op op)
 {
-    char buf[512];
-    const char *tags[32];
-    size_t n = split(csv, buf, sizeof buf, tags, 32);
-    pthread_mutex_lock(&lock);
+    char *buf;
+    const char **tags;
     int rc = REFPOOL_E_STATE;
+    pthread_mutex_lock(&lock);
+    long got = split(csv, &buf, &tags);
+    size_t n = got > 0 ? (size_t)got : 0;
     refpool_tag_info ti;
-    if (!pool) {
+    const char *one[1];
+    if (got < 0) {
+        rc = REFPOOL_E_INVALID;
+    } else if (!pool) {
         snprintf(err, sizeof err, "nothing allocated yet");
     } else {
         /* vLLM: sleep() offloads the default tag, when anything carries it */
-        if (op == OP_SLEEP && n == 0 && refpool_tag(pool, DEFAULT_TAG, &ti) == REFPOOL_OK)
+        if (op == OP_SLEEP && n == 0 && refpool_tag(pool, DEFAULT_TAG, &ti) == REFPOOL_OK) {
+            one[0] = DEFAULT_TAG;
+            tags = tags ? tags : one;
             tags[n++] = DEFAULT_TAG;
+        }
         rc = op == OP_SLEEP ? refpool_sleep(pool, tags, n)
            : op == OP_WAKE  ? refpool_wake(pool, tags, n)
                             : refpool_discard(pool, tags, n);
         if (rc)
             snprintf(err, sizeof err, "%s", refpool_last_error(pool));
-        else
-            err[0] = 0;
     }
     pthread_mutex_unlock(&lock);
+    if (tags != one)
+        free(tags);
+    free(buf);
     return rc;
 }
 
@@ -189,9 +234,7 @@ int hostaccess_discard(const char *tags) { return pool_op(tags, OP_DISCARD); }
 static int tag_info(const char *t, refpool_tag_info *ti)
 {
     int rc = pool ? refpool_tag(pool, t, ti) : REFPOOL_E_UNKNOWN_TAG;
-    if (rc == REFPOOL_OK)
-        err[0] = 0;
-    else
+    if (rc != REFPOOL_OK)
         snprintf(err, sizeof err, "no allocation is tagged '%.100s'", t ? t : "(null)");
     return rc;
 }
@@ -222,12 +265,18 @@ long long hostaccess_tag_bytes(const char *t)
 int hostaccess_tags(char *buf, size_t len)
 {
     pthread_mutex_lock(&lock);
-    const char *tags[256];
-    size_t n = pool ? refpool_tags(pool, tags, 256) : 0, used = 0;
-    int rc = (int)n;
-    if (!buf || len == 0 || n > 256) {
+    size_t n = pool ? refpool_tags(pool, NULL, 0) : 0, used = 0;
+    const char **tags = n ? calloc(n, sizeof *tags) : NULL;
+    int rc = n > (size_t)INT_MAX ? REFPOOL_E_INVALID : (int)n;
+    if (n && !tags) {
+        snprintf(err, sizeof err, "tags: out of memory listing %zu tags", n);
+        rc = REFPOOL_E_INVALID;
+    } else if (!buf || len == 0) {
+        snprintf(err, sizeof err, "tags: no buffer given");
         rc = REFPOOL_E_INVALID;
     } else {
+        if (n)
+            refpool_tags(pool, tags, n);
         buf[0] = 0;
         for (size_t i = 0; i < n && rc >= 0; i++) {
             int w = snprintf(buf + used, len - used, "%s%s", i ? "," : "", tags[i]);
@@ -236,16 +285,24 @@ int hostaccess_tags(char *buf, size_t len)
             else
                 used += (size_t)w;
         }
+        if (rc < 0)
+            snprintf(err, sizeof err, "tags: the buffer of %zu bytes cannot hold all %zu tags", len, n);
     }
-    if (rc < 0)
-        snprintf(err, sizeof err, "tags: the buffer of %zu bytes cannot hold them", len);
-    else
-        err[0] = 0;
+    free(tags);
     pthread_mutex_unlock(&lock);
     return rc;
 }
 
-const char *hostaccess_last_error(void) { return err; }
+/* The last failure, once: read, it is cleared. The text stays valid until
+ * the next call of this function. */
+const char *hostaccess_last_error(void)
+{
+    pthread_mutex_lock(&lock);
+    memcpy(err_read, err, sizeof err_read);
+    err[0] = 0;
+    pthread_mutex_unlock(&lock);
+    return err_read;
+}
 const char *hostaccess_config(void) { return config; }
 
 size_t hostaccess_mapped_bytes(void)
@@ -259,6 +316,12 @@ size_t hostaccess_mapped_bytes(void)
 /* The fast-path read, fault-contained: 0 and the value, or the signal. */
 int hostaccess_host_read_u32(const void *ptr, unsigned *out)
 {
+    if (!out) {
+        pthread_mutex_lock(&lock);
+        snprintf(err, sizeof err, "host_read_u32: no place to put the value (out is NULL)");
+        pthread_mutex_unlock(&lock);
+        return REFPOOL_E_INVALID;
+    }
     uint32_t v = 0;
     ha_hr_info info;
     ha_hr_status st = ha_guarded_load32(ptr, &v, &info);

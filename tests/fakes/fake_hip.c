@@ -2,9 +2,22 @@
  * one allocation kind backed by host memory; every other entry point is
  * missing. FAKE_NO_DEVICE=1 makes it report no device (hipErrorNoDevice,
  * 100). Built without HIP headers: the ABI's types only. Built with
- * -DFAKE_DATA_HIPINIT, hipInit is data, not a function. */
+ * -DFAKE_DATA_HIPINIT, hipInit is data, not a function; with
+ * -DFAKE_INIT_EXIT its initialiser ends the process, with -DFAKE_INIT_HANG
+ * it never returns: libraries a loader must survive. */
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+
+#if defined(FAKE_INIT_EXIT)
+__attribute__((constructor)) static void end_it(void) { exit(0); }
+#elif defined(FAKE_INIT_HANG)
+__attribute__((constructor)) static void hang(void)
+{
+    for (;;)
+        pause();
+}
+#endif
 
 static int no_device(void)
 {

@@ -12,7 +12,9 @@
 
 #include <jansson.h>
 #include <stdio.h>
+#include <stdbool.h>
 #include <string.h>
+#include <unistd.h>
 
 static const char *build;
 static char tmp[64];
@@ -184,6 +186,20 @@ static void a_broken_hip_runtime_is_named(void **s)
     assert_int_equal(it_sh("HOSTACCESS_HIP_LIBRARY=/nonexistent/libamdhip64.so %s/probe_discriminator --backend hip",
                            build), 3);
     assert_non_null(strstr(it_out, "not found"));
+    /* libraries whose loading misbehaves: named, and the tool lives on */
+    assert_int_equal(it_sh("LD_LIBRARY_PATH=%s/fakes/hip-initexit %s/probe_discriminator --backend hip", build, build), 3);
+    assert_non_null(strstr(it_out, "ended the process from its initialiser"));
+    assert_int_equal(it_sh("HOSTACCESS_LOAD_TIMEOUT_S=1 LD_LIBRARY_PATH=%s/fakes/hip-inithang timeout 20 "
+                           "%s/probe_discriminator --backend hip", build, build), 3);
+    assert_non_null(strstr(it_out, "did not finish in 1 s"));
+    char fifo[64];
+    snprintf(fifo, sizeof fifo, "/tmp/ha-fifo-%d", (int)getpid());
+    assert_int_equal(it_sh("rm -f %s && mkfifo %s", fifo, fifo), 0);
+    int rc = it_sh("HOSTACCESS_HIP_LIBRARY=%s timeout 20 %s/probe_discriminator --backend hip", fifo, build);
+    bool named = strstr(it_out, "is not a regular file") != NULL;
+    it_sh("rm -f %s", fifo);
+    assert_int_equal(rc, 3);
+    assert_true(named);
     /* a runtime that will not say its version, or one newer than any known: warned */
     assert_int_equal(it_sh("FAKE_HIP_VERSION=fail LD_LIBRARY_PATH=%s/fakes/hip %s/probe_discriminator --backend hip "
                            "--env-only", build, build), 0);

@@ -366,6 +366,96 @@ static void a_full_disk_is_said_and_leaves_nothing(void **s)
     assert_int_equal(it_sh("report/report --no-plots %s", d), 0);
 }
 
+/* A record changed after the run, by one byte or by its size, or a tool's
+ * temporary file left in the folder: the run is not whole any more, and
+ * report, compare and the series say why. */
+static void a_run_changed_after_the_fact_is_not_whole(void **s)
+{
+    (void)s;
+    char dir[128];
+    const char *edit[] = {
+        /* same size: one digit of the record's schema version is another */
+        "sed -i '0,/\"schema_version\": 2/s//\"schema_version\": 1/' %s/env.json",
+        "printf ' ' >> %s/env.json",
+        "touch %s/.probe_discriminator.json.Xy12ab",
+    };
+    const char *said[] = {"SHA-256 is not the one MANIFEST.json lists", "bytes, MANIFEST.json says",
+                          "temporary file .probe_discriminator.json.Xy12ab was left behind"};
+    for (int i = 0; i < 3; i++) {
+        snprintf(dir, sizeof dir, "%s/changed%d", tmp, i);
+        copy_run(dir, NULL, NULL);
+        assert_int_equal(it_sh("gzip -d %s/env.json.gz 2>/dev/null; true", dir), 0);
+        char cmd[300];
+        snprintf(cmd, sizeof cmd, edit[i], dir);
+        assert_int_equal(it_sh("%s", cmd), 0);
+        assert_int_equal(it_sh("%s/bin/report %s", build, dir), 2);
+        if (!strstr(it_out, said[i]))
+            fail_msg("edit %d: report said: %s", i, it_out);
+        assert_int_equal(it_sh("%s/bin/compare %s %s", build, run, dir), 2);
+        assert_non_null(strstr(it_out, said[i]));
+    }
+}
+
+/* Every row's blocks made K times longer (the same samples repeated), as a
+ * long live run would record them: about 50 MB of bench record. */
+static void fifty_megabytes(json_t *j)
+{
+    size_t i;
+    json_t *r;
+    json_t *rows = json_object_get(j, "rows");
+    size_t rows_with_samples = 0;
+    json_array_foreach(rows, i, r) rows_with_samples += json_array_size(json_object_get(r, "samples_ns")) > 0;
+    /* ~17 bytes a number as copy_run writes them (indented, a line each) */
+    long long per_row = 50000000ll / 17 / (long long)(rows_with_samples ? rows_with_samples : 1);
+    json_array_foreach(rows, i, r) {
+        json_t *sm = json_object_get(r, "samples_ns");
+        long long per_block = json_integer_value(json_object_get(r, "block_samples"));
+        size_t n = json_array_size(sm);
+        if (!n || per_block <= 0)
+            continue;
+        size_t blocks = n / (size_t)per_block, k = (size_t)(per_row / (long long)n) + 1;
+        json_t *big = json_array();
+        for (size_t b = 0; b < blocks; b++)
+            for (size_t rep = 0; rep < k; rep++)
+                for (long long x = 0; x < per_block; x++)
+                    json_array_append(big, json_array_get(sm, b * (size_t)per_block + (size_t)x));
+        json_object_set_new(r, "samples_ns", big);
+        json_object_set_new(r, "block_samples", json_integer(per_block * (long long)k));
+        json_object_set_new(r, "n", json_integer((long long)json_array_size(big)));
+    }
+}
+
+/* report and compare stay well inside 10 s of CPU on a 50 MB record (CPU,
+ * not wall time: a busy machine may stretch the wall clock, not the work;
+ * the sanitizer build is only checked to finish). */
+static void a_fifty_megabyte_record_is_read_in_seconds(void **s)
+{
+    (void)s;
+    if (it_sh("command -v python3") != 0)
+        it_skip("python3 is not installed: it measures the tools' CPU time");
+    char dir[128];
+    snprintf(dir, sizeof dir, "%s/fifty", tmp);
+    copy_run(dir, "bench_discriminator.json", fifty_megabytes);
+    assert_int_equal(it_sh("test $(stat -c %%s %s/bench_discriminator.json) -gt 45000000", dir), 0);
+    assert_int_equal(it_sh("python3 -c \"import resource, subprocess, sys; "
+                           "a = subprocess.run(['%s/bin/report', '--no-plots', '%s']).returncode; "
+                           "b = subprocess.run(['%s/bin/compare', '%s', '%s', '--json', '%s/c.json']).returncode; "
+                           "r = resource.getrusage(resource.RUSAGE_CHILDREN); "
+                           "print('status', a, b, 'cpu %%.2f' %% (r.ru_utime + r.ru_stime))\"",
+                           build, dir, build, dir, dir, tmp), 0);
+    double cpu = 0;
+    int a = -1, b = -1;
+    const char *line = strstr(it_out, "status ");
+    assert_non_null(line);
+    assert_int_equal(sscanf(line, "status %d %d cpu %lf", &a, &b, &cpu), 3);
+    if (a != 0)
+        fail_msg("report on the 50 MB record: status %d\n%s", a, it_out);
+    assert_true(b == 0 || b == 1 || b == 6);
+    printf("report + compare on a 50 MB record: %.2f s of CPU\n", cpu);
+    if (!strstr(build, "asan"))
+        assert_true(cpu < 10.0);
+}
+
 static void pool_settings_are_refused_when_not_understood(void **s)
 {
     (void)s;
@@ -401,6 +491,8 @@ int main(void)
         cmocka_unit_test(small_ones),
         cmocka_unit_test(a_full_disk_is_said_and_leaves_nothing),
         cmocka_unit_test(pool_settings_are_refused_when_not_understood),
+        cmocka_unit_test(a_fifty_megabyte_record_is_read_in_seconds),
+        cmocka_unit_test(a_run_changed_after_the_fact_is_not_whole),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

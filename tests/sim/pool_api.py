@@ -1,6 +1,6 @@
 """The pool library's C API (what vLLM-style callers use through ctypes),
-over the sim backend: last_error cleared by a success, the default tag,
-discard, and the tag queries. Prints one line per check; exits 1 on the
+over the sim backend: last_error kept until read, the default tag,
+discard, the tag queries, tag lists of any length, and the refusals. Prints one line per check; exits 1 on the
 first that fails. Run by tests/integration/test_pool.c."""
 import ctypes
 import os
@@ -62,4 +62,32 @@ check("wake after discard", lib.hostaccess_wake(b"") == 0)
 check("discarded: fresh memory, not the old bytes", read(d, 4) != b"DEFT")
 check("a tag too long is refused, and said", lib.hostaccess_set_tag(b"x" * 100) != 0 and "tag" in err())
 check("a good set_tag clears it", lib.hostaccess_set_tag(b"kv") == 0 and err() == "")
+
+# Tag lists of any length: every listed tag comes back, none is cut.
+lib.hostaccess_wake(b"")
+names = [("t%02d_" % i + "x" * 50).encode() for i in range(40)]   # 40 tags, 2,160 bytes listed
+ptrs = []
+for i, n in enumerate(names):
+    lib.hostaccess_set_tag(n)
+    p = lib.my_malloc(4096, 0, None)
+    write(p, b"T%03d" % i)
+    ptrs.append(p)
+listed = b",".join(names)
+check("a list of 40 long tags is taken whole", lib.hostaccess_sleep(listed) == 0)
+check("wake after a 40-tag sleep", lib.hostaccess_wake(b"") == 0)
+check("every one of the 40 tags came back", all(read(p, 4) == b"T%03d" % i for i, p in enumerate(ptrs)))
+check("an unknown tag among known ones fails, naming it", lib.hostaccess_sleep(listed + b",nobody") != 0 and "nobody" in err())
+check("... and changes nothing: all still awake", all(lib.hostaccess_tag_asleep(n) == 0 for n in names))
+check("an empty name in a list is refused", lib.hostaccess_sleep(names[0] + b",," + names[1]) != 0 and "empty" in err())
+check("... and changes nothing", lib.hostaccess_tag_asleep(names[0]) == 0)
+
+# The error is kept until read, even when a later call succeeds.
+check("device -1 is refused", lib.my_malloc(4096, -1, None) is None)
+lib.hostaccess_set_tag(b"kv")                      # succeeds
+check("the failure outlives a later success", "a device index is 0 or more" in err())
+check("... and reads once", err() == "")
+check("another device than the pool's is refused", lib.my_malloc(4096, 1, None) is None and "serves device 0" in err())
+lib.hostaccess_host_read_u32.argtypes = [ctypes.c_void_p, ctypes.c_void_p]
+check("host_read_u32 with no place for the value is an error, not a crash",
+      lib.hostaccess_host_read_u32(ptrs[0], None) < 0 and "NULL" in err())
 print("pool API over sim: every check passed")

@@ -6,10 +6,14 @@
 #include <stdint.h>
 #include <cmocka.h>
 #include <fcntl.h>
+#include <pthread.h>
+#include <stdbool.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "hostread.h"
@@ -140,6 +144,104 @@ static void fork_mode_reports_the_childs_fate(void **s)
     munmap(bad, page());
 }
 
+/* ---- threads ---- */
+
+static void *bad_page, *good_page;
+static volatile int keep_going;
+
+/* Guarded reads of a faulting and a readable page, some inside sessions. */
+static void *guard_loop(void *arg)
+{
+    long id = (long)arg;
+    unsigned char got[4];
+    for (int i = 0; i < 4000 || keep_going; i++) {
+        bool session = (i + id) % 3 == 0 && ha_guard_session_begin() == 0;
+        if (ha_guarded_read(bad_page, got, 4, NULL, NULL) != HA_HR_SIGSEGV ||
+            ha_guarded_read(good_page, got, 4, NULL, NULL) != HA_HR_OK)
+            _exit(4);
+        if (session)
+            ha_guard_session_end();
+    }
+    return NULL;
+}
+
+/* A genuine fault: a store to a page nobody may touch, outside any guard. */
+static void fault_now(void) { *(volatile int *)bad_page = 1; }
+
+/* How a child ended: 0 it died of SIGSEGV, else a description. */
+static const char *died_of_segv(pid_t pid)
+{
+    int ws = 0;
+    waitpid(pid, &ws, 0);
+    if (WIFSIGNALED(ws) && WTERMSIG(ws) == SIGSEGV)
+        return NULL;
+    if (WIFSIGNALED(ws) && WTERMSIG(ws) == SIGALRM)
+        return "hung (killed by its alarm)";
+    if (WIFEXITED(ws) && WEXITSTATUS(ws) == 3)
+        return "the handlers were not the ones found";
+    if (WIFEXITED(ws) && WEXITSTATUS(ws) == 4)
+        return "a guarded read gave the wrong answer";
+    return "ended otherwise";
+}
+
+/* Eight threads guard at once, then a genuine fault still kills the
+ * process with SIGSEGV, and the handler left is the one found. */
+static void guards_from_eight_threads_leave_signals_as_found(void **s)
+{
+    (void)s;
+    bad_page = map_prot(PROT_NONE);
+    good_page = map_prot(PROT_READ);
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0) {
+        alarm(20);
+        signal(SIGSEGV, SIG_DFL);
+        signal(SIGBUS, SIG_DFL);
+        pthread_t t[8];
+        for (long i = 0; i < 8; i++)
+            pthread_create(&t[i], NULL, guard_loop, (void *)i);
+        for (int i = 0; i < 8; i++)
+            pthread_join(t[i], NULL);
+        struct sigaction now;
+        sigaction(SIGSEGV, NULL, &now);
+        if (now.sa_handler != SIG_DFL || (now.sa_flags & SA_SIGINFO))
+            _exit(3);
+        sigaction(SIGBUS, NULL, &now);
+        if (now.sa_handler != SIG_DFL || (now.sa_flags & SA_SIGINFO))
+            _exit(3);
+        fault_now();
+        _exit(0);
+    }
+    const char *why = died_of_segv(pid);
+    if (why)
+        fail_msg("after guards on 8 threads, a real fault: %s", why);
+}
+
+/* A fault outside any guard, taken while other threads are guarding,
+ * kills the process: it never spins in the guard's handler. */
+static void a_fault_beside_running_guards_still_kills(void **s)
+{
+    (void)s;
+    bad_page = map_prot(PROT_NONE);
+    good_page = map_prot(PROT_READ);
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0) {
+        alarm(20);
+        signal(SIGSEGV, SIG_DFL);
+        keep_going = 1;
+        pthread_t t[8];
+        for (long i = 0; i < 8; i++)
+            pthread_create(&t[i], NULL, guard_loop, (void *)i);
+        usleep(20000);
+        fault_now();
+        _exit(0);
+    }
+    const char *why = died_of_segv(pid);
+    if (why)
+        fail_msg("a real fault beside running guards: %s", why);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -150,6 +252,8 @@ int main(void)
         cmocka_unit_test(past_end_of_file_is_sigbus),
         cmocka_unit_test(previous_handlers_are_restored),
         cmocka_unit_test(fork_mode_reports_the_childs_fate),
+        cmocka_unit_test(guards_from_eight_threads_leave_signals_as_found),
+        cmocka_unit_test(a_fault_beside_running_guards_still_kills),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
