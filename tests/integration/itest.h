@@ -47,6 +47,15 @@ void it_slow_rows(json_t *bench, const char *prefix, double factor);
  * the machine was when the live run it copies was made. */
 void it_uncontended(json_t *bench);
 
+/* run_all.sh's options for a quick whole run: enough of every tool to
+ * make every record, in seconds. */
+#define IT_QUICK_RUN "--bench-args '--iterations 200 --repeat 1 --sweep-iterations 50 --sweep-max 256 --row-seconds 0.02' " \
+                     "--pool-args '--throughput-sizes 4MiB --cycles 5'"
+
+/* A quick whole simulated run into the folder results (made): its folder
+ * into run. 0 on success; on failure run_all's output is printed. */
+int it_sim_run(const char *results, char *run, size_t n);
+
 /* Says why a test does not apply here, then skips it (cmocka's skip()). */
 #define it_skip(...)                                                                               \
     do {                                                                                           \

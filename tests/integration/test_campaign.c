@@ -32,8 +32,7 @@ static int teardown(void **s)
     return it_sh("rm -rf %s", tmp);
 }
 
-#define QUICK "--backend sim --no-torch --bench-args '--iterations 200 --repeat 1 --sweep-iterations 50 --sweep-max 256 " \
-              "--row-seconds 0.02' --pool-args '--throughput-sizes 4MiB --cycles 5'"
+#define QUICK "--backend sim --no-torch " IT_QUICK_RUN
 
 static void a_campaign_is_listed_and_judged(void **s)
 {

@@ -21,21 +21,15 @@ static const char *build;
 static char tmp[64];
 static char run[512];
 
-#define QUICK "--bench-args '--iterations 200 --repeat 1 --sweep-iterations 50 --sweep-max 256 --row-seconds 0.02' " \
-              "--pool-args '--throughput-sizes 4MiB --cycles 5'"
-
 static int setup(void **s)
 {
     (void)s;
     build = it_build();
     if (it_tmpdir(tmp, sizeof tmp, "outputs"))
         return -1;
-    if (it_sh("BUILD=%s ./run_all.sh --backend sim --no-torch --results %s/runs " QUICK, build, tmp) != 0 ||
-        it_sh("ls -d %s/runs/*-sim-dev0", tmp) != 0)
-        return -1;
-    it_out[strcspn(it_out, "\n")] = 0;
-    snprintf(run, sizeof run, "%.500s", it_out);
-    return 0;
+    char results[128];
+    snprintf(results, sizeof results, "%s/runs", tmp);
+    return it_sim_run(results, run, sizeof run);
 }
 
 static int teardown(void **s)

@@ -100,6 +100,9 @@ static ha_vmm_ops wrapped_vmm;
 static ha_backend_ops wrapped_ops;
 static const ha_backend_ops *real_ops;
 static int elsewhere_left, aligned_refusals_left;
+/* The ranges the wrapped reserve handed out somewhere other than asked. */
+static void *given_elsewhere[8];
+static int ngiven_elsewhere;
 
 static int wrapped_reserve(const ha_backend *b, void **va, size_t size, size_t align, void *hint)
 {
@@ -113,6 +116,8 @@ static int wrapped_reserve(const ha_backend *b, void **va, size_t size, size_t a
         real_vmm->reserve(b, &blocker, size, 64 * 1024, hint);
     }
     int st = real_vmm->reserve(b, va, size, align, hint);
+    if (st == HA_ST_OK && hint && *va != hint && ngiven_elsewhere < 8)
+        given_elsewhere[ngiven_elsewhere++] = *va;
     if (blocker)
         real_vmm->free_va(b, blocker, size);
     return st;
@@ -129,6 +134,7 @@ static void wrap_runtime(int elsewhere, int aligned_refusals)
     be.ops = &wrapped_ops;
     elsewhere_left = elsewhere;
     aligned_refusals_left = aligned_refusals;
+    ngiven_elsewhere = 0;
 }
 
 static void unwrap_runtime(void) { be.ops = real_ops; }
@@ -173,6 +179,10 @@ static void re_reserve_gives_up_and_the_wake_says_so(void **s)
     assert_int_equal(refpool_sleep(p, NULL, 0), REFPOOL_E_RUNTIME);
     unwrap_runtime();
     assert_true(range_free(w, refpool_granularity(p))); /* its range is lost, not held */
+    /* every range it was given elsewhere went back: none leaked */
+    assert_true(ngiven_elsewhere > 0);
+    for (int i = 0; i < ngiven_elsewhere; i++)
+        assert_true(range_free(given_elsewhere[i], refpool_granularity(p)));
     assert_int_equal(refpool_wake(p, NULL, 0), REFPOOL_E_RUNTIME);
     assert_non_null(strstr(refpool_last_error(p), "could not be taken back"));
     assert_int_equal(refpool_free(p, w), REFPOOL_OK); /* no second free of the lost range */
