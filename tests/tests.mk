@@ -22,7 +22,10 @@ check-unit: $(UNIT_BIN) $(REPORT_UNIT_BIN)
 # Stand-in runtimes, so CI drives the hip and cuda backends past "no device".
 FAKES := $(BUILD)/fakes/cuda/libcuda.so.1 $(BUILD)/fakes/hip/libamdhip64.so $(BUILD)/fakes/cuda-datasym/libcuda.so.1 \
          $(BUILD)/fakes/hip-datasym/libamdhip64.so $(BUILD)/fakes/hip-initexit/libamdhip64.so \
-         $(BUILD)/fakes/hip-inithang/libamdhip64.so
+         $(BUILD)/fakes/hip-inithang/libamdhip64.so $(BUILD)/fakes/io_order.so
+$(BUILD)/fakes/io_order.so: tests/shims/io_order.c
+	@mkdir -p $(dir $@)
+	$(CC) -shared -fPIC -O1 $(WARN) $< -o $@ -ldl
 $(BUILD)/fakes/hip-initexit/libamdhip64.so: tests/fakes/fake_hip.c
 	@mkdir -p $(dir $@)
 	$(CC) -shared -fPIC -O1 $(WARN) -DFAKE_INIT_EXIT $< -o $@
