@@ -1,4 +1,5 @@
 #include "envinfo.h"
+#include "units.h"
 
 #include "recw.h"
 
@@ -316,14 +317,18 @@ void ha_env_sysfs(ha_env *e, const char *root)
 
     if (e->amdgpu_vis_vram > 0 && e->amdgpu_vram > 0) {
         e->large_bar_sysfs = e->amdgpu_vis_vram >= e->amdgpu_vram;
+        char vis[32], all[32];
+        ha_bytes_text((double)e->amdgpu_vis_vram, vis, sizeof vis);
+        ha_bytes_text((double)e->amdgpu_vram, all, sizeof all);
         snprintf(e->large_bar_sysfs_note, sizeof e->large_bar_sysfs_note,
-                 "amdgpu mem_info_vis_vram_total %" PRId64 " vs mem_info_vram_total %" PRId64,
-                 e->amdgpu_vis_vram, e->amdgpu_vram);
+                 "amdgpu mem_info_vis_vram_total %s vs mem_info_vram_total %s", vis, all);
     } else if (e->nbars > 0 && e->vram_bytes > 0) {
         e->large_bar_sysfs = e->largest_bar >= e->vram_bytes;
-        snprintf(e->large_bar_sysfs_note, sizeof e->large_bar_sysfs_note,
-                 "largest PCI memory BAR %" PRIu64 " bytes vs VRAM %" PRIu64 " bytes",
-                 e->largest_bar, e->vram_bytes);
+        char bar[32], vram[32];
+        ha_bytes_text((double)e->largest_bar, bar, sizeof bar);
+        ha_bytes_text((double)e->vram_bytes, vram, sizeof vram);
+        snprintf(e->large_bar_sysfs_note, sizeof e->large_bar_sysfs_note, "largest PCI memory BAR %s vs VRAM %s",
+                 bar, vram);
     } else if (n < 0) {
         snprintf(e->large_bar_sysfs_note, sizeof e->large_bar_sysfs_note,
                  "no sysfs entry for PCI device %s", bdf);

@@ -17,6 +17,7 @@
 #include "refpool.h"
 #include "stats.h"
 #include "goals.h"
+#include "units.h"
 #include "recw.h"
 #include "tool.h"
 
@@ -202,9 +203,12 @@ static void run_mode(const mode *m)
             "host-backed memory holds no device memory to free");
     } else {
         double delta = (double)asleep - (double)before;
+        char rose[32], pool_b[32];
+        ha_bytes_text(delta, rose, sizeof rose);
+        ha_bytes_text((double)mapped, pool_b, sizeof pool_b);
         add("vram_freed_on_sleep", m->name, ha_pool_freed_enough(delta, (double)mapped) ? CK_PASS : CK_FAIL,
-            "free device memory rose by %.0f bytes for a pool of %zu mapped bytes (%.1f%%; need >= %.0f%%)",
-            delta, mapped, 100.0 * delta / (double)mapped, 100 * HA_POOL_FREED_FRACTION);
+            "free device memory rose by %s for a pool of %s mapped (%.1f%%; need >= %.0f%%)",
+            delta < 0 ? "a negative amount" : rose, pool_b, 100.0 * delta / (double)mapped, 100 * HA_POOL_FREED_FRACTION);
     }
     rc = refpool_wake(p, NULL, 0);
     if (rc) {

@@ -1,4 +1,5 @@
 #include "text.h"
+#include "units.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -182,17 +183,9 @@ const char *fmt_ns(double ns)
 
 const char *fmt_bytes(double b)
 {
-    if (!isfinite(b) || b < 0)
-        return "n/a";
-    static const char *const units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
-    int u = 0;
-    while (b >= 1024 && u < 5) {
-        b /= 1024;
-        u++;
-    }
-    if (u == 0 || b == floor(b))
-        return kprintf("%.0f %s", b, units[u]);
-    return sig3(b, units[u]);
+    char buf[48];
+    ha_bytes_text(b, buf, sizeof buf);
+    return kprintf("%s", buf);
 }
 
 const char *fmt_times(double x)

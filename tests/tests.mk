@@ -122,15 +122,13 @@ check-standin:
 # make coverage: the hip backend's tests (stand-in, fakes, probes) in a
 # --coverage build with the HIP 7.2 headers, then line coverage per file;
 # common/backend_hip.c must reach 90 %.
-COV_TESTS := integration_standin integration_fakes integration_probes test_backend_state
+COV_TESTS := integration_standin integration_standin_api integration_fakes integration_probes test_backend_state
 coverage:
 	@[ -f $(HIP72)/include/hip/hip_runtime_api.h ] || { \
 	    echo "coverage: needs the HIP 7.2 headers in $(HIP72): run make hip-matrix first"; exit 2; }
 	rm -rf build-cov
 	$(MAKE) BUILD=build-cov ROCM_PATH=$(abspath $(HIP72)) CFLAGS="-O0 -g --coverage" LDFLAGS="--coverage" \
-	    probes report build-cov/fakes/cuda/libcuda.so.1 build-cov/fakes/hip/libamdhip64.so \
-	    build-cov/fakes/cuda-datasym/libcuda.so.1 build-cov/fakes/hip-datasym/libamdhip64.so \
-	    $(addprefix build-cov/tests/,$(COV_TESTS))
+	    probes report $(FAKES:$(BUILD)/%=build-cov/%) $(addprefix build-cov/tests/,$(COV_TESTS))
 	BUILD=build-cov tests/run_unit.sh $(addprefix build-cov/tests/,$(COV_TESTS))
 	tools/coverage.sh build-cov common/backend_hip.c=90
 
