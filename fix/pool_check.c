@@ -150,6 +150,11 @@ static void run_mode(const mode *m)
     refpool_config cfg = refpool_default_config(be);
     cfg.backing = m->backing;
     cfg.host_access = m->fix;
+    /* Test only: a pool that keeps its ranges reserved on sleep, which on
+     * ROCm (and the model) keeps the VRAM taken: the check must fail it. */
+    const char *keep = getenv("HOSTACCESS_TEST_POOL_KEEPS_RANGES");
+    if (keep && !strcmp(keep, "1"))
+        cfg.re_reserve = false;
     char why[300] = "";
     refpool *p = NULL;
     int rc = refpool_create(be, &cfg, &p, why, sizeof why);

@@ -109,12 +109,23 @@ static void the_pool_api_answers_as_documented(void **s)
     assert_non_null(strstr(it_out, "every check passed"));
 }
 
+/* The VRAM check fails a pool that does not give VRAM back on sleep. */
+static void a_pool_that_keeps_its_vram_asleep_fails_the_check(void **s)
+{
+    (void)s;
+    int rc = it_sh("HOSTACCESS_TEST_POOL_KEEPS_RANGES=1 %s/pool_check --backend sim --mode device-nofix "
+                   "--throughput-sizes none --cycles 2", it_build());
+    assert_int_equal(rc, 1);
+    assert_non_null(strstr(it_out, "| vram_freed_on_sleep | device-nofix | FAIL |"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(every_check_passes_on_the_model),
         cmocka_unit_test(bad_input_is_refused),
         cmocka_unit_test(the_pool_api_answers_as_documented),
+        cmocka_unit_test(a_pool_that_keeps_its_vram_asleep_fails_the_check),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

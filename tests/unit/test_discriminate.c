@@ -71,6 +71,16 @@ static int dontfork_create(const ha_backend *b, ha_alloc *a)
     return HA_ST_OK;
 }
 
+/* A page a child sees zeroed (MADV_WIPEONFORK): the child reads, but not
+ * the pattern. */
+static int wipeonfork_create(const ha_backend *b, ha_alloc *a)
+{
+    int st = dontfork_create(b, a);
+    if (st == HA_ST_OK && (madvise(a->ptr, a->size, MADV_DOFORK) != 0 || madvise(a->ptr, a->size, MADV_WIPEONFORK) != 0))
+        st = HA_ST_UNAVAILABLE;
+    return st;
+}
+
 static void dontfork_destroy(const ha_backend *b, ha_alloc *a)
 {
     (void)b;
@@ -94,11 +104,32 @@ static void a_fork_that_disagrees_is_noted_and_the_process_decides(void **s)
     assert_non_null(strstr(r->truth_note, "fork isolation disagrees: child SIGSEGV, in process ok"));
 }
 
+/* A child that reads other bytes (a mismatch) is no reason to doubt the
+ * process's read: the truth stays the process's, and the disagreement is noted. */
+static void a_fork_that_reads_other_bytes_leaves_the_truth_to_the_process(void **s)
+{
+    (void)s;
+    static ha_discrimination d;
+    ha_discriminate_init(&be, &d, true);
+    static const ha_kind k = {.name = "wiped-in-child", .desc = "a page a child sees zeroed",
+                              .create = wipeonfork_create, .destroy = dontfork_destroy};
+    d.kinds[0] = &k;
+    d.nk = 1;
+    ha_discriminate_kind(&be, &d, 0);
+    const ha_kind_run *r = &d.runs[0];
+    if (!r->created)
+        skip(); /* a kernel before 4.14 has no MADV_WIPEONFORK */
+    assert_int_equal(r->fork_read, HA_HR_MISMATCH);
+    assert_int_equal(r->readable, HA_TRUTH_YES);
+    assert_non_null(strstr(r->truth_note, "fork isolation disagrees: child mismatch, in process ok"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(success_without_a_value_is_an_answer),
         cmocka_unit_test(a_fork_that_disagrees_is_noted_and_the_process_decides),
+        cmocka_unit_test(a_fork_that_reads_other_bytes_leaves_the_truth_to_the_process),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

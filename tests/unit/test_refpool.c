@@ -189,6 +189,64 @@ static void re_reserve_gives_up_and_the_wake_says_so(void **s)
     refpool_destroy(p);
 }
 
+/* The order of the calls that matter to a failed restore. */
+static char order[256];
+static int (*real_enqueue)(const ha_backend *, void *, const void *, size_t);
+static int (*real_sync)(const ha_backend *);
+static int (*real_unmap)(const ha_backend *, void *, size_t);
+static void said(char c)
+{
+    size_t l = strlen(order);
+    if (l < sizeof order - 1)
+        order[l] = c;
+}
+static int logged_enqueue(const ha_backend *b, void *d, const void *src, size_t n)
+{
+    said('e');
+    return real_enqueue(b, d, src, n);
+}
+static int logged_sync(const ha_backend *b)
+{
+    said('s');
+    return real_sync(b);
+}
+static int logged_unmap(const ha_backend *b, void *va, size_t n)
+{
+    said('u');
+    return real_unmap(b, va, n);
+}
+
+/* A wake that fails after it enqueued restores waits for them before it
+ * unmaps: no copy may land in memory that is gone. */
+static void a_failed_restore_waits_for_its_copies_before_it_unmaps(void **s)
+{
+    (void)s;
+    refpool *p = pool(false);
+    void *w;
+    assert_int_equal(refpool_alloc(p, 300 * 1024, "weights", &w), REFPOOL_OK); /* 3 chunks */
+    const char *tags[] = {"weights"};
+    assert_int_equal(refpool_sleep(p, tags, 1), REFPOOL_OK);
+    wrap_runtime(0, 0);
+    real_enqueue = wrapped_ops.copy_h2d_enqueue;
+    real_sync = wrapped_ops.stream_sync;
+    real_unmap = wrapped_vmm.unmap;
+    wrapped_ops.copy_h2d_enqueue = logged_enqueue;
+    wrapped_ops.stream_sync = logged_sync;
+    wrapped_vmm.unmap = logged_unmap;
+    order[0] = 0;
+    refpool_inject_failure(p, REFPOOL_INJECT_CREATE, 1); /* the second chunk's create */
+    assert_int_equal(refpool_wake(p, NULL, 0), REFPOOL_E_RUNTIME);
+    unwrap_runtime();
+    const char *last_e = strrchr(order, 'e'), *first_u = strchr(order, 'u');
+    assert_non_null(last_e);
+    assert_non_null(first_u);
+    const char *sync = strchr(last_e, 's');
+    if (!sync || sync > first_u)
+        fail_msg("calls in order (e enqueue, s sync, u unmap): %s", order);
+    assert_int_equal(refpool_wake(p, NULL, 0), REFPOOL_OK);
+    refpool_destroy(p);
+}
+
 static void an_aligned_reserve_refused_falls_back_to_no_alignment(void **s)
 {
     (void)s;
@@ -293,6 +351,7 @@ int main(void)
         cmocka_unit_test(re_reserve_takes_the_same_range_back_when_first_given_another),
         cmocka_unit_test(re_reserve_gives_up_and_the_wake_says_so),
         cmocka_unit_test(an_aligned_reserve_refused_falls_back_to_no_alignment),
+        cmocka_unit_test(a_failed_restore_waits_for_its_copies_before_it_unmaps),
         cmocka_unit_test(sleep_waits_for_the_device_first),
         cmocka_unit_test(discard_drops_the_backup_and_tags_can_be_asked_about),
         cmocka_unit_test(more_allocations_than_any_fixed_table_sleep_and_wake),
