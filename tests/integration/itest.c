@@ -105,6 +105,20 @@ void it_slow_rows(json_t *bench, const char *prefix, double factor)
     }
 }
 
+void it_steady_rows(json_t *bench, const char *prefix)
+{
+    size_t i, k;
+    json_t *r, *x;
+    json_array_foreach(json_object_get(bench, "rows"), i, r) {
+        if (strncmp(json_string_value(json_object_get(r, "path")), prefix, strlen(prefix)))
+            continue;
+        double m = json_number_value(json_object_get(r, "median_ns"));
+        json_t *samples = json_object_get(r, "samples_ns");
+        json_array_foreach(samples, k, x)
+            json_array_set_new(samples, k, json_real(m * (1 + 0.005 * (double)(k % 5) - 0.01)));
+    }
+}
+
 void it_uncontended(json_t *bench)
 {
     size_t i, k;
