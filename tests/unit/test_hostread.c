@@ -5,14 +5,19 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <errno.h>
 #include <fcntl.h>
+#include <linux/userfaultfd.h>
+#include <poll.h>
 #include <pthread.h>
 #include <stdbool.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -144,6 +149,89 @@ static void fork_mode_reports_the_childs_fate(void **s)
     munmap(bad, page());
 }
 
+/* ---- a read that never completes ---- */
+
+/* A page registered with userfaultfd whose faults nobody serves: a read of
+ * it blocks, as a host read of memory whose page never arrives does. With
+ * UFFD_FEATURE_EVENT_FORK the fork read's child inherits the registration;
+ * fork() waits until the event is read, so a thread reads it and keeps the
+ * child's descriptor open (closing it would let the fault complete). After
+ * the watchdog it closes it: a child without its alarm then reads zeros and
+ * the test fails instead of hanging. */
+typedef struct stalled {
+    int uffd, child_uffd;
+    void *page;
+    volatile int done;
+    pthread_t thread;
+} stalled;
+
+static void *serve_nothing(void *arg)
+{
+    stalled *st = arg;
+    for (int waited_ms = 0; !st->done && waited_ms < 20000;) {
+        struct pollfd pf = {.fd = st->uffd, .events = POLLIN};
+        if (poll(&pf, 1, 100) <= 0) {
+            waited_ms += 100;
+            continue;
+        }
+        struct uffd_msg m;
+        if (read(st->uffd, &m, sizeof m) == (ssize_t)sizeof m && m.event == UFFD_EVENT_FORK)
+            st->child_uffd = (int)m.arg.fork.ufd;
+    }
+    if (st->child_uffd >= 0)
+        close(st->child_uffd);
+    st->child_uffd = -1;
+    return NULL;
+}
+
+static const char *stall_page(stalled *st)
+{
+    st->child_uffd = -1;
+    st->done = 0;
+    st->uffd = (int)syscall(SYS_userfaultfd, O_CLOEXEC | O_NONBLOCK);
+    if (st->uffd < 0)
+        return strerror(errno);
+    struct uffdio_api api = {.api = UFFD_API, .features = UFFD_FEATURE_EVENT_FORK};
+    if (ioctl(st->uffd, UFFDIO_API, &api) != 0) {
+        close(st->uffd);
+        return "UFFD_FEATURE_EVENT_FORK refused";
+    }
+    st->page = mmap(NULL, page(), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    assert_true(st->page != MAP_FAILED);
+    struct uffdio_register reg = {.range = {.start = (unsigned long)st->page, .len = page()},
+                                  .mode = UFFDIO_REGISTER_MODE_MISSING};
+    assert_int_equal(ioctl(st->uffd, UFFDIO_REGISTER, &reg), 0);
+    assert_int_equal(pthread_create(&st->thread, NULL, serve_nothing, st), 0);
+    return NULL;
+}
+
+static void unstall_page(stalled *st)
+{
+    st->done = 1;
+    pthread_join(st->thread, NULL);
+    close(st->uffd);
+    munmap(st->page, page());
+}
+
+/* A child whose read never completes is ended by its alarm and reported
+ * as a timeout, not waited for and not taken for an answer. */
+static void a_fork_read_that_never_completes_times_out(void **s)
+{
+    (void)s;
+    stalled st;
+    const char *why = stall_page(&st);
+    if (why) {
+        printf("[  SKIP    ] because userfaultfd is not available here (%s): nothing can make a read block\n", why);
+        skip();
+    }
+    ha_hr_info info;
+    ha_hr_status r = ha_fork_read(st.page, 8, NULL, 1, &info);
+    unstall_page(&st);
+    if (r != HA_HR_TIMEOUT)
+        fail_msg("a read that never completes ended as %s, not as a timeout", ha_hr_name(r));
+    assert_int_equal(info.sig, SIGALRM);
+}
+
 /* ---- threads ---- */
 
 static void *bad_page, *good_page;
@@ -252,6 +340,7 @@ int main(void)
         cmocka_unit_test(past_end_of_file_is_sigbus),
         cmocka_unit_test(previous_handlers_are_restored),
         cmocka_unit_test(fork_mode_reports_the_childs_fate),
+        cmocka_unit_test(a_fork_read_that_never_completes_times_out),
         cmocka_unit_test(guards_from_eight_threads_leave_signals_as_found),
         cmocka_unit_test(a_fault_beside_running_guards_still_kills),
     };
