@@ -42,13 +42,13 @@ int it_seal(const char *dir);
  * slower, as a run would record it: the median and every raw sample. */
 void it_slow_rows(json_t *bench, const char *prefix, double factor);
 
-/* Marks every block of a bench record uncontended: a test that judges
- * timings then depends on the recorded samples alone, never on how busy
- * the machine was when the live run it copies was made. */
 /* The rows whose path starts with prefix hold samples within ±1 % of
  * their median: a test that judges a planted change must not depend on
  * how busy the machine that made the run was. */
 void it_steady_rows(json_t *bench, const char *prefix);
+/* Marks every block of a bench record uncontended: a test that judges
+ * timings then depends on the recorded samples alone, never on how busy
+ * the machine was when the live run it copies was made. */
 void it_uncontended(json_t *bench);
 
 /* run_all.sh's options for a quick whole run: enough of every tool to
