@@ -46,6 +46,7 @@ void it_slow_rows(json_t *bench, const char *prefix, double factor);
  * their median: a test that judges a planted change must not depend on
  * how busy the machine that made the run was. */
 void it_steady_rows(json_t *bench, const char *prefix);
+
 /* Marks every block of a bench record uncontended: a test that judges
  * timings then depends on the recorded samples alone, never on how busy
  * the machine was when the live run it copies was made. */
