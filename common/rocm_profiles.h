@@ -21,10 +21,10 @@ typedef struct ha_rocm_profile {
  * (FACTS.md); 7.15 and 7.16 (ROCm 10.1) are known by major.minor only,
  * so their patch is 0. */
 static const ha_rocm_profile ha_rocm_profiles[] = {
-    {"5.2", "5.2", "5.2", 50221153, "the VMM calls are stubs: reserve and retain succeed without writing their output, map "
+    {"5.2", "5.2", "5.2", 50221153, "ROCm's VMM calls answer success without acting: reserve and retain write no output, map "
                       "and SetAccess change nothing; hipPointerGetAttributes fails on unknown pointers"},
-    {"6.0", "6.0", "6.0", 60032830, "VMM is not implemented below CLR: reserve succeeds and writes NULL, a map on it fails, "
-                      "the VMM attribute is 0; SetAccess/GetAccess are stubs; retain is safe (InvalidValue)"},
+    {"6.0", "6.0", "6.0", 60032830, "ROCclr has no VMM yet: reserve succeeds and writes NULL, a map on it fails, "
+                      "the VMM attribute is 0; SetAccess/GetAccess answer without acting; retain is safe (InvalidValue)"},
     {"6.1", "6.1", "6.1", 60140091, "SetAccess with count > 1 reads garbage past the first descriptor; a map covers the whole "
                       "reservation; POSIX-fd handles NotSupported; {Host, 0} read as device 0; unaligned reserve "
                       "hipErrorMemoryAllocation"},
