@@ -4,6 +4,7 @@
 #include <dlfcn.h>
 #include <stdarg.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -91,12 +92,17 @@ int it_seal(const char *dir)
     return rc;
 }
 
+static bool path_starts_with(json_t *row, const char *prefix)
+{
+    return !strncmp(json_string_value(json_object_get(row, "path")), prefix, strlen(prefix));
+}
+
 void it_slow_rows(json_t *bench, const char *prefix, double factor)
 {
     size_t i, k;
     json_t *r, *x;
     json_array_foreach(json_object_get(bench, "rows"), i, r) {
-        if (strncmp(json_string_value(json_object_get(r, "path")), prefix, strlen(prefix)))
+        if (!path_starts_with(r, prefix))
             continue;
         json_object_set_new(r, "median_ns", json_real(json_number_value(json_object_get(r, "median_ns")) * factor));
         json_t *samples = json_object_get(r, "samples_ns");
@@ -110,7 +116,7 @@ void it_steady_rows(json_t *bench, const char *prefix)
     size_t i, k;
     json_t *r, *x;
     json_array_foreach(json_object_get(bench, "rows"), i, r) {
-        if (strncmp(json_string_value(json_object_get(r, "path")), prefix, strlen(prefix)))
+        if (!path_starts_with(r, prefix))
             continue;
         double m = json_number_value(json_object_get(r, "median_ns"));
         json_t *samples = json_object_get(r, "samples_ns");

@@ -185,15 +185,20 @@ static void broken_records_are_refused_in_one_line(void **s)
 
 static void uncontended(json_t *j) { it_uncontended(j); }
 
-/* fresh(), with the bench's state probes uncontended (above). */
-static void fresh_clean(const char *name)
+/* fresh(), with the bench's state probes uncontended (above) and, where
+ * given, the bench record edited by fn too. */
+static void fresh_bench(const char *name, void (*fn)(json_t *))
 {
     fresh(name);
     char p[200];
     snprintf(p, sizeof p, "%s/%s/bench_discriminator.json", tmp, name);
     edit(p, uncontended);
+    if (fn)
+        edit(p, fn);
     seal(name);
 }
+
+static void fresh_clean(const char *name) { fresh_bench(name, NULL); }
 
 static void stop_distinguishing(json_t *j)
 {
@@ -219,12 +224,10 @@ static void compare_finds_regressions(void **s)
     snprintf(base, sizeof base, "%s/base", tmp);
     assert_int_equal(it_sh("report/compare %s %s", base, base), 0);
     assert_non_null(strstr(it_out, "**0 regression(s)**, 0 improvement(s), 0 inconclusive"));
-    fresh_clean("d");
+    fresh_bench("d", slow_down);
     char p[200];
     snprintf(p, sizeof p, "%s/d/probe_discriminator.json", tmp);
     edit(p, stop_distinguishing);
-    snprintf(p, sizeof p, "%s/d/bench_discriminator.json", tmp);
-    edit(p, slow_down);
     seal("d");
     assert_int_equal(it_sh("report/compare %s %s/d --json %s/cmp.json --md %s/cmp.md", base, tmp, tmp, tmp), 1);
     assert_int_equal(it_sh("cat %s/cmp.md", tmp), 0);
@@ -267,15 +270,8 @@ static void mark_slowed(json_t *j)
 static void a_slowed_run_says_so(void **s)
 {
     (void)s;
-    char p[200];
-    fresh_clean("steady");
-    snprintf(p, sizeof p, "%s/steady/bench_discriminator.json", tmp);
-    edit(p, steady);
-    seal("steady");
-    fresh_clean("slow");
-    snprintf(p, sizeof p, "%s/slow/bench_discriminator.json", tmp);
-    edit(p, mark_slowed);
-    seal("slow");
+    fresh_bench("steady", steady);
+    fresh_bench("slow", mark_slowed);
     assert_int_equal(it_sh("report/report %s/slow && head -3 %s/slow/REPORT.md", tmp, tmp), 0);
     assert_non_null(strstr(it_out, "SLOWED ON PURPOSE, not evidence"));
     it_sh("report/compare %s/steady %s/slow --json %s/slow.json", tmp, tmp, tmp);
