@@ -1,0 +1,165 @@
+#include "procstats.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stats.h"
+
+double ha_proc_value(const double *blocks, size_t n)
+{
+    if (n == 0)
+        return NAN;
+    double *tmp = malloc(n * sizeof *tmp);
+    if (!tmp)
+        return NAN;
+    memcpy(tmp, blocks, n * sizeof *tmp);
+    ha_sort_doubles(tmp, n);
+    double m = n % 2 ? tmp[n / 2] : (tmp[n / 2 - 1] + tmp[n / 2]) / 2;
+    free(tmp);
+    return m;
+}
+
+int ha_proc_summary(const double *v, size_t k, ha_proc_est *out)
+{
+    memset(out, 0, sizeof *out);
+    double sum = 0;
+    for (size_t i = 0; i < k; i++)
+        if (v[i] > 0 && isfinite(v[i])) {
+            sum += log(v[i]);
+            out->k++;
+        }
+    if (!out->k)
+        return -1;
+    out->mean_log = sum / (double)out->k;
+    double ss = 0;
+    for (size_t i = 0; i < k; i++)
+        if (v[i] > 0 && isfinite(v[i]))
+            ss += (log(v[i]) - out->mean_log) * (log(v[i]) - out->mean_log);
+    out->sd_log = out->k > 1 ? sqrt(ss / (double)(out->k - 1)) : 0;
+    out->gmean = exp(out->mean_log);
+    return 0;
+}
+
+/* The regularised incomplete beta I_x(a, b) by its continued fraction
+ * (modified Lentz), on the side where it converges fast. */
+static double beta_cf(double a, double b, double x)
+{
+    const double tiny = 1e-300;
+    double c = 1, d = 1 - (a + b) * x / (a + 1);
+    d = 1 / (fabs(d) < tiny ? tiny : d);
+    double h = d;
+    for (int m = 1; m <= 300; m++) {
+        double m2 = 2.0 * m, num = m * (b - m) * x / ((a + m2 - 1) * (a + m2));
+        for (int step = 0; step < 2; step++) {
+            d = 1 + num * d;
+            d = 1 / (fabs(d) < tiny ? tiny : d);
+            c = 1 + num / c;
+            c = fabs(c) < tiny ? tiny : c;
+            h *= d * c;
+            num = -(a + m) * (a + b + m) * x / ((a + m2) * (a + m2 + 1));
+        }
+        if (fabs(d * c - 1) < 1e-15)
+            break;
+    }
+    return h;
+}
+
+static double ibeta(double a, double b, double x)
+{
+    if (x <= 0)
+        return 0;
+    if (x >= 1)
+        return 1;
+    double lf = lgamma(a + b) - lgamma(a) - lgamma(b) + a * log(x) + b * log1p(-x);
+    if (x < (a + 1) / (a + b + 2))
+        return exp(lf) * beta_cf(a, b, x) / a;
+    return 1 - exp(lf) * beta_cf(b, a, 1 - x) / b;
+}
+
+double ha_t_cdf(double t, double df)
+{
+    if (isnan(t) || !(df > 0))
+        return NAN;
+    if (isinf(t))
+        return t > 0 ? 1 : 0;
+    double tail = 0.5 * ibeta(df / 2, 0.5, df / (df + t * t));
+    return t > 0 ? 1 - tail : tail;
+}
+
+double ha_t_quantile(double p, double df)
+{
+    if (!(p > 0 && p < 1) || !(df > 0))
+        return NAN;
+    if (p < 0.5)
+        return -ha_t_quantile(1 - p, df);
+    /* Bisection on the monotone cdf: 200 halvings of a bracket that
+     * doubles until it holds p reach the double's precision. */
+    double lo = 0, hi = 1;
+    while (ha_t_cdf(hi, df) < p && hi < 1e300)
+        hi *= 2;
+    for (int i = 0; i < 200 && hi - lo > 1e-12 * hi; i++) {
+        double mid = (lo + hi) / 2;
+        if (ha_t_cdf(mid, df) < p)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return (lo + hi) / 2;
+}
+
+int ha_proc_compare(const ha_proc_est *a, const ha_proc_est *b, double level, ha_proc_ratio *out)
+{
+    memset(out, 0, sizeof *out);
+    out->lo = out->hi = out->ratio = NAN;
+    if (a->k < 2 || b->k < 2 || !(level >= 0.5 && level < 1))
+        return -1;
+    double va = a->sd_log * a->sd_log / (double)a->k, vb = b->sd_log * b->sd_log / (double)b->k;
+    out->d = b->mean_log - a->mean_log;
+    out->ratio = exp(out->d);
+    out->se = sqrt(va + vb);
+    double den = va * va / (double)(a->k - 1) + vb * vb / (double)(b->k - 1);
+    /* Both runs without spread: the interval is the point, with the pooled df. */
+    out->df = den > 0 ? (va + vb) * (va + vb) / den : (double)(a->k + b->k - 2);
+    double t = ha_t_quantile(1 - (1 - level) / 2, out->df);
+    out->lo = exp(out->d - t * out->se);
+    out->hi = exp(out->d + t * out->se);
+    return 0;
+}
+
+double ha_proc_detectable(const ha_proc_ratio *r, double level, double power, double threshold)
+{
+    double t = ha_t_quantile(1 - (1 - level) / 2, r->df), tp = ha_t_quantile(power, r->df);
+    return log1p(threshold) + (t + tp) * r->se;
+}
+
+void ha_gate_judge(const ha_gate_rule *g, const ha_proc_est *a, const ha_proc_est *b, ha_gate_row *out)
+{
+    memset(out, 0, sizeof *out);
+    out->level = 1 - g->alpha / (double)(g->m ? g->m : 1);
+    out->detectable = NAN;
+    if (ha_proc_compare(a, b, out->level, &out->r) != 0) {
+        out->outcome = HA_GATE_TOO_FEW;
+        return;
+    }
+    out->detectable = expm1(ha_proc_detectable(&out->r, out->level, g->power, g->threshold));
+    double up = 1 + g->threshold, band = 1 + g->resolve;
+    /* Monitor-only first: a row the pair cannot resolve is not gated,
+     * whatever its interval says. */
+    if (!(out->detectable <= g->resolve))
+        out->outcome = HA_GATE_MONITOR;
+    else if (out->r.lo > up)
+        out->outcome = HA_GATE_REGRESSION;
+    else if (out->r.hi < 1 / up)
+        out->outcome = HA_GATE_IMPROVEMENT;
+    else if (out->r.lo > 1 / band && out->r.hi < band)
+        out->outcome = HA_GATE_SAME;
+    else
+        out->outcome = HA_GATE_INCONCLUSIVE;
+}
+
+const char *ha_gate_name(ha_gate_outcome o)
+{
+    static const char *const n[] = {"same", "regression", "improvement", "inconclusive", "monitor-only", "too few processes"};
+    return o <= HA_GATE_TOO_FEW ? n[o] : "?";
+}

@@ -1,0 +1,91 @@
+/* Process-level statistics: the process is the unit of measurement.
+ *
+ * Two processes of one build differ (memory layout, page placement, which
+ * CPU and its speed state) far more than two blocks inside one process, so
+ * a figure's uncertainty comes from its spread between processes, with the
+ * degrees of freedom of the processes (Kalibera and Jones, "Rigorous
+ * Benchmarking in Reasonable Time", ISMM 2013: the top level decides).
+ *
+ * One process gives one value: the median of its block medians. A run of K
+ * processes is summarised on the log scale (timings are ratios): the
+ * estimate is the geometric mean of the K values, and the spread is the
+ * standard deviation of their logs. Two runs are compared by Welch's t on
+ * the logs, so the interval of new/old is exp(d +- t * se) with the
+ * Welch-Satterthwaite degrees of freedom.
+ *
+ * compare, report and trend use this unit alone for process-level figures. */
+#ifndef HA_PROCSTATS_H
+#define HA_PROCSTATS_H
+
+#include <stddef.h>
+
+/* A run's figure from its processes. */
+typedef struct ha_proc_est {
+    size_t k;        /* processes with a value */
+    double mean_log; /* mean of log values */
+    double sd_log;   /* their standard deviation (n - 1), 0 for one process */
+    double gmean;    /* exp(mean_log): the geometric mean */
+} ha_proc_est;
+
+/* new/old between two runs. */
+typedef struct ha_proc_ratio {
+    double ratio;  /* exp(d), d = mean_log(new) - mean_log(old) */
+    double d, se;  /* on the log scale */
+    double df;     /* Welch-Satterthwaite */
+    double lo, hi; /* the interval at the level asked for */
+} ha_proc_ratio;
+
+/* One process's value: the median of its block medians (copied, not
+ * reordered); NaN for none. */
+double ha_proc_value(const double *blocks, size_t n);
+
+/* Summarises k per-process values; values that are not positive and
+ * finite are left out (k counts the rest). Returns -1 when none is left. */
+int ha_proc_summary(const double *v, size_t k, ha_proc_est *out);
+
+/* Welch's interval of b/a at two-sided confidence `level` (0.5 .. 1).
+ * Needs two processes on each side; returns -1 otherwise. */
+int ha_proc_compare(const ha_proc_est *a, const ha_proc_est *b, double level, ha_proc_ratio *out);
+
+/* The smallest change (as a log ratio) that the pair would put wholly
+ * beyond log(1 + threshold) with probability `power`, at two-sided
+ * confidence `level`: log(1 + threshold) + (t_level + t_power) * se. */
+double ha_proc_detectable(const ha_proc_ratio *r, double level, double power, double threshold);
+
+/* The gate's rule for one row (docs/gate.md). The interval is
+ * simultaneous over the family: level 1 - alpha / m for m rows judged in
+ * the pair (Bonferroni), so an A/A pair flags any row with probability at
+ * most alpha under the model. */
+typedef enum {
+    HA_GATE_SAME,         /* the interval lies inside +-resolve: no change the gate promises to see */
+    HA_GATE_REGRESSION,   /* the whole interval above 1 + threshold */
+    HA_GATE_IMPROVEMENT,  /* the whole interval below 1 / (1 + threshold) */
+    HA_GATE_INCONCLUSIVE, /* neither */
+    HA_GATE_MONITOR,      /* the pair cannot resolve +resolve at `power`: reported, not gated */
+    HA_GATE_TOO_FEW,      /* fewer than two processes on a side */
+} ha_gate_outcome;
+
+typedef struct ha_gate_rule {
+    double alpha;     /* family-wise false-alarm bound of one pair */
+    size_t m;         /* rows in the family */
+    double threshold; /* a change beyond this is a regression (0.05: 5 %) */
+    double resolve;   /* the change the gate promises to catch (0.15) */
+    double power;     /* with this probability (0.95) */
+} ha_gate_rule;
+
+typedef struct ha_gate_row {
+    ha_gate_outcome outcome;
+    ha_proc_ratio r;    /* at the family level */
+    double level;       /* 1 - alpha / m */
+    double detectable;  /* the smallest change caught at `power`, as a ratio - 1 */
+} ha_gate_row;
+
+void ha_gate_judge(const ha_gate_rule *g, const ha_proc_est *a, const ha_proc_est *b, ha_gate_row *out);
+const char *ha_gate_name(ha_gate_outcome o);
+
+/* Student's t: the distribution function and its inverse (p in (0, 1)),
+ * df > 0 (real: Welch's df is not whole). */
+double ha_t_cdf(double t, double df);
+double ha_t_quantile(double p, double df);
+
+#endif

@@ -1,0 +1,230 @@
+/* The process-level statistics and the gate's rule, on synthetic runs with
+ * known answers: two-level samples (a process offset, then blocks around
+ * it) from a seeded generator, so every test repeats exactly. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <math.h>
+#include <stdbool.h>
+
+#include "procstats.h"
+#include "stats.h"
+
+#define ROWS 85 /* rows a pair judges on the H200 */
+#define K 8
+#define BLOCKS 4
+
+static double uniform(unsigned long long *s) { return ((double)(ha_xorshift64(s) >> 11) + 0.5) / 9007199254740992.0; }
+
+static double normal(unsigned long long *s)
+{
+    return sqrt(-2 * log(uniform(s))) * cos(6.283185307179586 * uniform(s));
+}
+
+/* One run of one row: k processes, each the median of its blocks; the
+ * process offset has spread sp, the blocks sb (both as log sd). */
+static ha_proc_est run(unsigned long long *s, double truth, double sp, double sb, size_t k)
+{
+    double v[64];
+    for (size_t p = 0; p < k; p++) {
+        double off = sp * normal(s), b[BLOCKS];
+        for (int j = 0; j < BLOCKS; j++)
+            b[j] = truth * exp(off + sb * normal(s));
+        v[p] = ha_proc_value(b, BLOCKS);
+    }
+    ha_proc_est e;
+    assert_int_equal(ha_proc_summary(v, k, &e), 0);
+    return e;
+}
+
+static const ha_gate_rule rule = {0.01, ROWS, 0.05, 0.15, 0.95};
+
+static void t_quantiles_match_the_tables(void **st)
+{
+    (void)st;
+    assert_float_equal(ha_t_quantile(0.975, 10), 2.228139, 1e-5);
+    assert_float_equal(ha_t_quantile(0.995, 4), 4.604095, 1e-5);
+    assert_float_equal(ha_t_quantile(0.975, 1), 12.706205, 1e-4);
+    assert_float_equal(ha_t_quantile(0.95, 7), 1.894579, 1e-5);
+    assert_float_equal(ha_t_quantile(0.95, 30), 1.697261, 1e-5);
+    double mid = ha_t_quantile(0.95, 7.5); /* Welch's df is not whole */
+    assert_true(mid < 1.894579 && mid > 1.859548);
+    assert_float_equal(ha_t_quantile(0.975, 1e7), 1.959964, 1e-5);
+    assert_float_equal(ha_t_quantile(0.025, 10), -2.228139, 1e-5);
+    assert_float_equal(ha_t_cdf(0, 3), 0.5, 1e-12);
+    assert_float_equal(ha_t_cdf(2.228139, 10), 0.975, 1e-6);
+    assert_true(isnan(ha_t_quantile(1, 5)));
+    assert_true(isnan(ha_t_quantile(0.5, 0)));
+}
+
+static void the_estimate_is_the_geometric_mean_of_process_medians(void **st)
+{
+    (void)st;
+    const double blocks[] = {5, 1, 3, 100}; /* median 4 */
+    assert_float_equal(ha_proc_value(blocks, 4), 4, 1e-12);
+    const double v[] = {2, 8, -1, NAN}; /* the bad values are left out */
+    ha_proc_est e;
+    assert_int_equal(ha_proc_summary(v, 4, &e), 0);
+    assert_int_equal(e.k, 2);
+    assert_float_equal(e.gmean, 4, 1e-12);
+    assert_float_equal(e.sd_log, sqrt(2) * log(2), 1e-12);
+    const double none[] = {0, -3};
+    assert_int_equal(ha_proc_summary(none, 2, &e), -1);
+}
+
+static void welch_interval_by_hand(void **st)
+{
+    (void)st;
+    /* logs: a = {0, 0.1, 0.2} (mean 0.1, sd 0.1); b = {0.2, 0.3, 0.4} (mean 0.3, sd 0.1):
+     * d = 0.2, se = sqrt(0.01/3 * 2), df = 4, t(0.975, 4) = 2.776445 */
+    const double a[] = {1, exp(0.1), exp(0.2)}, b[] = {exp(0.2), exp(0.3), exp(0.4)};
+    ha_proc_est ea, eb;
+    ha_proc_summary(a, 3, &ea);
+    ha_proc_summary(b, 3, &eb);
+    ha_proc_ratio r;
+    assert_int_equal(ha_proc_compare(&ea, &eb, 0.95, &r), 0);
+    double se = sqrt(0.02 / 3);
+    assert_float_equal(r.df, 4, 1e-9);
+    assert_float_equal(r.ratio, exp(0.2), 1e-12);
+    assert_float_equal(r.lo, exp(0.2 - 2.776445 * se), 1e-5);
+    assert_float_equal(r.hi, exp(0.2 + 2.776445 * se), 1e-5);
+}
+
+static void one_process_is_too_few(void **st)
+{
+    (void)st;
+    unsigned long long s = 7;
+    ha_proc_est a = run(&s, 100, 0.02, 0.01, 1), b = run(&s, 100, 0.02, 0.01, K);
+    ha_gate_row g;
+    ha_gate_judge(&rule, &a, &b, &g);
+    assert_int_equal(g.outcome, HA_GATE_TOO_FEW);
+}
+
+/* A +15 % change on one row whose process spread (1.5 %) eight
+ * processes resolve. */
+static void a_planted_fifteen_percent_is_found(void **st)
+{
+    (void)st;
+    unsigned long long s = 11;
+    int found = 0, tries = 200;
+    for (int i = 0; i < tries; i++) {
+        ha_proc_est a = run(&s, 100, 0.015, 0.01, K), b = run(&s, 115, 0.015, 0.01, K);
+        ha_gate_row g;
+        ha_gate_judge(&rule, &a, &b, &g);
+        assert_int_not_equal(g.outcome, HA_GATE_MONITOR);
+        found += g.outcome == HA_GATE_REGRESSION;
+    }
+    print_message("+15 %% at process spread 1.5 %%: %d of %d flagged\n", found, tries);
+    assert_true(found >= tries * 95 / 100);
+}
+
+/* 200 A/A pairs of 85 rows, each row with its own process spread (1 to
+ * 8 %): the family-wise rate says at most 1 % of pairs flag anything. */
+static void two_hundred_aa_pairs_stay_within_the_family_rate(void **st)
+{
+    (void)st;
+    unsigned long long s = 13;
+    int flagged_pairs = 0, inconclusive_pairs = 0, monitor = 0, gated = 0;
+    for (int pair = 0; pair < 200; pair++) {
+        bool flagged = false, inconclusive = false;
+        for (int row = 0; row < ROWS; row++) {
+            double sp = 0.01 + 0.07 * (row % 8) / 7.0;
+            ha_proc_est a = run(&s, 50 + row, sp, 0.01, K), b = run(&s, 50 + row, sp, 0.01, K);
+            ha_gate_row g;
+            ha_gate_judge(&rule, &a, &b, &g);
+            flagged |= g.outcome == HA_GATE_REGRESSION || g.outcome == HA_GATE_IMPROVEMENT;
+            inconclusive |= g.outcome == HA_GATE_INCONCLUSIVE;
+            monitor += g.outcome == HA_GATE_MONITOR;
+            gated += g.outcome != HA_GATE_MONITOR;
+        }
+        flagged_pairs += flagged;
+        inconclusive_pairs += inconclusive;
+    }
+    print_message("200 A/A pairs: %d flagged, %d inconclusive; %d rows gated, %d monitor-only\n", flagged_pairs,
+                  inconclusive_pairs, gated, monitor);
+    assert_true(flagged_pairs <= 2);
+    assert_true(inconclusive_pairs <= 20);
+    assert_true(gated > 0 && monitor > 0); /* both kinds of row occur at these spreads */
+}
+
+/* Big process noise, tiny block noise: a block-level interval takes the
+ * blocks for independent evidence and finds changes that are not there;
+ * the process-level rule does not. */
+static void process_noise_is_not_mistaken_for_a_change(void **st)
+{
+    (void)st;
+    unsigned long long s = 17;
+    int process_flags = 0, block_flags = 0;
+    for (int i = 0; i < 200; i++) {
+        double va[K * BLOCKS], vb[K * BLOCKS], pa[K], pb[K];
+        double *v[2] = {va, vb}, *p[2] = {pa, pb};
+        for (int side = 0; side < 2; side++)
+            for (int k = 0; k < K; k++) {
+                double off = 0.10 * normal(&s);
+                for (int j = 0; j < BLOCKS; j++)
+                    v[side][k * BLOCKS + j] = 100 * exp(off + 0.005 * normal(&s));
+                p[side][k] = ha_proc_value(&v[side][k * BLOCKS], BLOCKS);
+            }
+        ha_proc_est a, b, ba, bb;
+        ha_proc_summary(pa, K, &a);
+        ha_proc_summary(pb, K, &b);
+        ha_proc_summary(va, K * BLOCKS, &ba); /* every block taken as one unit */
+        ha_proc_summary(vb, K * BLOCKS, &bb);
+        ha_gate_row g;
+        ha_gate_judge(&rule, &a, &b, &g);
+        process_flags += g.outcome == HA_GATE_REGRESSION || g.outcome == HA_GATE_IMPROVEMENT;
+        ha_proc_ratio r;
+        ha_proc_compare(&ba, &bb, 0.95, &r);
+        block_flags += r.lo > 1 || r.hi < 1;
+    }
+    print_message("process spread 10 %%: process-level %d, block-level %d of 200 flagged\n", process_flags,
+                  block_flags);
+    assert_int_equal(process_flags, 0);
+    assert_true(block_flags > 40); /* the mistake the rule avoids is real in this data */
+}
+
+/* A +3 % change on every row is inside the 5 % threshold: flagged nowhere. */
+static void plus_three_percent_is_flagged_nowhere(void **st)
+{
+    (void)st;
+    unsigned long long s = 19;
+    int flags = 0;
+    for (int pair = 0; pair < 50; pair++)
+        for (int row = 0; row < ROWS; row++) {
+            ha_proc_est a = run(&s, 100, 0.015, 0.01, K), b = run(&s, 103, 0.015, 0.01, K);
+            ha_gate_row g;
+            ha_gate_judge(&rule, &a, &b, &g);
+            flags += g.outcome == HA_GATE_REGRESSION;
+        }
+    assert_int_equal(flags, 0);
+}
+
+static void a_row_that_cannot_resolve_the_goal_is_monitor_only(void **st)
+{
+    (void)st;
+    unsigned long long s = 23;
+    ha_proc_est a = run(&s, 100, 0.12, 0.01, K), b = run(&s, 100, 0.12, 0.01, K);
+    ha_gate_row g;
+    ha_gate_judge(&rule, &a, &b, &g);
+    assert_int_equal(g.outcome, HA_GATE_MONITOR);
+    assert_true(g.detectable > 0.15);
+    assert_string_equal(ha_gate_name(g.outcome), "monitor-only");
+}
+
+int main(void)
+{
+    const struct CMUnitTest t[] = {
+        cmocka_unit_test(t_quantiles_match_the_tables),
+        cmocka_unit_test(the_estimate_is_the_geometric_mean_of_process_medians),
+        cmocka_unit_test(welch_interval_by_hand),
+        cmocka_unit_test(one_process_is_too_few),
+        cmocka_unit_test(a_planted_fifteen_percent_is_found),
+        cmocka_unit_test(two_hundred_aa_pairs_stay_within_the_family_rate),
+        cmocka_unit_test(process_noise_is_not_mistaken_for_a_change),
+        cmocka_unit_test(plus_three_percent_is_flagged_nowhere),
+        cmocka_unit_test(a_row_that_cannot_resolve_the_goal_is_monitor_only),
+    };
+    return cmocka_run_group_tests(t, NULL, NULL);
+}
