@@ -5,6 +5,7 @@
 #ifndef HA_BENCH_BENCH_H
 #define HA_BENCH_BENCH_H
 
+#include <sched.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -13,6 +14,7 @@
 #include "discriminate.h"
 #include "measure.h"
 #include "pathdefs.h"
+#include "procs.h"
 #include "paths.h"
 #include "rounds.h"
 #include "tool.h"
@@ -66,6 +68,15 @@ typedef struct bench {
     sweep_point sweep_pts[MAX_SWEEP];
     size_t nsweep;
     long crossover; /* bytes, -1 none */
+    long nprocs_requested;            /* --processes */
+    bench_proc procs[BENCH_MAX_PROCS];
+    int nprocs;                       /* started so far (the first counts) */
+    unsigned long long order_seed;    /* this process's row order */
+    long process_index;               /* --process-index: 1 for the first process */
+    long start_cpu;                   /* --start-cpu: a worker's first CPU, -1 survey */
+    const char *worker_out;           /* --worker-out: a worker's rows go there, no record */
+    cpu_set_t allowed;                /* the CPUs the process could use before it pinned itself */
+    bool have_allowed;
 } bench;
 
 /* The headline, found once in the rows and then printed and recorded. */
@@ -89,6 +100,8 @@ int bench_check_started(bench *b);
  * then what bench_prepare took. 0 or an exit status. */
 int bench_prepare(bench *b, bench_ctx *c);
 void bench_release(bench *b, bench_ctx *c);
+/* The allocations alone (the rows stay): before the other processes run. */
+void bench_release_memory(bench *b, bench_ctx *c);
 
 /* run.c: the CPU held, the interleaved rounds, each row's statistics and
  * the size sweep, inside the timed window. */

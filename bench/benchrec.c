@@ -89,6 +89,19 @@ static void json_row(jw *w, const bench_row *r)
         for (size_t i = 0; i < r->nblocks; i++)
             jw_int(w, r->block_cpu[i]);
         jw_arr_end(w);
+        hw_arr(w, HF_ROW_BY_PROCESS);
+        for (int p = 0; p < BENCH_MAX_PROCS; p++) {
+            if (!r->nproc_med[p])
+                continue;
+            jw_obj(w);
+            hw_int(w, HF_RBP_PROCESS, p + 1);
+            hw_arr_flat(w, HF_RBP_BLOCKS);
+            for (size_t k = 0; k < r->nproc_med[p]; k++)
+                jw_dbl_prec(w, r->proc_med[p][k], 5);
+            jw_arr_end(w);
+            jw_obj_end(w);
+        }
+        jw_arr_end(w);
     }
     jw_obj_end(w);
 }
@@ -210,6 +223,51 @@ static void json_cpu(const bench *b, jw *w)
     jw_obj_end(w);
 }
 
+static void json_num_or_null(jw *w, int id, bool have, double v)
+{
+    if (have)
+        hw_num(w, id, v);
+    else
+        hw_null(w, id);
+}
+
+static void json_processes(const bench *b, jw *w)
+{
+    int finished = 0;
+    for (int i = 0; i < b->nprocs; i++)
+        finished += b->procs[i].ok;
+    hw_obj(w, HF_PROCS);
+    hw_int(w, HF_PROCS_REQUESTED, b->nprocs_requested);
+    hw_int(w, HF_PROCS_FINISHED, finished);
+    hw_str(w, HF_PROCS_HOW, "one after another, never two at once: process 1 is the bench itself, the others the same "
+                            "binary executed again (a new address-space layout), each with its own row order, its own "
+                            "starting CPU (the next of process 1's survey, steadiest first) and an environment of "
+                            "another size");
+    hw_arr(w, HF_PROCS_LIST);
+    for (int i = 0; i < b->nprocs; i++) {
+        const bench_proc *p = &b->procs[i];
+        char seed[32];
+        snprintf(seed, sizeof seed, "%llu", p->seed);
+        jw_obj(w);
+        hw_int(w, HF_PROC_INDEX, p->index);
+        hw_str(w, HF_PROC_SEED, seed);
+        if (p->start_cpu >= 0)
+            hw_int(w, HF_PROC_START_CPU, p->start_cpu);
+        else
+            hw_null(w, HF_PROC_START_CPU);
+        hw_uint(w, HF_PROC_ENV_PAD, p->env_pad);
+        hw_bool(w, HF_PROC_OK, p->ok);
+        hw_str(w, HF_PROC_DETAIL, p->ok ? NULL : p->detail);
+        json_num_or_null(w, HF_PROC_WALL, p->ok, p->wall_s);
+        json_num_or_null(w, HF_PROC_OPEN, p->ok, p->open_s);
+        json_num_or_null(w, HF_PROC_PREPARE, p->ok, p->prepare_s);
+        json_num_or_null(w, HF_PROC_MEASURE, p->ok, p->measure_s);
+        jw_obj_end(w);
+    }
+    jw_arr_end(w);
+    jw_obj_end(w);
+}
+
 static void write_json(const bench *b, const headline *h, jw *w, double wall)
 {
     hw_num(w, HF_BENCH_WALL, wall);
@@ -232,6 +290,7 @@ static void write_json(const bench *b, const headline *h, jw *w, double wall)
     } else {
         hw_null(w, HF_SLOWDOWN);
     }
+    json_processes(b, w);
     hw_obj(w, HF_CLOCK);
     hw_str(w, HF_CLOCK_SOURCE, "CLOCK_MONOTONIC");
     hw_num(w, HF_CLOCK_RESOLUTION, b->clock.resolution_ns);

@@ -10,13 +10,13 @@ static double time_batch(bench_fn f, bench_ctx *c, size_t n)
     return (ha_clock_ns() - t0) / (double)n;
 }
 
-void bench_calibrate(bench_fn f, bench_ctx *c, long warmup, const ha_clock_info *ci, bench_row *r)
+void bench_calibrate(bench_fn f, bench_ctx *c, long warmup, double warm_s, const ha_clock_info *ci, bench_row *r)
 {
     c->status = 0;
     c->fallbacks = 0;
-    /* Warm-up: the operation count asked for, and at least 10 ms of it, so
+    /* Warm-up: the operation count asked for, and at least warm_s of it, so
      * caches, TLBs and the clock rate settle; at most 0.2 s. */
-    double start = ha_clock_ns(), deadline = start + 0.2e9, least = start + 10e6;
+    double start = ha_clock_ns(), deadline = start + 0.2e9, least = start + warm_s * 1e9;
     for (long i = 0; ha_clock_ns() < deadline && (i < warmup || ha_clock_ns() < least); i += 16)
         f(c, 16);
     /* Estimate the cost of one operation from a batch of at least 20 us. */
@@ -85,7 +85,7 @@ void bench_summarise(bench_fn f, bench_row *r, const ha_clock_info *ci, double e
 int bench_measure(bench_fn f, bench_ctx *c, const bench_plan *plan, const ha_clock_info *ci,
                   double empty_ns, bench_row *r)
 {
-    bench_calibrate(f, c, plan->warmup, ci, r);
+    bench_calibrate(f, c, plan->warmup, plan->warm_seconds, ci, r);
     size_t n = bench_plan_samples(plan, 1, r);
     r->samples = malloc(n * sizeof *r->samples);
     if (!r->samples)
@@ -105,4 +105,9 @@ void bench_row_free(bench_row *r)
     r->samples = NULL;
     r->block_state = NULL;
     r->block_cpu = NULL;
+    for (int p = 0; p < BENCH_MAX_PROCS; p++) {
+        free(r->proc_med[p]);
+        r->proc_med[p] = NULL;
+        r->nproc_med[p] = 0;
+    }
 }

@@ -7,6 +7,7 @@
 #include <stddef.h>
 
 #include "paths.h"
+#include "procs.h"
 #include "stats.h"
 
 typedef struct bench_plan {
@@ -17,6 +18,8 @@ typedef struct bench_plan {
     double min_row_seconds; /* and at least enough to fill this long: a few
                              * milliseconds of samples drift with the clock rate */
     long rounds;        /* interleaved rounds each row takes part in */
+    unsigned long long order_seed; /* the rounds' shuffles; 0: BENCH_ROUND_SEED */
+    double warm_seconds; /* a row's warm-up before calibration runs at least this long */
 } bench_plan;
 
 typedef struct bench_row {
@@ -45,10 +48,12 @@ typedef struct bench_row {
     double overhead_ns;  /* clock share per operation + the empty loop's cost */
     double overhead_pct; /* overhead_ns against the median */
     double first_batch_ns;
+    double *proc_med[BENCH_MAX_PROCS]; /* per process of the run: its uncontended blocks' medians */
+    size_t nproc_med[BENCH_MAX_PROCS];
 } bench_row;
 
 /* Warm-up and batch sizing: sets r->batch and r->est_ns. */
-void bench_calibrate(bench_fn f, bench_ctx *c, long warmup, const ha_clock_info *ci, bench_row *r);
+void bench_calibrate(bench_fn f, bench_ctx *c, long warmup, double warm_s, const ha_clock_info *ci, bench_row *r);
 
 /* How many samples the plan asks of a calibrated row, a whole number of
  * blocks of r->block_samples (set here) over `rounds` blocks. */

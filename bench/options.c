@@ -1,5 +1,6 @@
 /* The command line, HOSTACCESS_TEST_SLOWDOWN, and the checks that need
  * the backend open. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,23 +28,41 @@ static int power_of_two(const char *v, char *why, size_t n)
     return -1;
 }
 
+static int a_seed(const char *v, char *why, size_t n)
+{
+    char *end;
+    errno = 0;
+    unsigned long long s = strtoull(v, &end, 10);
+    if (*v >= '0' && *v <= '9' && !*end && !errno && s)
+        return 0;
+    snprintf(why, n, "a whole number from 1 to 18446744073709551615");
+    return -1;
+}
+
 static int parse(bench *b, int argc, char **argv)
 {
     static ha_opt_list kinds, paths;
     static bool nosweep, listpaths;
     static long iterations = -1, warmup = -1, sweep_iterations = -1;
+    static const char *seed;
     const ha_opt own[] = {
-        {"iterations", HA_OPT_LONG, 1, MAX_ITERATIONS, &iterations, "N", "operations per row, as upstream counts them (20000)", NULL},
-        {"warmup", HA_OPT_LONG, 0, MAX_ITERATIONS, &warmup, "N", "operations before a row is timed (1000)", NULL},
-        {"repeat", HA_OPT_LONG, 1, 10, &b->repeat, "N", "rows per path, each in its own share of the rounds (2)", NULL},
-        {"rounds", HA_OPT_LONG, 1, 100, &b->plan.rounds, "N", "interleaved rounds each row takes part in (12)", NULL},
-        {"row-seconds", HA_OPT_REAL, 0.01, 600, &b->plan.row_seconds, "S", "a row takes no more samples than fill S (1)", NULL},
+        {"iterations", HA_OPT_LONG, 1, MAX_ITERATIONS, &iterations, "N", "operations per row, as upstream counts them (20000; 2000 with several processes)", NULL},
+        {"warmup", HA_OPT_LONG, 0, MAX_ITERATIONS, &warmup, "N", "operations before a row is timed (1000; 200 with several processes)", NULL},
+        {"repeat", HA_OPT_LONG, 1, 10, &b->repeat, "N", "rows per path, each in its own share of the rounds (2; 1 with several processes)", NULL},
+        {"rounds", HA_OPT_LONG, 1, 100, &b->plan.rounds, "N", "interleaved rounds each row takes part in (12; 4 with several processes)", NULL},
+        {"row-seconds", HA_OPT_REAL, 0.01, 600, &b->plan.row_seconds, "S", "a row takes no more samples than fill S (1; 0.012 with several processes)", NULL},
         {"kind", HA_OPT_LIST, 0, 0, &kinds, "NAME", "time only this kind (repeatable)", NULL},
         {"path", HA_OPT_LIST, 0, 0, &paths, "NAME", "time only this path (repeatable; --list-paths)", known_path},
         {"cpu", HA_OPT_LONG, 0, CPUPICK_MAX - 1, &b->forced_cpu, "N", "hold the run on CPU N instead of the surveyed one", NULL},
         {"sweep-csv", HA_OPT_STRING, 0, 0, &b->sweep_csv, "FILE", "the size sweep as CSV into FILE (a new file)", NULL},
         {"sweep-max", HA_OPT_SIZE, 8, SWEEP_LIMIT, &b->sweep_max, "SIZE", "the sweep's largest size, a power of two (64KiB)", power_of_two},
         {"sweep-iterations", HA_OPT_LONG, 1, MAX_ITERATIONS, &sweep_iterations, "N", "operations per sweep point (2000)", NULL},
+        {"processes", HA_OPT_LONG, 1, BENCH_MAX_PROCS, &b->nprocs_requested, "K",
+         "sample every timed row in K fresh processes, one after another (8): the process is the unit", NULL},
+        {"process-index", HA_OPT_LONG, 1, BENCH_MAX_PROCS, &b->process_index, "I", "internal: this is process I of the run", NULL},
+        {"order-seed", HA_OPT_STRING, 0, 0, &seed, "S", "internal: the seed of this process's row order", a_seed},
+        {"start-cpu", HA_OPT_LONG, 0, CPUPICK_MAX - 1, &b->start_cpu, "N", "internal: start on CPU N (it may move)", NULL},
+        {"worker-out", HA_OPT_STRING, 0, 0, &b->worker_out, "FILE", "internal: a worker's rows into FILE, no record", NULL},
         {"no-sweep", HA_OPT_FLAG, 0, 0, &nosweep, NULL, "no size sweep", NULL},
         {"list-paths", HA_OPT_FLAG, 0, 0, &listpaths, NULL, "list the paths with their families, then exit", NULL},
         {NULL, 0, 0, 0, NULL, NULL, NULL, NULL},
@@ -61,10 +80,22 @@ static int parse(bench *b, int argc, char **argv)
             printf("%-16s %-9s %s\n", p->name, p->family, p->what);
         return -1;
     }
-    if (iterations > 0)
-        b->plan.iterations = iterations;
-    if (warmup >= 0)
-        b->plan.warmup = warmup;
+    if (seed)
+        b->order_seed = strtoull(seed, NULL, 10);
+    if (b->worker_out && b->t.json)
+        return ha_tool_usage(&b->t, "--worker-out is the worker's: it writes no record (--json)");
+    /* Several processes: the time goes to processes, not to blocks inside
+     * one (each row a few ms in four rounds); one process keeps the plan
+     * it always had. What the command line gives wins either way. */
+    bool many = b->nprocs_requested > 1 || b->worker_out || b->process_index > 1;
+    b->plan.iterations = iterations > 0 ? iterations : many ? 2000 : 20000;
+    b->plan.warmup = warmup >= 0 ? warmup : many ? 200 : 1000;
+    b->plan.rounds = b->plan.rounds ? b->plan.rounds : many ? 4 : 12;
+    b->repeat = b->repeat ? b->repeat : many ? 1 : 2;
+    b->plan.row_seconds = b->plan.row_seconds > 0 ? b->plan.row_seconds : many ? 0.012 : 1.0;
+    b->plan.min_row_seconds = many ? 0.004 : 0.05;
+    b->plan.min_samples = many ? 40 : 200;
+    b->plan.warm_seconds = many ? 0.002 : 0.01;
     if (sweep_iterations > 0)
         b->sweep_iterations = sweep_iterations;
     b->sweep = !nosweep;
@@ -116,13 +147,18 @@ static int parse_slowdown(bench *b, const char *spec, char *msg, size_t n)
 void bench_defaults(bench *b)
 {
     ha_tool_init(&b->t, "bench_discriminator");
-    b->plan = (bench_plan){20000, 1000, 200, 1.0, 0.05, 12};
+    /* rounds, repeat and row_seconds 0: set by the options (one process or several) */
+    b->plan = (bench_plan){20000, 1000, 200, 0, 0.05, 0, 0, 0.01};
     b->forced_cpu = -1;
-    b->repeat = 2;
+    b->repeat = 0;
     b->sweep = true;
     b->sweep_iterations = 2000;
     b->sweep_max = 64 * 1024;
     b->crossover = -1;
+    b->nprocs_requested = BENCH_DEFAULT_PROCS;
+    b->process_index = 1;
+    b->start_cpu = -1;
+    b->order_seed = 0;
 }
 
 int bench_options(bench *b, int argc, char **argv)
@@ -170,10 +206,20 @@ int bench_check_started(bench *b)
             ha_record_abort(&csv_check);
         }
     }
-    if (!rc && cpupick_choose("", b->t.env.pci_bus_id, (int)b->forced_cpu, &b->cpu) != 0) {
+    if (!b->order_seed)
+        b->order_seed = bench_proc_seed((int)b->process_index);
+    b->plan.order_seed = b->order_seed;
+    long cpu = b->start_cpu >= 0 ? b->start_cpu : b->forced_cpu;
+    b->have_allowed = sched_getaffinity(0, sizeof b->allowed, &b->allowed) == 0;
+    if (!rc && cpupick_choose("", b->t.env.pci_bus_id, (int)cpu, &b->cpu) != 0) {
         char msg[120];
-        snprintf(msg, sizeof msg, "--cpu %ld is not a CPU this process may run on", b->forced_cpu);
+        snprintf(msg, sizeof msg, "--%s %ld is not a CPU this process may run on", b->start_cpu >= 0 ? "start-cpu" : "cpu", cpu);
         rc = ha_tool_usage(&b->t, msg);
+    } else if (!rc && b->start_cpu >= 0) {
+        /* A worker starts where the first process sent it and moves off a contended CPU like any run. */
+        b->cpu.forced = false;
+        snprintf(b->cpu.how, sizeof b->cpu.how, "process %ld of the run: started on CPU %ld, as the first process chose",
+                 b->process_index, b->start_cpu);
     }
     if (rc)
         ha_tool_abort(&b->t);

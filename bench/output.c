@@ -172,6 +172,14 @@ static void print_state(const bench *b)
            s->blocks, s->contended, s->probes, s->fast_ns, CPUSTATE_FACTOR, s->retaken, s->moves, s->kept);
 }
 
+static int procs_finished(const bench *b)
+{
+    int n = 0;
+    for (int i = 0; i < b->nprocs; i++)
+        n += b->procs[i].ok;
+    return n;
+}
+
 void bench_print(const bench *b, const headline *hl, double wall)
 {
     if (ha_backend_simulated(&b->t.be))
@@ -201,5 +209,15 @@ void bench_print(const bench *b, const headline *hl, double wall)
     print_checks(b);
     print_state(b);
     print_warnings(b);
+    printf("\nprocesses: %d of %ld finished (the process is the unit: compare judges their medians)\n",
+           procs_finished(b), b->nprocs_requested);
+    for (int i = 0; i < b->nprocs; i++) {
+        const bench_proc *p = &b->procs[i];
+        if (p->ok)
+            printf("  %2d  CPU %-3d %5.2f s: open %.2f, prepare %.2f, measure %.2f\n", p->index, p->start_cpu,
+                   p->wall_s, p->open_s, p->prepare_s, p->measure_s);
+        else
+            printf("  %2d  %s\n", p->index, p->detail);
+    }
     printf("\nwall time %.1f s\n", wall);
 }

@@ -238,7 +238,7 @@ int bench_prepare(bench *b, bench_ctx *c)
     return HA_EXIT_OK;
 }
 
-void bench_release(bench *b, bench_ctx *c)
+void bench_release_memory(bench *b, bench_ctx *c)
 {
     if (c->pinned)
         b->t.be.ops->host_free_pinned(&b->t.be, c->pinned);
@@ -249,6 +249,11 @@ void bench_release(bench *b, bench_ctx *c)
         if (b->have_alloc[ki])
             b->d.kinds[ki]->destroy(&b->t.be, &b->allocs[ki]);
     memset(b->have_alloc, 0, sizeof b->have_alloc);
+}
+
+void bench_release(bench *b, bench_ctx *c)
+{
+    bench_release_memory(b, c);
     for (size_t i = 0; i < b->nrows; i++)
         bench_row_free(&b->rows[i]);
     for (size_t i = 0; i < b->nsweep; i++) {

@@ -57,7 +57,7 @@ int bench_run_rounds(bench_job *jobs, size_t n, const bench_plan *plan, int repe
             skip(j->row, "could not install the fault guard");
             continue;
         }
-        bench_calibrate(j->f, &j->c, plan->warmup, ci, j->row);
+        bench_calibrate(j->f, &j->c, plan->warmup, plan->warm_seconds, ci, j->row);
         if (j->session)
             ha_guard_session_end();
         size_t want = bench_plan_samples(plan, plan->rounds, j->row);
@@ -76,7 +76,7 @@ int bench_run_rounds(bench_job *jobs, size_t n, const bench_plan *plan, int repe
     double probe;
     if (cpustate_check(cs, &probe))
         cpustate_move(cs, &probe);
-    unsigned long long seed = BENCH_ROUND_SEED;
+    unsigned long long seed = plan->order_seed ? plan->order_seed : BENCH_ROUND_SEED;
     long total = plan->rounds * repeats;
     for (long round = 0; round < total; round++) {
         size_t m = 0;

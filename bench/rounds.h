@@ -16,8 +16,9 @@ typedef struct bench_job {
     double slowdown;   /* test only (HOSTACCESS_TEST_SLOWDOWN): 0 normally */
 } bench_job;
 
-/* The seed of the per-round shuffles: fixed, so two runs of one build take
- * their rows in the same order. */
+/* The seed of the per-round shuffles of a run's first process: fixed, so
+ * its rows come in the same order in every run; the other processes of a
+ * run take their own seeds (procs.h). */
 #define BENCH_ROUND_SEED 0x9e3779b97f4a7c15ull
 
 /* Calibrates every job, then runs plan->rounds x repeats rounds; a job of

@@ -25,7 +25,7 @@ enum {
 #define T_TYPES (T_STR | T_INT | T_NUM | T_BOOL | T_OBJ | T_ARR | T_NULL)
 
 /* The schema version this build writes; readers take 1 to this. */
-#define HA_SCHEMA_VERSION 2
+#define HA_SCHEMA_VERSION 3
 
 typedef enum ha_field_id {
     HF_NONE = 0,

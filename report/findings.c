@@ -94,6 +94,7 @@ void findings_clear(findings *f)
     f->notes = f->differ = NULL;
     f->n = f->nnotes = f->ndiffer = 0;
     f->same_machine = false;
+    f->timings = NULL;
     memset(&f->st, 0, sizeof f->st);
 }
 
@@ -143,6 +144,8 @@ void findings_markdown(FILE *out, const findings *f, const m_run *a, const m_run
     } else {
         fprintf(out, "They agree in tool, host, device, CPU, driver and runtime.\n\n");
     }
+    if (f->timings)
+        fprintf(out, "**Timings:** %s\n\n", f->timings);
     fprintf(out, "**%zu regression(s)**, %zu improvement(s), %zu inconclusive, %zu other change(s).\n", n[REGRESSION],
             n[IMPROVEMENT], n[INCONCLUSIVE], n[CHANGE]);
     for (int c = 0; c < NCLASS; c++) {

@@ -39,6 +39,7 @@ typedef struct findings {
     char **differ; /* the facts in which the runs differ, "host: a → b" */
     size_t ndiffer;
     bool same_machine;
+    const char *timings; /* what is done with timings, said in the first lines (a static string), or NULL */
     stability st;
 } findings;
 

@@ -336,6 +336,23 @@ static void read_bench(m_run *r, const json_t *root, m_bench *b)
         b->slowdowns[i].path = gs(r, x, HF_SLOW_PATH);
         b->slowdowns[i].percent = gi(x, HF_SLOW_PERCENT, 0);
     }
+    const json_t *ps = get(root, HF_PROCS);
+    b->has_procs = json_is_object(ps);
+    b->procs_requested = gi(ps, HF_PROCS_REQUESTED, 1);
+    b->procs_finished = gi(ps, HF_PROCS_FINISHED, 1);
+    ARR(r, ps, HF_PROCS_LIST, m_proc, b->procs, b->nprocs);
+    for (size_t i = 0; i < b->nprocs; i++) {
+        const json_t *x = json_array_get(get(ps, HF_PROCS_LIST), i);
+        m_proc *p = &b->procs[i];
+        p->index = gi(x, HF_PROC_INDEX, 0);
+        p->start_cpu = gi(x, HF_PROC_START_CPU, -1);
+        p->ok = gb(x, HF_PROC_OK);
+        p->detail = gs(r, x, HF_PROC_DETAIL);
+        p->wall = gn(x, HF_PROC_WALL);
+        p->open = gn(x, HF_PROC_OPEN);
+        p->prepare = gn(x, HF_PROC_PREPARE);
+        p->measure = gn(x, HF_PROC_MEASURE);
+    }
     b->clock_read_ns = gn(get(root, HF_CLOCK), HF_CLOCK_READ);
     ARR(r, root, HF_BENCH_DISTINGUISHING, const char *, b->distinguishing, b->ndistinguishing);
     for (size_t i = 0; i < b->ndistinguishing; i++)
@@ -376,6 +393,12 @@ static void read_bench(m_run *r, const json_t *root, m_bench *b)
         d->overhead_pct = gn(x, HF_ROW_OVERHEAD_PCT);
         numbers(r, x, HF_ROW_SAMPLES, &d->samples, &d->nsamples);
         numbers(r, x, HF_ROW_BLOCK_STATE, &d->block_state, &d->nblock_state);
+        ARR(r, x, HF_ROW_BY_PROCESS, m_rowproc, d->procs, d->nprocs);
+        for (size_t k = 0; k < d->nprocs; k++) {
+            const json_t *p = json_array_get(get(x, HF_ROW_BY_PROCESS), k);
+            d->procs[k].process = gi(p, HF_RBP_PROCESS, 0);
+            numbers(r, p, HF_RBP_BLOCKS, &d->procs[k].blocks, &d->procs[k].nblocks);
+        }
     }
     const json_t *sw = get(root, HF_SWEEP);
     b->has_sweep = json_is_object(sw);

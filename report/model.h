@@ -144,6 +144,13 @@ typedef struct m_stats {
     double min, median, p90, p99, max, mean, mad, spread; /* NaN where absent */
 } m_stats;
 
+/* One process's blocks of a row (schema 3). */
+typedef struct m_rowproc {
+    long long process;
+    double *blocks; /* block medians, ns */
+    size_t nblocks;
+} m_rowproc;
+
 typedef struct m_row {
     const char *path, *kind, *candidate, *what, *family, *skip_reason;
     bool comparable_to_bar, skipped, capped, slow_first;
@@ -154,6 +161,8 @@ typedef struct m_row {
     size_t nsamples;
     double *block_state; /* per block; negative: kept contended; empty in older records */
     size_t nblock_state;
+    m_rowproc *procs; /* per process (schema 3); empty in older records */
+    size_t nprocs;
 } m_row;
 
 typedef struct m_point {
@@ -167,8 +176,20 @@ typedef struct m_slowdown {
     long long percent;
 } m_slowdown;
 
+/* One process of a bench run (schema 3). */
+typedef struct m_proc {
+    long long index, start_cpu; /* start_cpu -1: not pinned */
+    bool ok;
+    const char *detail;
+    double wall, open, prepare, measure;
+} m_proc;
+
 typedef struct m_bench {
     m_head head;
+    bool has_procs;                 /* a record of several processes (schema 3) */
+    long long procs_requested, procs_finished;
+    m_proc *procs;
+    size_t nprocs;
     double wall;
     bool has_rounds;
     long long iterations, repeat, rounds;

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "goals.h"
+#include "procstats.h"
 #include "stats.h"
 #include "timing.h"
 
@@ -15,8 +16,8 @@
 void regress_defaults(regress_cfg *c)
 {
     static const family_threshold d[REGRESS_NFAM] = {
-        {"read", 8, 1, false},    {"memory", 8, 0.7, false}, {"guarded", 8, 1, true}, {"query", 8, 1, true},
-        {"hardened", 8, 1, true}, {"copy", 8, 0.4, false},  {"fault", 8, 0.65, true},
+        {"read", 8, 5, 1, false},    {"memory", 8, 5, 0.7, false}, {"guarded", 8, 5, 1, true}, {"query", 8, 5, 1, true},
+        {"hardened", 8, 5, 1, true}, {"copy", 8, 5, 0.4, false},  {"fault", 8, 5, 0.65, true},
     };
     memcpy(c->thr, d, sizeof d);
     c->same_machine = false;
@@ -36,6 +37,7 @@ int regress_set_threshold(regress_cfg *c, const char *spec, char *err, size_t n)
     for (int i = 0; i < REGRESS_NFAM; i++)
         if (all || (strlen(c->thr[i].family) == fl && !strncmp(spec, c->thr[i].family, fl))) {
             c->thr[i].pct = v;
+            c->thr[i].proc_pct = v;
             found = true;
         }
     if (!found) {
@@ -48,11 +50,12 @@ int regress_set_threshold(regress_cfg *c, const char *spec, char *err, size_t n)
 
 family_threshold regress_family(const regress_cfg *c, const char *family)
 {
-    family_threshold loosest = {family, 0, 1, true};
+    family_threshold loosest = {family, 0, 0, 1, true};
     for (int i = 0; i < REGRESS_NFAM; i++) {
         if (!strcmp(c->thr[i].family, family))
             return c->thr[i];
         loosest.pct = fmax(loosest.pct, c->thr[i].pct);
+        loosest.proc_pct = fmax(loosest.proc_pct, c->thr[i].proc_pct);
     }
     return loosest;
 }
@@ -439,9 +442,163 @@ static void slowdown_caught(const m_bench *a, const m_bench *b, const m_slowdown
                   s->path, s->percent, caught, rows);
 }
 
+/* ---- process-level timings ---- */
+
+/* The finished processes of a run, as a line ("1-8" style is not needed:
+ * K and which did not finish). */
+static size_t usable_procs(const m_bench *b)
+{
+    return b->has_procs ? (size_t)b->procs_finished : 1;
+}
+
+static const m_rowproc *row_proc(const m_row *r, long long process)
+{
+    for (size_t i = 0; i < r->nprocs; i++)
+        if (r->procs[i].process == process)
+            return &r->procs[i];
+    return NULL;
+}
+
+/* A row's process values, each divided by the same process's canary
+ * raised to the family's clock share (the machine's speed in that
+ * process); a process without a canary value is left out. */
+static int proc_estimate(const m_bench *b, const m_row *r, double share, ha_proc_est *out)
+{
+    const m_row *canary = m_bench_row(b, "canary", "", "", 1);
+    double *v = calloc(r->nprocs ? r->nprocs : 1, sizeof *v);
+    if (!v)
+        return -1;
+    size_t n = 0;
+    for (size_t i = 0; i < r->nprocs; i++) {
+        double x = ha_proc_value(r->procs[i].blocks, r->procs[i].nblocks);
+        const m_rowproc *c = canary ? row_proc(canary, r->procs[i].process) : NULL;
+        double cv = c ? ha_proc_value(c->blocks, c->nblocks) : NAN;
+        if (!canary)
+            v[n++] = x;
+        else if (cv > 0)
+            v[n++] = x / pow(cv, share);
+    }
+    int rc = ha_proc_summary(v, n, out);
+    free(v);
+    return rc;
+}
+
+static void proc_notes(const m_bench *a, const m_bench *b, findings *f)
+{
+    const m_bench *runs[2] = {a, b};
+    const char *side[2] = {"old", "new"};
+    for (int s = 0; s < 2; s++)
+        for (size_t i = 0; i < runs[s]->nprocs; i++)
+            if (!runs[s]->procs[i].ok)
+                findings_note(f, "the %s run's process %lld of %lld did not finish (%s): its rows use the %lld that did",
+                              side[s], runs[s]->procs[i].index, runs[s]->procs_requested, runs[s]->procs[i].detail,
+                              runs[s]->procs_finished);
+    if (a->procs_finished != b->procs_finished)
+        findings_note(f, "the runs have %lld and %lld finished processes: the interval takes each side's own count",
+                      a->procs_finished, b->procs_finished);
+    char ca[200] = "", cb[200] = "";
+    char *c[2] = {ca, cb};
+    for (int s = 0; s < 2; s++)
+        for (size_t i = 0; i < runs[s]->nprocs; i++) {
+            size_t l = strlen(c[s]);
+            if (l < 190)
+                snprintf(c[s] + l, 200 - l, "%s%lld", l ? "," : "", runs[s]->procs[i].start_cpu);
+        }
+    if (strcmp(ca, cb))
+        findings_note(f, "the processes started on other CPUs (old %s; new %s): CPUs are sampled, not matched, as "
+                         "every process takes its own", ca, cb);
+}
+
+static void cmp_proc_rows(const regress_cfg *cfg, const m_bench *a, const m_bench *b, const instruments *in,
+                          findings *f)
+{
+    proc_notes(a, b, f);
+    size_t m = 0;
+    for (size_t i = 0; i < a->nrows; i++) {
+        const m_row *r = &a->rows[i];
+        m += r->repeat == 1 && judged(r) && !layout_bound(r) && m_bench_row(b, r->path, r->kind, r->candidate, 1);
+    }
+    size_t same = 0, monitor = 0, few = 0, held = 0, ungated = 0;
+    char worst[400] = "";
+    double worst_det = 0;
+    for (size_t i = 0; i < a->nrows; i++) {
+        const m_row *ra = &a->rows[i];
+        if (ra->repeat != 1 || !judged(ra))
+            continue;
+        const m_row *rb = m_bench_row(b, ra->path, ra->kind, ra->candidate, 1);
+        char name[400];
+        row_name(ra, name, sizeof name);
+        if (!rb) {
+            findings_add(f, CHANGE, "timing", name, "timed in the old run only");
+            continue;
+        }
+        if (layout_bound(ra)) {
+            ungated++;
+            continue;
+        }
+        family_threshold ft = regress_family(cfg, m_row_family(ra));
+        if (in->clock_off || (in->state_off && ft.state_bound)) {
+            held++;
+            continue;
+        }
+        ha_proc_est ea, eb;
+        ha_gate_rule rule = {GATE_ALPHA, m, ft.proc_pct / 100, GATE_RESOLVE, GATE_POWER};
+        ha_gate_row g = {.outcome = HA_GATE_TOO_FEW};
+        if (proc_estimate(a, ra, ft.clock_share, &ea) == 0 && proc_estimate(b, rb, ft.clock_share, &eb) == 0)
+            ha_gate_judge(&rule, &ea, &eb, &g);
+        const char *fam = m_row_family(ra);
+        switch (g.outcome) {
+        case HA_GATE_SAME: same++; break;
+        case HA_GATE_TOO_FEW: few++; break;
+        case HA_GATE_MONITOR:
+            monitor++;
+            if (g.detectable > worst_det) {
+                worst_det = g.detectable;
+                snprintf(worst, sizeof worst, "%s", name);
+            }
+            break;
+        default:
+            findings_add(f, g.outcome == HA_GATE_REGRESSION ? REGRESSION : g.outcome == HA_GATE_IMPROVEMENT ? IMPROVEMENT
+                                                                                                           : INCONCLUSIVE,
+                         "timing", name,
+                         "%.4g → %.4g ns (geometric means of %zu and %zu processes, canary-normalised): ×%.3f, "
+                         "interval [%.3f, %.3f] at %.4g %% (family of %zu rows); %s threshold %.0f %%, same within "
+                         "±%.0f %%; detectable %+.1f %%", ea.gmean, eb.gmean, ea.k, eb.k, g.r.ratio, g.r.lo, g.r.hi,
+                         100 * g.level, m, fam, ft.proc_pct, 100 * GATE_RESOLVE, 100 * g.detectable);
+        }
+    }
+    findings_note(f, "process-level judgement: %zu row(s) in the family; each interval of new/old is Welch's on the "
+                     "logs of the per-process medians at 1 − %.2f/%zu, so an A/A pair flags any row with probability "
+                     "at most %.0f %% (Bonferroni); %zu same (within ±%.0f %%), %zu monitor-only (the pair cannot "
+                     "resolve ±%.0f %% at %.0f %% power%s%s%s)%s",
+                  m, GATE_ALPHA, m, 100 * GATE_ALPHA, same, 100 * GATE_RESOLVE, monitor, 100 * GATE_RESOLVE,
+                  100 * GATE_POWER, monitor ? "; least resolved: " : "", worst, monitor ? "" : "",
+                  few ? "; some rows had fewer than two processes on a side and were not judged" : "");
+    if (few)
+        findings_add(f, INCONCLUSIVE, "timing", "rows with too few processes",
+                     "%zu row(s) with fewer than two finished processes on a side: no interval, not judged", few);
+    if (held)
+        findings_note(f, "%zu row(s) not judged: their family follows an instrument that moved (above)", held);
+    if (ungated)
+        findings_note(f, "%zu os_proc_maps row(s) reported, not gated: their cost follows where the mapping lands in "
+                         "/proc/self/maps, which the process's layout decides each run", ungated);
+}
+
 static void cmp_bench(const regress_cfg *cfg, const m_run *ra, const m_run *rb, findings *f)
 {
     const m_bench *a = &ra->bench, *b = &rb->bench;
+    const m_env *x = ra->env, *y = rb->env;
+    if (strcmp(x->backend, y->backend) || strcmp(x->device_name, y->device_name) ||
+        strcmp(x->sim_profile, y->sim_profile)) {
+        f->timings = "the runs are of different backends or devices: kinds, verdicts and pool checks are compared, "
+                     "timings never.";
+        return;
+    }
+    if (*x->boot_id && !strcmp(x->boot_id, y->boot_id) && a->has_window && b->has_window &&
+        a->window_from == b->window_from && a->window_until == b->window_until) {
+        f->timings = "the same run given twice (one boot, one timed window): there is nothing to compare.";
+        return;
+    }
     instruments in = {0};
     read_instruments(a, b, &in, f);
     run_to_run(cfg, a, b, in.canary, &f->st);
@@ -458,6 +615,17 @@ static void cmp_bench(const regress_cfg *cfg, const m_run *ra, const m_run *rb, 
         return;
     }
     inconclusive_families(cfg, &in, f);
+    if (usable_procs(a) >= 2 && usable_procs(b) >= 2) {
+        f->timings = "judged per process: each run's processes are its samples, the interval's degrees of freedom "
+                     "come from them, and the family of rows is controlled (docs/gate.md).";
+        cmp_proc_rows(cfg, a, b, &in, f);
+        return;
+    }
+    f->timings = "judged on the blocks of one process per run (a record before schema 3, or --processes 1): a "
+                 "process's layout and CPU are not sampled, so a change may be the process, not the code.";
+    findings_note(f, "one process per run on a side (%zu and %zu finished): the block bootstrap inside one process "
+                     "is used, which cannot see the spread between processes; run the bench with --processes 8",
+                  usable_procs(a), usable_procs(b));
     int fallback = 0;
     size_t held = 0;
     size_t ungated = 0;
@@ -507,8 +675,18 @@ void regress_analyse(const regress_cfg *c, const m_run *a, const m_run *b, findi
         cmp_kinds(&a->probe, &b->probe, f);
         cmp_candidates(&a->probe, &b->probe, f);
     }
-    if (a->has[RUN_BENCH] && b->has[RUN_BENCH])
+    if (a->has[RUN_BENCH] && b->has[RUN_BENCH]) {
+        size_t before = f->n;
         cmp_bench(c, a, b, f);
+        if (a->bench.head.simulated && b->bench.head.simulated) {
+            /* A simulation's timings are the CI machine's: reported, never gated. */
+            for (size_t i = before; i < f->n; i++)
+                if (f->v[i].cls != CHANGE && (!strcmp(f->v[i].what, "timing") || !strcmp(f->v[i].what, "instrument")))
+                    f->v[i].cls = CHANGE;
+            if (f->timings)
+                f->timings = "both runs are SIMULATED: their timings are reported below as changes, never gated.";
+        }
+    }
     if (a->has[RUN_POOL] && b->has[RUN_POOL])
         cmp_pool(&a->pool, &b->pool, f->same_machine, f);
 }

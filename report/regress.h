@@ -37,10 +37,17 @@
 #define INSTR_STATE_LIMIT 0.10
 /* A row needs this many uncontended blocks in each run to be judged. */
 #define MIN_CLEAN_BLOCKS 6
+/* The process-level gate (docs/gate.md): an A/A pair flags any row with
+ * probability at most GATE_ALPHA; a row is gated when the pair resolves a
+ * change of GATE_RESOLVE with probability GATE_POWER. */
+#define GATE_ALPHA 0.01
+#define GATE_RESOLVE 0.15
+#define GATE_POWER 0.95
 
 typedef struct family_threshold {
     const char *family;
-    double pct;         /* the practical threshold */
+    double pct;         /* the practical threshold (one process per run) */
+    double proc_pct;    /* the same for runs of several processes (docs/gate.md) */
     double clock_share; /* how much of the figure follows the core clock */
     bool state_bound;   /* follows the host core's state (empty loop, syscall loop) */
 } family_threshold;

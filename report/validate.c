@@ -180,7 +180,7 @@ static int object(vctx *v, const json_t *obj, int container)
         if (!j) {
             bool required = f->since && v->version >= f->since && (!(f->types & F_MEAS) || meas);
             if (required)
-                return fail(v, "missing (schema version %s%s)", v->version >= 2 ? "2" : "1", "");
+                return fail(v, "missing (schema version %s%s)", v->version >= 3 ? "3" : v->version >= 2 ? "2" : "1", "");
             continue;
         }
         if (field(v, j, id))

@@ -1,0 +1,361 @@
+/* The run's processes: the first one's own blocks, the workers started,
+ * waited for (bounded) and read back, and what a worker writes. */
+#include "procs.h"
+
+#include <errno.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "bench.h"
+#include "log.h"
+#include "procstats.h"
+
+extern char **environ;
+
+#define WORKER_MAGIC "hostaccess bench worker 1"
+
+unsigned long long bench_proc_seed(int index)
+{
+    unsigned long long s = BENCH_ROUND_SEED;
+    for (int i = 1; i < index; i++)
+        ha_xorshift64(&s);
+    return s;
+}
+
+/* The medians of a row's uncontended blocks, in order; their count. */
+static size_t block_medians(const bench_row *r, double *out)
+{
+    size_t per = r->block_samples, n = 0;
+    if (r->skipped || per == 0)
+        return 0;
+    for (size_t k = 0; k < r->nblocks && (k + 1) * per <= r->nsamples; k++)
+        if (!(r->block_state[k] < 0))
+            out[n++] = ha_proc_value(r->samples + k * per, per);
+    return n;
+}
+
+static int keep_blocks(bench_row *r, int p, const double *v, size_t n)
+{
+    free(r->proc_med[p]);
+    r->proc_med[p] = NULL;
+    r->nproc_med[p] = 0;
+    if (n == 0)
+        return 0;
+    r->proc_med[p] = malloc(n * sizeof *v);
+    if (!r->proc_med[p])
+        return -1;
+    memcpy(r->proc_med[p], v, n * sizeof *v);
+    r->nproc_med[p] = n;
+    return 0;
+}
+
+void bench_procs_collect_self(bench *b)
+{
+    bench_proc *p = &b->procs[0];
+    p->index = 1;
+    p->seed = b->order_seed;
+    p->start_cpu = b->cpu.cpu;
+    p->ok = true;
+    b->nprocs = 1;
+    for (size_t i = 0; i < b->nrows; i++) {
+        bench_row *r = &b->rows[i];
+        double *v = malloc((r->nblocks ? r->nblocks : 1) * sizeof *v);
+        if (!v || keep_blocks(r, 0, v, block_medians(r, v)) != 0)
+            ha_log(HA_LOG_WARN, "out of memory keeping the blocks of %s", r->path);
+        free(v);
+    }
+}
+
+/* ---- a worker ---- */
+
+int bench_procs_write_worker(const bench *b)
+{
+    FILE *f = fopen(b->worker_out, "w");
+    if (!f) {
+        ha_log(HA_LOG_ERROR, "cannot write the worker's rows to %s: %s", b->worker_out, strerror(errno));
+        return HA_EXIT_OUTPUT;
+    }
+    const bench_proc *p = &b->procs[0];
+    fprintf(f, "%s\nprocess %.6f %.6f %.6f %.6f %d\n", WORKER_MAGIC, p->wall_s, p->open_s, p->prepare_s,
+            p->measure_s, b->cpu.cpu);
+    for (size_t i = 0; i < b->nrows; i++) {
+        const bench_row *r = &b->rows[i];
+        double *v = malloc((r->nblocks ? r->nblocks : 1) * sizeof *v);
+        if (!v)
+            break;
+        size_t n = block_medians(r, v);
+        if (n) {
+            fprintf(f, "row\t%s\t%s\t%s\t%d\t", r->path, r->kind, r->candidate, r->repeat);
+            for (size_t k = 0; k < n; k++)
+                fprintf(f, "%s%.6g", k ? " " : "", v[k]);
+            fputc('\n', f);
+        }
+        free(v);
+    }
+    fputs("end\n", f);
+    int bad = ferror(f);
+    if (fclose(f) != 0 || bad) {
+        ha_log(HA_LOG_ERROR, "cannot write the worker's rows to %s", b->worker_out);
+        return HA_EXIT_OUTPUT;
+    }
+    return 0;
+}
+
+/* ---- the first process: starting and reading workers ---- */
+
+static bench_row *row_by_key(bench *b, const char *path, const char *kind, const char *cand, int rep)
+{
+    for (size_t i = 0; i < b->nrows; i++) {
+        bench_row *r = &b->rows[i];
+        if (!r->skipped && r->repeat == rep && !strcmp(r->path, path) && !strcmp(r->kind, kind) &&
+            !strcmp(r->candidate, cand))
+            return r;
+    }
+    return NULL;
+}
+
+/* One "row" line after its tag: path, kind, candidate, repeat and the
+ * block medians, tab-separated (kind and candidate may be empty). -1 when
+ * it does not parse (a worker that died mid-line). */
+static int read_row(bench *b, int pi, char *line)
+{
+    char *f[5];
+    for (int i = 0; i < 5; i++)
+        if (!(f[i] = strsep(&line, "\t")))
+            return -1;
+    if (line)
+        return -1;
+    char *end;
+    long rep = strtol(f[3], &end, 10);
+    if (*end || rep < 1 || rep > 1000)
+        return -1;
+    double v[1024];
+    size_t nv = 0;
+    char *save = NULL;
+    for (char *t = strtok_r(f[4], " \n", &save); t; t = strtok_r(NULL, " \n", &save)) {
+        if (nv == sizeof v / sizeof v[0])
+            return -1;
+        v[nv] = strtod(t, &end);
+        if (*end || !(v[nv] > 0) || !isfinite(v[nv]))
+            return -1;
+        nv++;
+    }
+    bench_row *row = row_by_key(b, f[0], f[1], f[2], (int)rep);
+    return row ? keep_blocks(row, pi, v, nv) : 0;
+}
+
+/* A finished worker's file; sets p->ok or p->detail. */
+static void read_worker(bench *b, int pi, const char *file)
+{
+    bench_proc *p = &b->procs[pi];
+    FILE *f = fopen(file, "r");
+    char *line = NULL;
+    size_t cap = 0;
+    bool magic = false, end = false;
+    int cpu = -1;
+    while (f && getline(&line, &cap, f) > 0) {
+        if (!magic) {
+            magic = !strcmp(line, WORKER_MAGIC "\n");
+            if (!magic)
+                break;
+        } else if (!strncmp(line, "process ", 8)) {
+            if (sscanf(line + 8, "%lf %lf %lf %lf %d", &p->wall_s, &p->open_s, &p->prepare_s, &p->measure_s, &cpu) != 5)
+                break;
+        } else if (!strncmp(line, "row\t", 4)) {
+            if (read_row(b, pi, line + 4) != 0)
+                break;
+        } else {
+            end = !strcmp(line, "end\n");
+            break;
+        }
+    }
+    free(line);
+    if (f)
+        fclose(f);
+    if (!end) {
+        /* What it wrote before it stopped is not a whole process: none of it counts. */
+        for (size_t i = 0; i < b->nrows; i++)
+            keep_blocks(&b->rows[i], pi, NULL, 0);
+        snprintf(p->detail, sizeof p->detail, "its rows were not written whole");
+        return;
+    }
+    p->start_cpu = cpu;
+    p->ok = true;
+}
+
+/* The parent's arguments less those only the first process takes, then
+ * the worker's own. */
+static char **worker_argv(const bench *b, int argc, char **argv, int pi, const char *out, char *num[4])
+{
+    static const char *const own[] = {"--json", "--sweep-csv", "--processes", "--cpu", NULL};
+    char **v = calloc((size_t)argc + 16, sizeof *v);
+    if (!v)
+        return NULL;
+    int n = 0;
+    v[n++] = argv[0];
+    for (int i = 1; i < argc; i++) {
+        bool drop = !strcmp(argv[i], "--no-sweep");
+        for (int k = 0; own[k]; k++) {
+            size_t l = strlen(own[k]);
+            if (!strncmp(argv[i], own[k], l) && argv[i][l] == '=')
+                drop = true;
+            else if (!strcmp(argv[i], own[k])) {
+                drop = true;
+                i++; /* its value */
+            }
+        }
+        if (!drop)
+            v[n++] = argv[i];
+    }
+    snprintf(num[0], 32, "%d", pi + 1);
+    snprintf(num[1], 32, "%llu", b->procs[pi].seed);
+    snprintf(num[2], 32, "%d", b->procs[pi].start_cpu);
+    v[n++] = "--no-sweep";
+    v[n++] = "--processes=1";
+    v[n++] = "--process-index";
+    v[n++] = num[0];
+    v[n++] = "--order-seed";
+    v[n++] = num[1];
+    if (b->procs[pi].start_cpu >= 0) {
+        v[n++] = "--start-cpu";
+        v[n++] = num[2];
+    }
+    v[n++] = "--worker-out";
+    v[n++] = (char *)out;
+    return v;
+}
+
+/* The environment, with HOSTACCESS_ENV_PAD of pad bytes and the workers'
+ * progress lines quieted unless the caller chose a level. */
+static char **worker_env(size_t pad, char **padvar)
+{
+    size_t n = 0;
+    while (environ[n])
+        n++;
+    char **e = calloc(n + 3, sizeof *e);
+    *padvar = malloc(pad + 32);
+    if (!e || !*padvar) {
+        free(e);
+        free(*padvar);
+        return NULL;
+    }
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        if (strncmp(environ[i], "HOSTACCESS_ENV_PAD=", 19))
+            e[k++] = environ[i];
+    int l = snprintf(*padvar, 32, "HOSTACCESS_ENV_PAD=");
+    memset(*padvar + l, 'x', pad);
+    (*padvar)[l + (int)pad] = 0;
+    e[k++] = *padvar;
+    if (!getenv("HOSTACCESS_LOG"))
+        e[k++] = "HOSTACCESS_LOG=warn";
+    return e;
+}
+
+/* Waits for pid at most limit_s; ends it after that. The exit status as
+ * waitpid gives it, or -1 when it had to be ended. */
+static int wait_bounded(pid_t pid, double limit_s, bool *timed_out)
+{
+    *timed_out = false;
+    double until = ha_now_s() + limit_s;
+    for (;;) {
+        int st;
+        pid_t w = waitpid(pid, &st, WNOHANG);
+        if (w == pid)
+            return st;
+        if (w < 0 && errno != EINTR)
+            return -1;
+        if (ha_now_s() > until) {
+            *timed_out = true;
+            kill(pid, SIGKILL);
+            while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+                ;
+            return st;
+        }
+        nanosleep(&(struct timespec){0, 5000000}, NULL);
+    }
+}
+
+static void run_worker(bench *b, int argc, char **argv, int pi)
+{
+    bench_proc *p = &b->procs[pi];
+    char out[] = "/tmp/hostaccess-worker-XXXXXX";
+    const char *tmpdir = getenv("TMPDIR");
+    char path[4096];
+    snprintf(path, sizeof path, "%s/hostaccess-worker-XXXXXX", tmpdir && *tmpdir && strlen(tmpdir) < 4000 ? tmpdir : "/tmp");
+    int fd = mkstemp(path);
+    if (fd < 0 && (fd = mkstemp(out)) >= 0)
+        snprintf(path, sizeof path, "%s", out);
+    if (fd < 0) {
+        snprintf(p->detail, sizeof p->detail, "no temporary file for its rows: %s", strerror(errno));
+        return;
+    }
+    close(fd);
+    char nums[4][32], *num[4] = {nums[0], nums[1], nums[2], nums[3]}, *padvar = NULL;
+    char **av = worker_argv(b, argc, argv, pi, path, num);
+    char **ev = worker_env(p->env_pad, &padvar);
+    pid_t pid = av && ev ? fork() : -1;
+    if (pid == 0) {
+        /* Pinning is inherited: the worker may choose among what the first process could. */
+        if (b->have_allowed)
+            sched_setaffinity(0, sizeof b->allowed, &b->allowed);
+        execve("/proc/self/exe", av, ev);
+        execve(argv[0], av, ev);
+        _exit(127);
+    }
+    if (pid < 0) {
+        snprintf(p->detail, sizeof p->detail, "could not be started: %s", strerror(errno));
+    } else {
+        bool timed_out;
+        int st = wait_bounded(pid, BENCH_WORKER_LIMIT_S, &timed_out);
+        if (timed_out)
+            snprintf(p->detail, sizeof p->detail, "ran past %d s and was ended", BENCH_WORKER_LIMIT_S);
+        else if (st >= 0 && WIFSIGNALED(st))
+            snprintf(p->detail, sizeof p->detail, "died of signal %d (%s)", WTERMSIG(st), strsignal(WTERMSIG(st)));
+        else if (st < 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0)
+            snprintf(p->detail, sizeof p->detail, "exited with status %d", st >= 0 && WIFEXITED(st) ? WEXITSTATUS(st) : -1);
+        else
+            read_worker(b, pi, path);
+    }
+    if (!p->ok)
+        ha_log(HA_LOG_WARN, "process %d of %ld %s: the rows use the processes that finished", p->index,
+               b->nprocs_requested, p->detail);
+    unlink(path);
+    free(av);
+    free(ev);
+    free(padvar);
+}
+
+void bench_procs_run_workers(bench *b, int argc, char **argv)
+{
+    /* Each worker starts on another of the CPUs the first one surveyed,
+     * steadiest first (it may still move off a contended one). */
+    int order[CPUPICK_MAX], n = b->cpu.nscores;
+    for (int i = 0; i < n; i++)
+        order[i] = i;
+    for (int i = 1; i < n; i++)
+        for (int j = i; j > 0 && b->cpu.scores[order[j]].p90_ns < b->cpu.scores[order[j - 1]].p90_ns; j--) {
+            int t = order[j];
+            order[j] = order[j - 1];
+            order[j - 1] = t;
+        }
+    unsigned long long pad_seed = b->order_seed ^ 0x5bd1e995ull;
+    for (int pi = 1; pi < b->nprocs_requested && pi < BENCH_MAX_PROCS; pi++) {
+        bench_proc *p = &b->procs[pi];
+        memset(p, 0, sizeof *p);
+        p->index = pi + 1;
+        p->seed = bench_proc_seed(pi + 1);
+        p->start_cpu = b->cpu.forced ? b->cpu.cpu : n > 0 ? b->cpu.scores[order[pi % n]].cpu : -1;
+        p->env_pad = (size_t)(ha_xorshift64(&pad_seed) % 4096);
+        b->nprocs = pi + 1;
+        ha_log(HA_LOG_INFO, "process %d of %ld (CPU %d, seed %llu)", p->index, b->nprocs_requested, p->start_cpu,
+               p->seed);
+        run_worker(b, argc, argv, pi);
+    }
+}

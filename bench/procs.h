@@ -1,0 +1,50 @@
+/* Several processes per run: the process is the unit of measurement.
+ *
+ * Two processes of one build differ more than two blocks inside one
+ * (memory layout, page placement, which CPU and which of its speed
+ * states), so a run samples every timed row in K fresh processes, one
+ * after another and never two at once on one GPU. The first process is the
+ * bench itself; it then starts K - 1 workers: the same binary executed
+ * again (a new address-space layout), each with its own row order (a
+ * seed), its own starting CPU and an environment of another size (which
+ * moves the stack: Mytkowicz et al., ASPLOS 2009). A worker measures the
+ * rows and writes, per row, the medians of its uncontended blocks to a
+ * file that the first process reads back; it writes no record. */
+#ifndef HA_BENCH_PROCS_H
+#define HA_BENCH_PROCS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#define BENCH_MAX_PROCS 32
+#define BENCH_DEFAULT_PROCS 8
+/* A worker that runs longer than this is ended, and named. */
+#define BENCH_WORKER_LIMIT_S 300
+
+/* What happened to one process of the run, and where its time went. */
+typedef struct bench_proc {
+    int index;                 /* 1 .. K; 1 is the bench itself */
+    unsigned long long seed;   /* its row order */
+    int start_cpu;             /* the CPU it started on, -1 unpinned */
+    size_t env_pad;            /* bytes of padding in its environment */
+    bool ok;                   /* finished and its rows read back */
+    char detail[160];          /* otherwise why not */
+    double wall_s;             /* from its start to its rows written */
+    double open_s, prepare_s, measure_s; /* start to backend open; the kinds and rows made; the rows timed */
+} bench_proc;
+
+struct bench;
+
+/* The per-process seed of the row order: process 1 keeps the fixed seed of
+ * one-process runs, so K = 1 takes rows in the order it always did. */
+unsigned long long bench_proc_seed(int index);
+
+/* The first process: its own blocks as process 1, then every worker in
+ * turn, their rows matched by (path, kind, candidate, repeat). */
+void bench_procs_collect_self(struct bench *b);
+void bench_procs_run_workers(struct bench *b, int argc, char **argv);
+
+/* A worker: its rows to --worker-out. 0, or HA_EXIT_OUTPUT. */
+int bench_procs_write_worker(const struct bench *b);
+
+#endif
