@@ -43,6 +43,17 @@ def read_campaign(d):
     slowed = [(l[1], l[2]) for l in lines if l[0] == "slowed" and len(l) == 3]
     if len(plain) + len(slowed) != len(lines):
         die(f"{path}: a line is neither 'plain FOLDER' nor 'slowed SPEC FOLDER'")
+    # campaign.sh leaves a plain line without a folder when run_all.sh exited
+    # non-zero (a failed PyTorch pool check does that after the run was
+    # sealed): such runs are taken from the folder, in time order, if compare
+    # finds them whole, and said so.
+    missing = sum(1 for p in plain if p == "")
+    if missing:
+        named = set(plain) | {s[1] for s in slowed}
+        extra = sorted(n for n in os.listdir(d) if os.path.isdir(os.path.join(d, n)) and n not in named)
+        print(f"\n{path}: {missing} plain run(s) with no folder named (run_all.sh exited non-zero); "
+              f"taking the unnamed folder(s) {', '.join(extra) or '(none)'}, judged only if whole")
+        plain = sorted([p for p in plain if p] + extra)
     for name in plain + [s[1] for s in slowed]:
         if "/" in name or name in ("", ".", ".."):
             die(f"{path}: '{name}' is not a run folder's name")

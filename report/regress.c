@@ -442,6 +442,8 @@ static void slowdown_caught(const m_bench *a, const m_bench *b, const m_slowdown
                   s->path, s->percent, caught, rows);
 }
 
+static void slowdown_caught(const m_bench *a, const m_bench *b, const m_slowdown *s, findings *f);
+
 /* ---- process-level timings ---- */
 
 /* The finished processes of a run, as a line ("1-8" style is not needed:
@@ -584,7 +586,8 @@ static void cmp_proc_rows(const regress_cfg *cfg, const m_bench *a, const m_benc
                          "/proc/self/maps, which the process's layout decides each run", ungated);
 }
 
-static void cmp_bench(const regress_cfg *cfg, const m_run *ra, const m_run *rb, findings *f)
+/* Returns whether timings were looked at (false: not comparable, or one run twice). */
+static bool cmp_bench(const regress_cfg *cfg, const m_run *ra, const m_run *rb, findings *f)
 {
     const m_bench *a = &ra->bench, *b = &rb->bench;
     const m_env *x = ra->env, *y = rb->env;
@@ -592,12 +595,12 @@ static void cmp_bench(const regress_cfg *cfg, const m_run *ra, const m_run *rb, 
         strcmp(x->sim_profile, y->sim_profile)) {
         f->timings = "the runs are of different backends or devices: kinds, verdicts and pool checks are compared, "
                      "timings never.";
-        return;
+        return false;
     }
     if (*x->boot_id && !strcmp(x->boot_id, y->boot_id) && a->has_window && b->has_window &&
         a->window_from == b->window_from && a->window_until == b->window_until) {
         f->timings = "the same run given twice (one boot, one timed window): there is nothing to compare.";
-        return;
+        return false;
     }
     instruments in = {0};
     read_instruments(a, b, &in, f);
@@ -606,23 +609,33 @@ static void cmp_bench(const regress_cfg *cfg, const m_run *ra, const m_run *rb, 
         findings_add(f, INCONCLUSIVE, "timing", "all rows",
                      "the runs are from different machines or machine starts: timings are not judged "
                      "(--same-machine judges them)");
-        return;
+        return true;
     }
     if (!a->has_state || !b->has_state) {
         findings_add(f, INCONCLUSIVE, "timing", "all rows",
                      "a record from before the CPU-state hold (schema 1): its blocks may mix a contended and an "
                      "uncontended CPU, which no instrument corrects: timings cannot be normalised, not judged");
-        return;
+        return true;
     }
-    inconclusive_families(cfg, &in, f);
     if (usable_procs(a) >= 2 && usable_procs(b) >= 2) {
+        /* The host core's state is sampled by the processes (each its own
+         * CPU and time): it is in their spread, not a run-level fact to
+         * hold families on. Only a clock that moved past what the
+         * normalisation is trusted for still holds every row. */
+        in.state_off = false;
+        inconclusive_families(cfg, &in, f);
         f->timings = "judged per process: each run's processes are its samples, the interval's degrees of freedom "
                      "come from them, and the family of rows is controlled (docs/gate.md).";
         cmp_proc_rows(cfg, a, b, &in, f);
-        return;
+        if (a->nslowdowns)
+            findings_note(f, "the old run was slowed on purpose (HOSTACCESS_TEST_SLOWDOWN): not evidence");
+        for (size_t i = 0; i < b->nslowdowns; i++)
+            slowdown_caught(a, b, &b->slowdowns[i], f);
+        return true;
     }
     f->timings = "judged on the blocks of one process per run (a record before schema 3, or --processes 1): a "
                  "process's layout and CPU are not sampled, so a change may be the process, not the code.";
+    inconclusive_families(cfg, &in, f);
     findings_note(f, "one process per run on a side (%zu and %zu finished): the block bootstrap inside one process "
                      "is used, which cannot see the spread between processes; run the bench with --processes 8",
                   usable_procs(a), usable_procs(b));
@@ -664,6 +677,7 @@ static void cmp_bench(const regress_cfg *cfg, const m_run *ra, const m_run *rb, 
         findings_note(f, "the old run was slowed on purpose (HOSTACCESS_TEST_SLOWDOWN): not evidence");
     for (size_t i = 0; i < b->nslowdowns; i++)
         slowdown_caught(a, b, &b->slowdowns[i], f);
+    return true;
 }
 
 void regress_analyse(const regress_cfg *c, const m_run *a, const m_run *b, findings *f)
@@ -677,14 +691,13 @@ void regress_analyse(const regress_cfg *c, const m_run *a, const m_run *b, findi
     }
     if (a->has[RUN_BENCH] && b->has[RUN_BENCH]) {
         size_t before = f->n;
-        cmp_bench(c, a, b, f);
-        if (a->bench.head.simulated && b->bench.head.simulated) {
+        bool looked = cmp_bench(c, a, b, f);
+        if (looked && a->bench.head.simulated && b->bench.head.simulated) {
             /* A simulation's timings are the CI machine's: reported, never gated. */
             for (size_t i = before; i < f->n; i++)
                 if (f->v[i].cls != CHANGE && (!strcmp(f->v[i].what, "timing") || !strcmp(f->v[i].what, "instrument")))
                     f->v[i].cls = CHANGE;
-            if (f->timings)
-                f->timings = "both runs are SIMULATED: their timings are reported below as changes, never gated.";
+            f->timings = "both runs are SIMULATED: their timings are reported below as changes, never gated.";
         }
     }
     if (a->has[RUN_POOL] && b->has[RUN_POOL])

@@ -108,6 +108,13 @@ void it_slow_rows(json_t *bench, const char *prefix, double factor)
         json_t *samples = json_object_get(r, "samples_ns");
         json_array_foreach(samples, k, x)
             json_array_set_new(samples, k, json_real(json_number_value(x) * factor));
+        size_t p;
+        json_t *proc;
+        json_array_foreach(json_object_get(r, "by_process"), p, proc) {
+            json_t *blocks = json_object_get(proc, "block_medians_ns");
+            json_array_foreach(blocks, k, x)
+                json_array_set_new(blocks, k, json_real(json_number_value(x) * factor));
+        }
     }
 }
 
@@ -122,6 +129,13 @@ void it_steady_rows(json_t *bench, const char *prefix)
         json_t *samples = json_object_get(r, "samples_ns");
         json_array_foreach(samples, k, x)
             json_array_set_new(samples, k, json_real(m * (1 + 0.005 * (double)(k % 5) - 0.01)));
+        size_t p;
+        json_t *proc;
+        json_array_foreach(json_object_get(r, "by_process"), p, proc) {
+            json_t *blocks = json_object_get(proc, "block_medians_ns");
+            json_array_foreach(blocks, k, x)
+                json_array_set_new(blocks, k, json_real(m * (1 + 0.005 * (double)((k + p) % 5) - 0.01)));
+        }
     }
 }
 

@@ -54,7 +54,7 @@ void it_uncontended(json_t *bench);
 
 /* run_all.sh's options for a quick whole run: enough of every tool to
  * make every record, in seconds. */
-#define IT_QUICK_RUN "--bench-args '--iterations 200 --repeat 1 --sweep-iterations 50 --sweep-max 256 --row-seconds 0.02' " \
+#define IT_QUICK_RUN "--bench-args '--processes 4 --iterations 200 --repeat 1 --sweep-iterations 50 --sweep-max 256 --row-seconds 0.02' " \
                      "--pool-args '--throughput-sizes 4MiB --cycles 5'"
 
 /* A quick whole simulated run into the folder results (made): its folder

@@ -70,7 +70,7 @@ static void sim_verdicts_follow_the_model(void **s)
     snprintf(path, sizeof path, "%s/pd.json", tmp);
     json_t *j = load(path);
     assert_true(json_is_true(json_object_get(j, "simulated")));
-    assert_int_equal(json_integer_value(json_object_get(j, "schema_version")), 2);
+    assert_int_equal(json_integer_value(json_object_get(j, "schema_version")), 3);
     json_t *kinds = json_object_get(j, "kinds");
     static const struct { const char *kind; int readable; } truth[] = {
         {"plain-readable", 1}, {"plain-unreadable", 0}, {"vmm-device", 0},

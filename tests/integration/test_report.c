@@ -147,7 +147,7 @@ static void broken_records_are_refused_in_one_line(void **s)
     (void)s;
     struct { const char *damage; const char *want; } cases[] = {
         {"truncate -s 200 %s/c/probe_discriminator.json", "probe_discriminator.json: line"},
-        {"sed -i 's/\"schema_version\": 2/\"schema_version\": 7/' %s/c/pool_check.json", "$.schema_version: expected 1 to 2"},
+        {"sed -i 's/\"schema_version\": 3/\"schema_version\": 7/' %s/c/pool_check.json", "$.schema_version: expected 1 to 3"},
         /* a real where an integer is required */
         {"sed -i '0,/\"device\": 0/s//\"device\": 0.5/' %s/c/env.json", "$.env.device: expected an integer, found a number"},
         /* a required field missing */
@@ -187,18 +187,23 @@ static void uncontended(json_t *j) { it_uncontended(j); }
 
 /* fresh(), with the bench's state probes uncontended (above) and, where
  * given, the bench record edited by fn too. */
+/* Two simulated runs' timings are never gated: the gate's own logic is
+ * tested on a sim run's bench record presented as a real one. */
+static void as_real(json_t *j) { json_object_set_new(j, "simulated", json_false()); }
+
 static void fresh_bench(const char *name, void (*fn)(json_t *))
 {
     fresh(name);
     char p[200];
     snprintf(p, sizeof p, "%s/%s/bench_discriminator.json", tmp, name);
     edit(p, uncontended);
+    edit(p, as_real);
     if (fn)
         edit(p, fn);
     seal(name);
 }
 
-static void fresh_clean(const char *name) { fresh_bench(name, NULL); }
+
 
 static void stop_distinguishing(json_t *j)
 {
@@ -211,15 +216,29 @@ static void stop_distinguishing(json_t *j)
         }
 }
 
+/* A copy of the run, timed a minute later: compare says a run given twice
+ * is the same run, and has nothing to judge. */
+static void later(json_t *j)
+{
+    json_t *w = json_object_get(j, "timed_window");
+    const char *k[] = {"from_unix_s", "until_unix_s"};
+    for (int i = 0; i < 2; i++)
+        json_object_set_new(w, k[i], json_real(json_number_value(json_object_get(w, k[i])) + 60));
+}
+
 static void slow_down(json_t *j)
 {
+    later(j);
+    it_steady_rows(j, "copy_pageable");
     it_slow_rows(j, "copy_pageable", 10);
 }
+
+static void steady_pageable(json_t *j) { it_steady_rows(j, "copy_pageable"); }
 
 static void compare_finds_regressions(void **s)
 {
     (void)s;
-    fresh_clean("base");
+    fresh_bench("base", steady_pageable);
     char base[200];
     snprintf(base, sizeof base, "%s/base", tmp);
     assert_int_equal(it_sh("report/compare %s %s", base, base), 0);
@@ -254,10 +273,42 @@ static void compare_finds_regressions(void **s)
     assert_int_equal(it_sh("report/compare --series /nonexistent-ha"), 2);
 }
 
+static void slowed_sim(json_t *j)
+{
+    json_object_set_new(j, "simulated", json_true());
+    slow_down(j);
+}
+
+/* Two simulated runs: their timings are reported, never gated; and one
+ * run given twice is said to be the same run. */
+static void simulated_timings_are_never_gated(void **s)
+{
+    (void)s;
+    fresh("simbase");
+    char p[200];
+    snprintf(p, sizeof p, "%s/simbase/bench_discriminator.json", tmp);
+    edit(p, steady_pageable);
+    seal("simbase");
+    assert_int_equal(it_sh("report/compare %s/simbase %s/simbase --md %s/twice.md && cat %s/twice.md", tmp, tmp, tmp, tmp), 0);
+    assert_non_null(strstr(it_out, "the same run given twice"));
+    fresh("simslow");
+    snprintf(p, sizeof p, "%s/simslow/bench_discriminator.json", tmp);
+    edit(p, uncontended);
+    edit(p, slowed_sim);
+    seal("simslow");
+    int rc = it_sh("report/compare %s/simbase %s/simslow --md %s/sim.md && cat %s/sim.md", tmp, tmp, tmp, tmp);
+    if (rc != 0)
+        fail_msg("two simulated runs: status %d\n%.3000s", rc, it_out);
+    assert_non_null(strstr(it_out, "both runs are SIMULATED"));
+    assert_non_null(strstr(it_out, "**0 regression(s)**"));
+    assert_non_null(strstr(it_out, "timing copy\\_pageable")); /* reported, as another change */
+}
+
 static void steady(json_t *j) { it_steady_rows(j, "copy_pinned"); }
 
 static void mark_slowed(json_t *j)
 {
+    later(j);
     steady(j);
     json_object_set_new(j, "test_slowdown", json_pack("[{s:s, s:i}]", "path", "copy_pinned", "percent", 20));
     it_slow_rows(j, "copy_pinned", 1.2);
@@ -355,6 +406,7 @@ int main(void)
         cmocka_unit_test(a_missing_record_is_stated),
         cmocka_unit_test(broken_records_are_refused_in_one_line),
         cmocka_unit_test(compare_finds_regressions),
+        cmocka_unit_test(simulated_timings_are_never_gated),
         cmocka_unit_test(a_slowed_run_says_so),
         cmocka_unit_test(the_report_tools_hold_no_gpu_code),
         cmocka_unit_test(trend_page_renders_every_plot),
