@@ -586,6 +586,23 @@ static const m_head *head_of(const m_run *r, int i)
     return h[i];
 }
 
+/* The run's environment, copied into its arena: a run points at nothing
+ * inside its own struct, so a copy of the struct (compare --series keeps
+ * each group's last run by value) still describes its own run. Its strings
+ * and arrays already live in the arena. */
+static void own_env(m_run *r)
+{
+    static const m_env none = {0};
+    const m_env *src = NULL;
+    for (int i = 0; i < RUN_NREC && !src; i++)
+        if (r->has[i])
+            src = &head_of(r, i)->env;
+    m_env *e = m_alloc(r, sizeof *e);
+    if (e)
+        *e = src ? *src : none;
+    r->env = e ? e : &none;
+}
+
 int m_load_buffer(m_run *r, const char *buf, size_t len, char **err)
 {
     memset(r, 0, sizeof *r);
@@ -609,12 +626,7 @@ int m_load_buffer(m_run *r, const char *buf, size_t len, char **err)
     r->complete = true;
     r->incomplete = strdup("");
     r->torch_text = "";
-    for (int i = 0; i < RUN_NREC && !r->env; i++)
-        if (r->has[i])
-            r->env = &head_of(r, i)->env;
-    static const m_env none = {0};
-    if (!r->env)
-        r->env = &none;
+    own_env(r);
     m_derive(r);
     return 0;
 }
@@ -809,6 +821,7 @@ int m_load_run(m_run *r, const char *path, unsigned flags, char **err)
         return -1;
     }
     torch_text(r);
+    own_env(r);
     m_derive(r);
     return 0;
 }

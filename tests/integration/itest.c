@@ -150,6 +150,16 @@ void it_uncontended(json_t *bench)
     }
 }
 
+void it_as_real(json_t *bench) { json_object_set_new(bench, "simulated", json_false()); }
+
+void it_later(json_t *bench)
+{
+    json_t *w = json_object_get(bench, "timed_window");
+    const char *k[] = {"from_unix_s", "until_unix_s"};
+    for (int i = 0; i < 2; i++)
+        json_object_set_new(w, k[i], json_real(json_number_value(json_object_get(w, k[i])) + 60));
+}
+
 int it_sim_run(const char *results, char *run, size_t n)
 {
     if (it_sh("BUILD=%s ./run_all.sh --backend sim --no-torch --results %s " IT_QUICK_RUN, it_build(), results) != 0 ||

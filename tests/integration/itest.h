@@ -51,6 +51,12 @@ void it_steady_rows(json_t *bench, const char *prefix);
  * timings then depends on the recorded samples alone, never on how busy
  * the machine was when the live run it copies was made. */
 void it_uncontended(json_t *bench);
+/* Two simulated runs' timings are never gated: the gate's own logic is
+ * tested on a sim run's bench record presented as a real one. */
+void it_as_real(json_t *bench);
+/* A copy of a run, as if timed a minute later: one run given twice is the
+ * same run, with nothing to judge. */
+void it_later(json_t *bench);
 
 /* run_all.sh's options for a quick whole run: enough of every tool to
  * make every record, in seconds. */

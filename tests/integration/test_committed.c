@@ -56,11 +56,31 @@ static void the_committed_series_holds_no_regression(void **s)
     assert_true(rc == 0 || rc == 6);
 }
 
+/* Two committed H200 runs from two machine starts, as a series: each pair
+ * of a series is judged as compare judges the pair alone. A run kept by
+ * value while the next one loads once took the next one's environment
+ * for its own, and the series judged every pair as one machine. */
+static void a_series_of_two_machines_is_judged_as_its_pair(void **s)
+{
+    (void)s;
+    if (it_sh("test -x %s/bin/compare", it_build()) != 0)
+        it_skip("report tools are not built (libjansson-dev, zlib1g-dev)");
+    const char *a = "results/gate-proc-h200/m1/2026-12-02T091017Z-vm-cuda-dev0",
+               *b = "results/gate-proc-h200/m2/2026-12-02T091349Z-vm-cuda-dev0";
+    assert_int_equal(it_sh("mkdir %s/two && cp -r %s %s %s/two/", tmp, a, b, tmp), 0);
+    int pair = it_sh("%s/bin/compare %s %s", it_build(), a, b);
+    int series = it_sh("%s/bin/compare --series %s/two", it_build(), tmp);
+    if (series != pair || !strstr(it_out, "machine start (boot id)"))
+        fail_msg("the pair exits %d, the series %d:\n%.2000s", pair, series, it_out);
+    assert_int_equal(pair, 6); /* another machine start: timings not judged */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(every_committed_run_loads_and_renders),
         cmocka_unit_test(the_committed_series_holds_no_regression),
+        cmocka_unit_test(a_series_of_two_machines_is_judged_as_its_pair),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

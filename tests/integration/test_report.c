@@ -187,17 +187,13 @@ static void uncontended(json_t *j) { it_uncontended(j); }
 
 /* fresh(), with the bench's state probes uncontended (above) and, where
  * given, the bench record edited by fn too. */
-/* Two simulated runs' timings are never gated: the gate's own logic is
- * tested on a sim run's bench record presented as a real one. */
-static void as_real(json_t *j) { json_object_set_new(j, "simulated", json_false()); }
-
 static void fresh_bench(const char *name, void (*fn)(json_t *))
 {
     fresh(name);
     char p[200];
     snprintf(p, sizeof p, "%s/%s/bench_discriminator.json", tmp, name);
     edit(p, uncontended);
-    edit(p, as_real);
+    edit(p, it_as_real);
     if (fn)
         edit(p, fn);
     seal(name);
@@ -216,19 +212,9 @@ static void stop_distinguishing(json_t *j)
         }
 }
 
-/* A copy of the run, timed a minute later: compare says a run given twice
- * is the same run, and has nothing to judge. */
-static void later(json_t *j)
-{
-    json_t *w = json_object_get(j, "timed_window");
-    const char *k[] = {"from_unix_s", "until_unix_s"};
-    for (int i = 0; i < 2; i++)
-        json_object_set_new(w, k[i], json_real(json_number_value(json_object_get(w, k[i])) + 60));
-}
-
 static void slow_down(json_t *j)
 {
-    later(j);
+    it_later(j);
     it_steady_rows(j, "copy_pageable");
     it_slow_rows(j, "copy_pageable", 10);
 }
@@ -308,7 +294,7 @@ static void steady(json_t *j) { it_steady_rows(j, "copy_pinned"); }
 
 static void mark_slowed(json_t *j)
 {
-    later(j);
+    it_later(j);
     steady(j);
     json_object_set_new(j, "test_slowdown", json_pack("[{s:s, s:i}]", "path", "copy_pinned", "percent", 20));
     it_slow_rows(j, "copy_pinned", 1.2);

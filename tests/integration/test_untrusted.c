@@ -132,13 +132,23 @@ static void the_trend_page_shows_record_text_as_text(void **s)
     assert_non_null(strstr(it_out, "&lt;script&gt;document.body"));
 }
 
+/* The series' good and slowed runs: steady copies (the process-level gate
+ * resolves them), presented as real (simulated timings are never gated). */
 static void slow_copies(json_t *j)
 {
+    it_steady_rows(j, "copy");
     it_slow_rows(j, "copy", 10);
     it_uncontended(j);
+    it_as_real(j);
+    it_later(j);
 }
 
-static void uncontended(json_t *j) { it_uncontended(j); }
+static void uncontended(json_t *j)
+{
+    it_steady_rows(j, "copy");
+    it_uncontended(j);
+    it_as_real(j);
+}
 
 /* run_all.sh stopped by a signal while the bench runs: the folder says so,
  * holds no temporary files, and report, compare and the series refuse it. */
@@ -367,7 +377,7 @@ static void a_run_changed_after_the_fact_is_not_whole(void **s)
     char dir[128];
     const char *edit[] = {
         /* same size: one digit of the record's schema version is another */
-        "sed -i '0,/\"schema_version\": 2/s//\"schema_version\": 1/' %s/env.json",
+        "sed -i '0,/\"schema_version\": 3/s//\"schema_version\": 1/' %s/env.json",
         "printf ' ' >> %s/env.json",
         "touch %s/.probe_discriminator.json.Xy12ab",
     };
