@@ -6,19 +6,7 @@
 
 #include "stats.h"
 
-double ha_proc_value(const double *blocks, size_t n)
-{
-    if (n == 0)
-        return NAN;
-    double *tmp = malloc(n * sizeof *tmp);
-    if (!tmp)
-        return NAN;
-    memcpy(tmp, blocks, n * sizeof *tmp);
-    ha_sort_doubles(tmp, n);
-    double m = n % 2 ? tmp[n / 2] : (tmp[n / 2 - 1] + tmp[n / 2]) / 2;
-    free(tmp);
-    return m;
-}
+double ha_proc_value(const double *blocks, size_t n) { return ha_median(blocks, n); }
 
 int ha_proc_summary(const double *v, size_t k, ha_proc_est *out)
 {

@@ -13,6 +13,20 @@ static int cmp_double(const void *a, const void *b)
 
 void ha_sort_doubles(double *x, size_t n) { qsort(x, n, sizeof *x, cmp_double); }
 
+double ha_median(const double *x, size_t n)
+{
+    if (n == 0)
+        return NAN;
+    double *tmp = malloc(n * sizeof *tmp);
+    if (!tmp)
+        return NAN;
+    memcpy(tmp, x, n * sizeof *x);
+    ha_sort_doubles(tmp, n);
+    double m = n % 2 ? tmp[n / 2] : (tmp[n / 2 - 1] + tmp[n / 2]) / 2;
+    free(tmp);
+    return m;
+}
+
 double ha_percentile(const double *sorted, size_t n, double p)
 {
     if (n == 0)

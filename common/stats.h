@@ -33,6 +33,10 @@ static inline unsigned long long ha_xorshift64(unsigned long long *state)
     return *state;
 }
 
+/* The median of n values, which are copied, not reordered; NaN for none
+ * (or when memory runs out). */
+double ha_median(const double *x, size_t n);
+
 /* Percentile p (0..100) of sorted samples. */
 double ha_percentile(const double *sorted, size_t n, double p);
 
