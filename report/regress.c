@@ -537,7 +537,7 @@ static void cmp_proc_rows(const regress_cfg *cfg, const m_bench *a, const m_benc
         m += r->repeat == 1 && judged(r) && !run_bound(r) && m_bench_row(b, r->path, r->kind, r->candidate, 1);
     }
     size_t same = 0, monitor = 0, few = 0, held = 0, ungated = 0;
-    char worst[400] = "";
+    char worst[512] = "";
     double worst_det = 0;
     for (size_t i = 0; i < a->nrows; i++) {
         const m_row *ra = &a->rows[i];
@@ -572,7 +572,8 @@ static void cmp_proc_rows(const regress_cfg *cfg, const m_bench *a, const m_benc
             monitor++;
             if (g.detectable > worst_det) {
                 worst_det = g.detectable;
-                snprintf(worst, sizeof worst, "%s", name);
+                snprintf(worst, sizeof worst, "; the least resolved, %s, detects %+.0f %%", name,
+                         100 * g.detectable);
             }
             break;
         default:
@@ -588,10 +589,9 @@ static void cmp_proc_rows(const regress_cfg *cfg, const m_bench *a, const m_benc
     findings_note(f, "process-level judgement: %zu row(s) in the family; each interval of new/old is Welch's on the "
                      "logs of the per-process medians at 1 − %.2f/%zu, so an A/A pair flags any row with probability "
                      "at most %.0f %% (Bonferroni); %zu same (within ±%.0f %%), %zu monitor-only (the pair cannot "
-                     "resolve ±%.0f %% at %.0f %% power%s%s%s)%s",
+                     "resolve ±%.0f %% at %.0f %% power%s)%s",
                   m, GATE_ALPHA, m, 100 * GATE_ALPHA, same, 100 * GATE_RESOLVE, monitor, 100 * GATE_RESOLVE,
-                  100 * GATE_POWER, monitor ? "; least resolved: " : "", worst, monitor ? "" : "",
-                  few ? "; some rows had fewer than two processes on a side and were not judged" : "");
+                  100 * GATE_POWER, worst, few ? "; some rows had fewer than two processes on a side" : "");
     if (few)
         findings_add(f, INCONCLUSIVE, "timing", "rows with too few processes",
                      "%zu row(s) with fewer than two finished processes on a side: no interval, not judged", few);
