@@ -149,6 +149,30 @@ static void two_hundred_aa_pairs_stay_within_the_family_rate(void **st)
     assert_true(gated > 0 && monitor > 0); /* both kinds of row occur at these spreads */
 }
 
+/* The family bound alone, with no threshold to hide behind: a row is
+ * flagged as soon as its interval leaves 1. Bonferroni keeps an A/A pair
+ * of 85 rows clean 99 % of the time; one interval per row at 99 % would
+ * flag about 57 % of pairs. */
+static void the_family_bound_holds_with_no_threshold(void **st)
+{
+    (void)st;
+    const ha_gate_rule bare = {0.01, ROWS, 0, 0.15, 0.95};
+    unsigned long long s = 29;
+    int flagged_pairs = 0;
+    for (int pair = 0; pair < 200; pair++) {
+        bool flagged = false;
+        for (int row = 0; row < ROWS; row++) {
+            ha_proc_est a = run(&s, 80, 0.01, 0.005, K), b = run(&s, 80, 0.01, 0.005, K);
+            ha_gate_row g;
+            ha_gate_judge(&bare, &a, &b, &g);
+            flagged |= g.outcome == HA_GATE_REGRESSION || g.outcome == HA_GATE_IMPROVEMENT;
+        }
+        flagged_pairs += flagged;
+    }
+    print_message("no threshold: %d of 200 A/A pairs flagged\n", flagged_pairs);
+    assert_true(flagged_pairs <= 6); /* 1 % of 200, with room for the draw */
+}
+
 /* Big process noise, tiny block noise: a block-level interval takes the
  * blocks for independent evidence and finds changes that are not there;
  * the process-level rule does not. */
@@ -222,6 +246,7 @@ int main(void)
         cmocka_unit_test(one_process_is_too_few),
         cmocka_unit_test(a_planted_fifteen_percent_is_found),
         cmocka_unit_test(two_hundred_aa_pairs_stay_within_the_family_rate),
+        cmocka_unit_test(the_family_bound_holds_with_no_threshold),
         cmocka_unit_test(process_noise_is_not_mistaken_for_a_change),
         cmocka_unit_test(plus_three_percent_is_flagged_nowhere),
         cmocka_unit_test(a_row_that_cannot_resolve_the_goal_is_monitor_only),
