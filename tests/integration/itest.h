@@ -52,7 +52,8 @@ void it_steady_rows(json_t *bench, const char *prefix);
  * the machine was when the live run it copies was made. */
 void it_uncontended(json_t *bench);
 /* Two simulated runs' timings are never gated: the gate's own logic is
- * tested on a sim run's bench record presented as a real one. */
+ * tested on a sim run's bench record presented as a real one, its
+ * instruments (canary, syscall loop, empty loop) made steady. */
 void it_as_real(json_t *bench);
 /* A copy of a run, as if timed a minute later: one run given twice is the
  * same run, with nothing to judge. */
