@@ -55,6 +55,10 @@ void it_uncontended(json_t *bench);
  * tested on a sim run's bench record presented as a real one, its
  * instruments (canary, syscall loop, empty loop) made steady. */
 void it_as_real(json_t *bench);
+/* The instruments each process's value is divided by (canary, syscall
+ * loop, empty loop) made steady: else a loaded test machine's canary
+ * spread becomes every row's spread, and the rows are monitor-only. */
+void it_steady_instruments(json_t *bench);
 /* A copy of a run, as if timed a minute later: one run given twice is the
  * same run, with nothing to judge. */
 void it_later(json_t *bench);

@@ -219,7 +219,11 @@ static void slow_down(json_t *j)
     it_slow_rows(j, "copy_pageable", 10);
 }
 
-static void steady_pageable(json_t *j) { it_steady_rows(j, "copy_pageable"); }
+static void steady_pageable(json_t *j)
+{
+    it_steady_rows(j, "copy_pageable");
+    it_steady_instruments(j);
+}
 
 static void compare_finds_regressions(void **s)
 {
@@ -261,8 +265,8 @@ static void compare_finds_regressions(void **s)
 
 static void slowed_sim(json_t *j)
 {
-    json_object_set_new(j, "simulated", json_true());
     slow_down(j);
+    it_steady_instruments(j);
 }
 
 /* Two simulated runs: their timings are reported, never gated; and one
