@@ -285,15 +285,18 @@ static int wait_bounded(pid_t pid, double limit_s, bool *timed_out)
 static void run_worker(bench *b, int argc, char **argv, int pi)
 {
     bench_proc *p = &b->procs[pi];
-    char out[] = "/tmp/hostaccess-worker-XXXXXX";
+    /* TMPDIR when it fits the path, else /tmp, and said: never cut. */
     const char *tmpdir = getenv("TMPDIR");
     char path[4096];
-    snprintf(path, sizeof path, "%s/hostaccess-worker-XXXXXX", tmpdir && *tmpdir && strlen(tmpdir) < 4000 ? tmpdir : "/tmp");
+    if (tmpdir && *tmpdir && strlen(tmpdir) >= sizeof path - 32) {
+        ha_log(HA_LOG_WARN, "TMPDIR is longer than %zu bytes: the workers' rows go to /tmp", sizeof path - 32);
+        tmpdir = NULL;
+    }
+    snprintf(path, sizeof path, "%s/hostaccess-worker-XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
     int fd = mkstemp(path);
-    if (fd < 0 && (fd = mkstemp(out)) >= 0)
-        snprintf(path, sizeof path, "%s", out);
     if (fd < 0) {
-        snprintf(p->detail, sizeof p->detail, "no temporary file for its rows: %s", strerror(errno));
+        snprintf(p->detail, sizeof p->detail, "no temporary file for its rows in %s: %s",
+                 tmpdir && *tmpdir ? "TMPDIR" : "/tmp", strerror(errno));
         return;
     }
     close(fd);
