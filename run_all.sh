@@ -26,7 +26,9 @@
 # Runs every device of the chosen backend unless --device names one. Each tool
 # writes its JSON record and its human output into the run folder; nothing
 # earlier is touched. Exits 0 when every tool ran (a negative verdict is a
-# result, not a failure), 1 when a tool failed, 2 on bad usage, and the
+# result, not a failure), 1 when a tool failed or the run is not whole (a
+# tool not built, a record missing), 2 on bad usage, 5 when the results
+# folder cannot be made or written, and the
 # tools' own status (3 no runtime, 4 no device) when no backend can run.
 set -u -o pipefail
 
@@ -50,21 +52,32 @@ usage() {
     exit 2
 }
 
+needs_value() {
+    echo "run_all.sh: $1 takes a value" >&2
+    usage
+}
+
+# A signal before the first folder exists: say so (the full handler, which
+# marks a folder incomplete, is installed once there can be one).
+trap 'echo "run_all.sh: stopped by SIGINT before a run folder was made: nothing was measured" >&2; exit 130' INT
+trap 'echo "run_all.sh: stopped by SIGTERM before a run folder was made: nothing was measured" >&2; exit 143' TERM
+trap 'echo "run_all.sh: stopped by SIGHUP before a run folder was made: nothing was measured" >&2; exit 129' HUP
+
 while [ $# -gt 0 ]; do
     case "$1" in
-        --backend) [ $# -ge 2 ] || usage; backend=$2; shift 2 ;;
+        --backend) [ $# -ge 2 ] || needs_value "$1"; backend=$2; shift 2 ;;
         --backend=*) backend=${1#*=}; shift ;;
-        --device) [ $# -ge 2 ] || usage; device=$2; device_given=1; shift 2 ;;
+        --device) [ $# -ge 2 ] || needs_value "$1"; device=$2; device_given=1; shift 2 ;;
         --device=*) device=${1#*=}; device_given=1; shift ;;
-        --results) [ $# -ge 2 ] || usage; results=$2; shift 2 ;;
+        --results) [ $# -ge 2 ] || needs_value "$1"; results=$2; shift 2 ;;
         --results=*) results=${1#*=}; shift ;;
-        --isolate) [ $# -ge 2 ] || usage; isolate=$2; shift 2 ;;
+        --isolate) [ $# -ge 2 ] || needs_value "$1"; isolate=$2; shift 2 ;;
         --isolate=*) isolate=${1#*=}; shift ;;
-        --bench-args) [ $# -ge 2 ] || usage; bench_args=$2; shift 2 ;;
+        --bench-args) [ $# -ge 2 ] || needs_value "$1"; bench_args=$2; shift 2 ;;
         --bench-args=*) bench_args=${1#*=}; shift ;;
-        --pool-args) [ $# -ge 2 ] || usage; pool_args=$2; shift 2 ;;
+        --pool-args) [ $# -ge 2 ] || needs_value "$1"; pool_args=$2; shift 2 ;;
         --pool-args=*) pool_args=${1#*=}; shift ;;
-        --sim-profile) [ $# -ge 2 ] || usage; profile=(--sim-profile "$2"); shift 2 ;;
+        --sim-profile) [ $# -ge 2 ] || needs_value "$1"; profile=(--sim-profile "$2"); shift 2 ;;
         --sim-profile=*) profile=(--sim-profile "${1#*=}"); shift ;;
         --list-sim-profiles) exec "$build/probe_discriminator" --list-sim-profiles ;;
         --parallel) parallel=turns; shift ;;
@@ -72,6 +85,8 @@ while [ $# -gt 0 ]; do
         --parallel=*) echo "run_all.sh: --parallel takes turns or overlap, not '${1#*=}'" >&2; usage ;;
         --require-gpu) require=(--require-gpu); shift ;;
         --no-torch) no_torch=1; shift ;;
+        --version) v=$("$build/probe_discriminator" --version 2>/dev/null) || v="not built (make probes)"
+                   echo "run_all.sh: hostaccess ${v#probe_discriminator }"; exit 0 ;;
         -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
         *) echo "run_all.sh: unknown argument '$1'" >&2; usage ;;
     esac
@@ -87,8 +102,22 @@ if [ -n "${device_given:-}" ] && [ -z "$device" ]; then
     exit 2
 fi
 # Options for the tools are words, split on blanks and never glob-expanded.
+# A newline would end read's line and drop the rest: refused, as are the
+# tools' own --help and --version (they exit 0 without a record).
+for a in "$bench_args" "$pool_args"; do
+    if [[ "$a" == *$'\n'* ]]; then
+        echo "run_all.sh: --bench-args and --pool-args take one line; this one holds a newline" >&2
+        exit 2
+    fi
+done
 read -r -a bench_argv <<<"$bench_args"
 read -r -a pool_argv <<<"$pool_args"
+for a in "${bench_argv[@]}" "${pool_argv[@]}"; do
+    case "$a" in -h|--help|--help=*|--version|--version=*|--list-*|--env-only|--json|--json=*)
+        echo "run_all.sh: '$a' is not for --bench-args or --pool-args: run_all.sh chooses what the tools write (run the tool itself for its listings)" >&2
+        exit 2 ;;
+    esac
+done
 
 # The tools check their own options: each is asked for its device listing
 # with the options it will run with, so a bad value stops the run here, in
@@ -140,7 +169,10 @@ if [ ${#profile[@]} -gt 0 ]; then
     label=simhip${profile[1]}
 fi
 
-mkdir -p "$results" || exit 1
+if ! mkdir -p "$results" 2>/dev/null || [ ! -d "$results" ] || [ ! -w "$results" ]; then
+    echo "run_all.sh: cannot make or write the results folder '$results': name a writable folder with --results" >&2
+    exit 5
+fi
 # HOSTACCESS_HOST: the name a survey files this node under (fleet/); the
 # tools record the same name. Only letters, digits, '.', '_' and '-'.
 host=${HOSTACCESS_HOST:-$(hostname -s 2>/dev/null || hostname)}
@@ -216,8 +248,11 @@ step_args() {
     esac
 }
 manifest() {
+    local attach=()
+    [ -e "$dir/torch_pool.txt" ] && attach=(--attachment torch_pool.txt)
     "$build/run_manifest" "$dir" --backend "$chosen" --device "$dev" ${1:+--interrupted "$1"} \
-        --choice "${first% *}${why_sim:+ (auto passed over: $why_sim)}" "${fallbacks[@]}" "${done_steps[@]}"
+        --choice "${first% *}${why_sim:+ (auto passed over: $why_sim)}" "${fallbacks[@]}" "${attach[@]}" \
+        "${done_steps[@]}"
 }
 
 # Interrupted (Ctrl-C, a job's time limit): stop the tool that runs, remove
@@ -278,8 +313,9 @@ for dev in $devices; do
         i=$((i + 1))
         bin=$(step_bin "$name")
         if [ ! -x "$bin" ]; then
-            echo "  [$i/${#steps[@]}] $name: not built, skipped"
+            echo "  [$i/${#steps[@]}] $name: not built, skipped: the run is not whole (make probes)"
             done_steps+=("$name:-")
+            failed=1
             continue
         fi
         step_args "$name"
@@ -320,6 +356,9 @@ for dev in $devices; do
             failed=1
         fi
     done
+    # PyTorch through the pool before the manifest, which seals its output
+    # with the records (the report quotes it).
+    [ -z "$torch_done" ] && torch_step
     # The manifest closes the tools' part of the run: written last, after
     # every record, it is what makes the folder a whole run.
     if ! manifest ""; then
@@ -327,8 +366,8 @@ for dev in $devices; do
         failed=1
     elif grep -q '"complete": false' "$dir/MANIFEST.json"; then
         echo "  manifest: the run is incomplete (a record is missing); see $dir/MANIFEST.json"
+        failed=1
     fi
-    [ -z "$torch_done" ] && torch_step
     # Last, the report, where it is built (it needs libjansson). An
     # incomplete run is reported as what it is.
     if [ -x "$build/bin/report" ]; then

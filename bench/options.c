@@ -161,11 +161,16 @@ void bench_defaults(bench *b)
     b->order_seed = 0;
 }
 
+static int known_kinds(bench *b);
+static int check_opened(void *b) { return known_kinds(b); }
+
 int bench_options(bench *b, int argc, char **argv)
 {
     int rc = parse(b, argc, argv);
     if (rc)
         return rc;
+    b->t.check_opened = check_opened;
+    b->t.check_ctx = b;
     char msg[300];
     if (parse_slowdown(b, getenv("HOSTACCESS_TEST_SLOWDOWN"), msg, sizeof msg) != 0)
         return ha_tool_usage(&b->t, msg);
@@ -193,7 +198,7 @@ static int known_kinds(bench *b)
 
 int bench_check_started(bench *b)
 {
-    int rc = known_kinds(b);
+    int rc = 0;
     if (!rc && b->sweep_csv && b->t.json && ha_same_file(b->sweep_csv, b->t.json))
         rc = ha_tool_usage(&b->t, "--json and --sweep-csv name the same file: choose two");
     ha_record csv_check;

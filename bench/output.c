@@ -73,8 +73,8 @@ static void print_headline(const bench *b, const headline *h)
         return;
     }
     const bench_row *fast = h->fast;
-    printf("\n## Headline (%s%s; fast path on %s, slow path from %s)\n\n", b->t.env.device_name,
-           ha_backend_simulated(&b->t.be) ? ", SIMULATED" : "", h->kind, h->slow ? h->slow->kind : "-");
+    printf("\n## Headline (%s%s; %s read from the host and copied by the runtime)\n\n", b->t.env.device_name,
+           ha_backend_simulated(&b->t.be) ? ", SIMULATED" : "", h->kind);
     printf("| path | median ns | spread ns | vs fast path |\n|---|---|---|---|\n");
     if (fast)
         printf("| host deref (fast path)%s | %.1f | %.1f | 1.00x |\n",

@@ -4,6 +4,7 @@
 #define HA_GOALS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 /* Sleep must hand back at least this share of the mapped bytes to the
  * device's free memory (the rest is granularity and runtime bookkeeping). */
@@ -21,6 +22,32 @@ static inline bool ha_pool_freed_enough(double freed_bytes, double mapped_bytes)
 static inline bool ha_pool_throughput_met(double fraction_of_ceiling)
 {
     return fraction_of_ceiling >= HA_POOL_THROUGHPUT_GOAL;
+}
+
+/* A throughput goal is judged on the steady cycles of one run, not on their
+ * median: 1 and 4 GiB sleeps on one H200 spread over about 4 points from
+ * cycle to cycle, so a median within that of the goal says nothing. */
+typedef enum ha_goal_outcome {
+    HA_GOAL_MET,          /* every cycle at or above the goal */
+    HA_GOAL_WITHIN_NOISE, /* the cycles straddle it */
+    HA_GOAL_MISSED,       /* every cycle below it */
+} ha_goal_outcome;
+
+/* by_cycle: the steady cycles' fractions of the ceiling; with fewer than
+ * two (records from before they were kept) the one figure decides. */
+static inline ha_goal_outcome ha_pool_goal_judge(const double *by_cycle, size_t n, double figure)
+{
+    if (n < 2)
+        return ha_pool_throughput_met(figure) ? HA_GOAL_MET : HA_GOAL_MISSED;
+    size_t above = 0;
+    for (size_t i = 0; i < n; i++)
+        above += ha_pool_throughput_met(by_cycle[i]);
+    return above == n ? HA_GOAL_MET : above ? HA_GOAL_WITHIN_NOISE : HA_GOAL_MISSED;
+}
+
+static inline const char *ha_goal_name(ha_goal_outcome o)
+{
+    return o == HA_GOAL_MET ? "met" : o == HA_GOAL_MISSED ? "missed" : "at the goal, within noise";
 }
 
 #endif

@@ -189,6 +189,10 @@ static int open_backend(ha_tool *t)
     }
     t->be_open = true;
     t->be.unsafe_queries = t->unsafe_queries;
+    if (t->check_opened && (rc = t->check_opened(t->check_ctx)) != 0) {
+        ha_tool_abort(t);
+        return rc;
+    }
     if (t->list_devices) {
         int n = 0;
         if (t->be.ops->device_count(&t->be, &n) != HA_ST_OK)

@@ -36,6 +36,12 @@ typedef struct ha_tool {
     bool have_rec;
     ha_env env;
     char chose[640]; /* what auto chose and why */
+    /* The tool's own checks that need the open backend (a kind name is
+     * known only to the backend's table): run before --list-devices
+     * answers too, so run_all.sh refuses a bad value before a folder is
+     * made. Returns 0 or an exit status after one line. */
+    int (*check_opened)(void *ctx);
+    void *check_ctx;
 } ha_tool;
 
 void ha_tool_init(ha_tool *t, const char *name);

@@ -8,7 +8,9 @@
 #
 #   report/campaign.sh --results DIR [--plain N] [--slowed SPEC]... [-- RUN_ALL_ARGS...]
 #
-# DIR must not exist (a campaign is never added to or overwritten). Exit:
+# DIR/runs.tsv has one line per run: kind, run_all.sh's exit status, its
+# seconds, the folder. DIR must not exist (a campaign is never added to or
+# overwritten). Exit:
 # 0 every run whole, 2 bad usage or a run that did not complete.
 set -u -o pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -41,18 +43,30 @@ mkdir -p "$results" || exit 2
 tool=campaign
 # shellcheck source=report/runs.sh
 . "$here/report/runs.sh"
+# Every run's exit status and seconds go to runs.tsv, whole or not: the
+# health of a healthy machine's runs is evidence too (issue 27).
+status_file=$(mktemp "${TMPDIR:-/tmp}/campaign-status.XXXXXX") || exit 2
+trap 'rm -f "$status_file"' EXIT
 one() {
-    local dirs
-    dirs=$(run_whole "$results" "$@") || exit 2
+    local kind=$1 dirs rc t0 st
+    shift
+    t0=$(date +%s.%N)
+    dirs=$(RUN_STATUS_FILE=$status_file run_whole "$results" "$@")
+    rc=$?
+    st=$(cat "$status_file" 2>/dev/null)
+    : >"$status_file"
+    printf '%s\t%s\t%s\t%s\n' "$kind" "${st:--}" "$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')" \
+        "$(basename "${dirs%%$'\n'*}" 2>/dev/null)" >>"$results/runs.tsv"
+    [ $rc -eq 0 ] || exit 2
     basename "${dirs%%$'\n'*}"
 }
 for i in $(seq 1 "$plain"); do
-    d=$(one "$@")
+    d=$(one plain "$@")
     printf 'plain\t%s\n' "$d" >>"$results/campaign.tsv"
     echo "campaign: plain $i/$plain -> $d"
 done
 for s in "${slowed[@]+"${slowed[@]}"}"; do
-    d=$(HOSTACCESS_TEST_SLOWDOWN=$s one "$@")
+    d=$(HOSTACCESS_TEST_SLOWDOWN=$s one slowed "$@")
     printf 'slowed\t%s\t%s\n' "$s" "$d" >>"$results/campaign.tsv"
     echo "campaign: slowed $s -> $d"
 done

@@ -138,16 +138,18 @@ static void pool_facts(m_run *r)
     const m_pool *p = &r->pool;
     for (size_t i = 0; i < p->nchecks; i++)
         d->pool_failed += !strcmp(p->checks[i].status, "FAIL");
-    d->pool_goal_met = true;
+    d->pool_goal = HA_GOAL_MET;
     for (size_t i = 0; i < p->ntputs; i++) {
-        const m_tput *t = &p->tputs[i];
+        m_tput *t = &r->pool.tputs[i];
         if (!t->measured)
             continue;
         d->pool_goal_known = true;
-        d->pool_goal_met &= ha_pool_throughput_met(t->sleep_frac) && ha_pool_throughput_met(t->wake_frac);
+        t->sleep_goal = ha_pool_goal_judge(t->sleep_cyc, t->nsleep_cyc, t->sleep_frac);
+        t->wake_goal = ha_pool_goal_judge(t->wake_cyc, t->nwake_cyc, t->wake_frac);
+        /* the enum runs from met to missed: the worst of all is the larger */
+        d->pool_goal = t->sleep_goal > d->pool_goal ? t->sleep_goal : d->pool_goal;
+        d->pool_goal = t->wake_goal > d->pool_goal ? t->wake_goal : d->pool_goal;
     }
-    if (!d->pool_goal_known)
-        d->pool_goal_met = false;
 }
 
 /* Why the run fell back to a simulation: the reasons auto recorded. */
@@ -175,16 +177,22 @@ static void fallback_reason(m_run *r)
 static void expect(m_run *r, const char *suite, const char *name, m_expect_status st, const char *msg)
 {
     m_derived *d = &r->d;
-    m_expect *e = m_alloc(r, (d->nexpects + 1) * sizeof *e);
-    if (!e)
-        return;
-    if (d->nexpects)
-        memcpy(e, d->expects, d->nexpects * sizeof *e);
-    d->expects = e;
-    e[d->nexpects++] = (m_expect){suite, name, msg, st};
+    /* Doubling: a pool record of many checks stays linear in the arena. */
+    if (d->nexpects == d->expects_cap) {
+        size_t cap = d->expects_cap ? 2 * d->expects_cap : 64;
+        m_expect *e = m_alloc(r, cap * sizeof *e);
+        if (!e)
+            return;
+        if (d->nexpects)
+            memcpy(e, d->expects, d->nexpects * sizeof *e);
+        d->expects = e;
+        d->expects_cap = cap;
+    }
+    d->expects[d->nexpects++] = (m_expect){suite, name, msg, st};
 }
 
-/* What JUnit judges: broken expectations fail, results never do. */
+/* What JUnit judges: broken expectations fail, results and performance
+ * goals never do. */
 static void expectations(m_run *r)
 {
     m_derived *d = &r->d;
@@ -209,19 +217,9 @@ static void expectations(m_run *r)
         expect(r, "pool_check", m_printf(r, "%s [%s]", c->name, c->mode), pass ? EXP_PASS : fail ? EXP_FAIL : EXP_SKIP,
                c->detail);
     }
-    for (size_t i = 0; r->has[RUN_POOL] && i < r->pool.ntputs; i++) {
-        const m_tput *t = &r->pool.tputs[i];
-        const char *name = m_printf(r, "throughput %.0f bytes %s: sleep and wake at >= %.0f%% of the pinned-copy "
-                                       "ceiling", t->bytes, t->mode, 100 * HA_POOL_THROUGHPUT_GOAL);
-        if (!t->measured || r->d.simulated) {
-            expect(r, "pool_check", name, EXP_SKIP,
-                   r->d.simulated ? "a simulated run's throughput is not a goal" : *t->note ? t->note : "not measured");
-            continue;
-        }
-        bool met = ha_pool_throughput_met(t->sleep_frac) && ha_pool_throughput_met(t->wake_frac);
-        expect(r, "pool_check", name, met ? EXP_PASS : EXP_FAIL,
-               m_printf(r, "sleep %.1f%%, wake %.1f%%", 100 * t->sleep_frac, 100 * t->wake_frac));
-    }
+    /* The throughput goal is a performance figure, not a check: REPORT.md
+     * and the benchmark exports judge it over its cycles; JUnit is for what
+     * is broken. */
 }
 
 void m_derive(m_run *r)

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "fields.h"
+#include "goals.h"
 #include "jsonw.h"
 #include "text.h"
 
@@ -146,12 +147,28 @@ void export_benchmark(FILE *f, const m_run *r, int bigger)
             {ha_fkey(HF_TP_D2H), t->d2h, "GB/s"}, {ha_fkey(HF_TP_H2D), t->h2d, "GB/s"},
             {"sleep_pct_of_ceiling", 100 * t->sleep_frac, "%"}, {"wake_pct_of_ceiling", 100 * t->wake_frac, "%"},
         };
+        /* The two goals carry their steady cycles' range and outcome. */
+        const double *cyc[] = {NULL, NULL, NULL, NULL, t->sleep_cyc, t->wake_cyc};
+        const size_t ncyc[] = {0, 0, 0, 0, t->nsleep_cyc, t->nwake_cyc};
+        const int goal[] = {0, 0, 0, 0, t->sleep_goal, t->wake_goal};
         for (size_t k = 0; k < sizeof m / sizeof m[0]; k++) {
-            char *name = NULL;
-            if (asprintf(&name, "pool %.0f bytes %s", t->bytes, m[k].what) < 0)
+            char *name = NULL, *range = NULL, *extra = NULL;
+            double lo = INFINITY, hi = -INFINITY;
+            for (size_t c = 0; c < ncyc[k]; c++)
+                lo = fmin(lo, 100 * cyc[k][c]), hi = fmax(hi, 100 * cyc[k][c]);
+            bool goal_row = k >= 4;
+            if (asprintf(&name, "pool %.0f bytes %s", t->bytes, m[k].what) < 0 ||
+                (ncyc[k] >= 2 && asprintf(&range, "%zu cycles %.1f–%.1f", ncyc[k], lo, hi) < 0) ||
+                asprintf(&extra, "mode=%s%s%s%s", t->mode, goal_row ? " goal=" : "",
+                         goal_row ? ha_goal_name(goal[k]) : "", r->d.simulated ? " SIMULATED" : "") < 0) {
+                free(name);
+                free(range);
                 continue;
-            bench_entry(&w, name, m[k].unit, m[k].v, NULL, t->mode);
+            }
+            bench_entry(&w, name, m[k].unit, m[k].v, range, extra);
             free(name);
+            free(range);
+            free(extra);
         }
     }
     jw_arr_end(&w);
@@ -209,13 +226,24 @@ void export_csv(FILE *f, const m_run *r)
         export_csv_row(f, r, "verdict", c->name, "", "distinguishes", c->distinguishes, "bool",
                        c->verdict == V_DISTINGUISHES ? "distinguishes" : c->verdict == V_FAILS ? "fails"
                                                                                                : "undetermined");
-        for (size_t w = 0; w < c->nwrong; w++)
-            export_csv_row(f, r, "verdict", c->name, c->wrong[w].kind,
-                           c->wrong[w].false_positive ? "false_positive" : "false_negative", 1, "bool",
-                           c->wrong[w].outcome);
-        for (size_t k = 0; k < c->ncells; k++)
-            export_csv_row(f, r, "answer", c->name, c->cells[k].kind, c->cells[k].outcome, (double)c->cells[k].status,
-                           "status", c->cells[k].status_name);
+        /* The metric names what is measured, never its outcome: a key that
+         * moved with the result would start a new series on a dashboard. */
+        for (size_t w = 0; w < c->nwrong; w++) {
+            char *text = NULL;
+            if (asprintf(&text, "%s: %s", c->wrong[w].false_positive ? "false positive" : "false negative",
+                         c->wrong[w].outcome) < 0)
+                continue;
+            export_csv_row(f, r, "verdict", c->name, c->wrong[w].kind, "wrong", 1, "bool", text);
+            free(text);
+        }
+        for (size_t k = 0; k < c->ncells; k++) {
+            char *text = NULL;
+            if (asprintf(&text, "%s: %s", c->cells[k].outcome, c->cells[k].status_name) < 0)
+                continue;
+            export_csv_row(f, r, "answer", c->name, c->cells[k].kind, "status", (double)c->cells[k].status, "status",
+                           text);
+            free(text);
+        }
     }
     const m_bench *b = &r->bench;
     for (size_t i = 0; r->has[RUN_BENCH] && i < b->nrows; i++) {
@@ -233,9 +261,14 @@ void export_csv(FILE *f, const m_run *r)
         free(name);
     }
     const m_pool *pl = &r->pool;
-    for (size_t i = 0; r->has[RUN_POOL] && i < pl->nchecks; i++)
-        export_csv_row(f, r, "pool_check", pl->checks[i].name, pl->checks[i].mode, pl->checks[i].status,
-                       pl->checks[i].passed < 0 ? NAN : pl->checks[i].passed, "pass", pl->checks[i].detail);
+    for (size_t i = 0; r->has[RUN_POOL] && i < pl->nchecks; i++) {
+        char *text = NULL;
+        if (asprintf(&text, "%s: %s", pl->checks[i].status, pl->checks[i].detail) < 0)
+            continue;
+        export_csv_row(f, r, "pool_check", pl->checks[i].name, pl->checks[i].mode, "passed",
+                       pl->checks[i].passed < 0 ? NAN : pl->checks[i].passed, "bool", text);
+        free(text);
+    }
     for (size_t i = 0; r->has[RUN_POOL] && i < pl->ntputs; i++) {
         const m_tput *t = &pl->tputs[i];
         if (!t->measured)

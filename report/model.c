@@ -451,6 +451,8 @@ static void read_pool(m_run *r, const json_t *root, m_pool *p)
         d->wake_now = gn(t, HF_TP_WAKE_NOW);
         d->wake_now_frac = gn(t, HF_TP_WAKE_NOW_FRAC);
         d->pause_ms = gi(t, HF_TP_PAUSE, -1);
+        numbers(r, t, HF_TP_SLEEP_BY_CYCLE, &d->sleep_cyc, &d->nsleep_cyc);
+        numbers(r, t, HF_TP_WAKE_BY_CYCLE, &d->wake_cyc, &d->nwake_cyc);
     }
 }
 
@@ -472,6 +474,13 @@ static void read_manifest(m_run *r, const json_t *root, m_manifest *m)
         m->steps[i].sha256 = gs(r, s, HF_STEP_SHA256);
         m->steps[i].exit_status = gi(s, HF_STEP_EXIT, -1);
         m->steps[i].bytes = gi(s, HF_STEP_BYTES, -1);
+    }
+    ARR(r, root, HF_MAN_ATTACH, m_attach, m->attach, m->nattach);
+    for (size_t i = 0; i < m->nattach; i++) {
+        const json_t *a = json_array_get(get(root, HF_MAN_ATTACH), i);
+        m->attach[i].name = gs(r, a, HF_ATT_NAME);
+        m->attach[i].sha256 = gs(r, a, HF_ATT_SHA256);
+        m->attach[i].bytes = gi(a, HF_ATT_BYTES, -1);
     }
 }
 
@@ -657,41 +666,75 @@ static bool hex64(const char *s)
     return true;
 }
 
-/* The manifest's word on one step's record: its size and digest. */
-static char *check_step(const char *path, const m_step *s, size_t i)
+/* The manifest's step that lists record, or NULL. */
+static const m_step *step_for(const m_manifest *m, const char *record)
 {
-    if (!*s->record)
-        return NULL;
-    if (strchr(s->record, '/') || s->record[0] == '.')
-        return rf_printf("MANIFEST.json: $.steps[%zu].record: expected a file name", i);
-    char *buf = NULL, *which = NULL, *err = NULL;
-    size_t len = 0;
-    bool found;
-    if (rf_read_either(path, s->record, REC_MAX_BYTES, &buf, &len, &found, &which, &err) != 0) {
-        free(which);
-        return err;
-    }
-    char *why = NULL;
-    if (!found) {
-        why = rf_printf("%s: missing, though MANIFEST.json lists it", s->record);
-    } else if (s->bytes < 0 || (size_t)s->bytes != len) {
-        why = rf_printf("%s: %zu bytes, MANIFEST.json says %lld: it is not the record the run wrote", s->record, len,
-                        s->bytes);
-    } else if (*s->sha256) {
-        ha_sha256 h;
-        char hex[65];
-        ha_sha256_init(&h);
-        ha_sha256_add(&h, buf, len);
-        ha_sha256_hex(&h, hex);
-        if (!hex64(s->sha256) || strcmp(hex, s->sha256))
-            why = rf_printf("%s: its SHA-256 is not the one MANIFEST.json lists: it was changed after the run",
-                            s->record);
-    }
-    free(buf);
-    free(which);
-    return why;
+    for (size_t i = 0; i < m->nsteps; i++)
+        if (!strcmp(m->steps[i].record, record))
+            return &m->steps[i];
+    return NULL;
 }
 
+/* The seal of the bytes that are parsed: they are the ones the manifest's
+ * size and SHA-256 name, read once (a file swapped between a check and a
+ * second read cannot get in). */
+static char *seal_check(const char *name, const char *what, long long bytes, const char *sha256, const char *buf,
+                        size_t len)
+{
+    if (bytes < 0 || (size_t)bytes != len)
+        return rf_printf("%s: %zu bytes, MANIFEST.json says %lld: it is not the %s the run wrote", name, len, bytes,
+                         what);
+    ha_sha256 h;
+    char hex[65];
+    ha_sha256_init(&h);
+    ha_sha256_add(&h, buf, len);
+    ha_sha256_hex(&h, hex);
+    if (strcmp(hex, sha256))
+        return rf_printf("%s: its SHA-256 is not the one MANIFEST.json lists: it was changed after the run", name);
+    return NULL;
+}
+
+static bool known_record(const char *name)
+{
+    for (int i = 0; i < RUN_NREC; i++)
+        if (!strcmp(run_files[i], name))
+            return true;
+    return false;
+}
+
+/* The manifest's own word: complete, and sealing every record it names
+ * with a size and a SHA-256; the records themselves are checked against
+ * it as they are read (m_load_run). */
+static char *manifest_seals(const m_manifest *m)
+{
+    if (!m->complete)
+        return *m->interrupted ? rf_printf("interrupted by %s (MANIFEST.json)", m->interrupted)
+                               : rf_printf("MANIFEST.json says incomplete: a tool wrote no record");
+    for (size_t i = 0; i < m->nsteps; i++) {
+        const m_step *s = &m->steps[i];
+        if (!*s->record) {
+            if (s->exit_status == 0)
+                return rf_printf("MANIFEST.json: $.steps[%zu]: %s exited 0 with no record", i, s->name);
+            continue;
+        }
+        if (strchr(s->record, '/') || s->record[0] == '.' || !known_record(s->record))
+            return rf_printf("MANIFEST.json: $.steps[%zu].record: expected a record's file name", i);
+        if (s->bytes < 0 || !hex64(s->sha256))
+            return rf_printf("MANIFEST.json: $.steps[%zu]: %s is listed without its size and SHA-256: the manifest "
+                             "does not seal it", i, s->record);
+        for (size_t k = 0; k < i; k++)
+            if (!strcmp(m->steps[k].record, s->record))
+                return rf_printf("MANIFEST.json: $.steps[%zu]: %s is listed twice", i, s->record);
+    }
+    for (size_t i = 0; i < m->nattach; i++)
+        if (strcmp(m->attach[i].name, "torch_pool.txt") || m->attach[i].bytes < 0 || !hex64(m->attach[i].sha256))
+            return rf_printf("MANIFEST.json: $.attachments[%zu]: expected torch_pool.txt with its size and SHA-256",
+                             i);
+    return NULL;
+}
+
+/* Reads and parses MANIFEST.json into r->manifest; the reason a run is not
+ * whole as far as the manifest and the folder's temporary files tell. */
 static int whole(m_run *tmp, const char *path, char **why)
 {
     char *buf = NULL, *which = NULL, *err = NULL;
@@ -719,39 +762,77 @@ static int whole(m_run *tmp, const char *path, char **why)
     }
     read_manifest(tmp, j, &tmp->manifest);
     json_decref(j);
-    const m_manifest *m = &tmp->manifest;
-    if (!m->complete) {
-        *why = *m->interrupted ? rf_printf("interrupted by %s (MANIFEST.json)", m->interrupted)
-                               : rf_printf("MANIFEST.json says incomplete: a tool wrote no record");
-        return -1;
-    }
-    for (size_t i = 0; i < m->nsteps && !*why; i++)
-        *why = check_step(path, &m->steps[i], i);
+    *why = manifest_seals(&tmp->manifest);
     if (!*why)
         *why = leftover(path);
     return *why ? -1 : 0;
 }
 
+/* A record read once: against the manifest's seal where the run is whole
+ * so far; a record the manifest does not list, or one it lists that is not
+ * there, makes it not whole. */
+static void seal_record(m_run *r, const char *name, bool there, const char *buf, size_t len)
+{
+    if (!r->complete)
+        return;
+    const m_step *s = step_for(&r->manifest, name);
+    char *why = NULL;
+    if (there && !s)
+        why = rf_printf("%s: not listed in MANIFEST.json: the run did not write it", name);
+    else if (!there && s)
+        why = rf_printf("%s: missing, though MANIFEST.json lists it", name);
+    else if (there)
+        why = seal_check(name, "record", s->bytes, s->sha256, buf, len);
+    if (why) {
+        r->complete = false;
+        free(r->incomplete);
+        r->incomplete = why;
+    }
+}
+
 int m_check_whole(const char *path, char **why)
 {
-    m_run tmp = {0};
-    int rc = whole(&tmp, path, why);
+    m_run tmp;
+    char *err = NULL;
+    *why = NULL;
+    if (m_load_run(&tmp, path, M_ALLOW_INCOMPLETE, &err) != 0) {
+        *why = err;
+        return -1;
+    }
+    int rc = tmp.complete ? 0 : -1;
+    if (rc)
+        *why = strdup(tmp.incomplete);
     m_free_run(&tmp);
     return rc;
 }
 
+/* torch_pool.txt is quoted only as the run sealed it (run_all.sh lists it
+ * in the manifest): never through a link, never a file put in afterwards. */
 static void torch_text(m_run *r)
 {
     char *p = rf_join(r->path, "torch_pool.txt"), *buf = NULL, *err = NULL;
     size_t len;
     struct stat st;
     r->torch_text = "";
+    const m_attach *a = NULL;
+    for (size_t i = 0; i < r->manifest.nattach; i++)
+        if (!strcmp(r->manifest.attach[i].name, "torch_pool.txt"))
+            a = &r->manifest.attach[i];
     if (p && lstat(p, &st) == 0) {
         r->has_torch = true;
-        if (rf_read(p, TORCH_TEXT_MAX, false, &buf, &len, &err) == 0)
-            r->torch_text = m_strdup(r, buf);
-        else
+        char *why = NULL;
+        if (!a)
+            r->torch_text = "(torch_pool.txt is not sealed by MANIFEST.json: not shown)";
+        else if (rf_read(p, TORCH_TEXT_MAX, false, &buf, &len, &err) != 0)
             r->torch_text = m_printf(r, "(torch_pool.txt could not be read: %s)", err);
+        else if ((why = seal_check("torch_pool.txt", "file", a->bytes, a->sha256, buf, len)))
+            r->torch_text = m_printf(r, "(not shown: %s)", why);
+        else
+            r->torch_text = m_strdup(r, buf);
+        free(why);
+    } else if (a) {
+        r->has_torch = true;
+        r->torch_text = "(torch_pool.txt is missing, though MANIFEST.json lists it)";
     }
     free(p);
     free(buf);
@@ -780,12 +861,6 @@ int m_load_run(m_run *r, const char *path, unsigned flags, char **err)
     char *why = NULL;
     r->complete = whole(r, path, &why) == 0;
     r->incomplete = why ? why : strdup("");
-    if (!r->complete && !(flags & M_ALLOW_INCOMPLETE)) {
-        *err = rf_printf("%s: not a whole run: %s; --allow-incomplete reports what is there, marked", path,
-                         r->incomplete);
-        m_free_run(r);
-        return -1;
-    }
     int found = 0;
     for (int i = 0; i < RUN_NREC; i++) {
         char *buf = NULL, *which = NULL, *e = NULL;
@@ -793,6 +868,15 @@ int m_load_run(m_run *r, const char *path, unsigned flags, char **err)
         bool there;
         if (rf_read_either(path, run_files[i], REC_MAX_BYTES, &buf, &len, &there, &which, &e) != 0) {
             *err = e;
+            free(which);
+            m_free_run(r);
+            return -1;
+        }
+        seal_record(r, run_files[i], there, buf, len);
+        if (!r->complete && !(flags & M_ALLOW_INCOMPLETE)) {
+            *err = rf_printf("%s: not a whole run: %s; --allow-incomplete reports what is there, marked", path,
+                             r->incomplete);
+            free(buf);
             free(which);
             m_free_run(r);
             return -1;

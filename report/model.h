@@ -229,6 +229,9 @@ typedef struct m_tput {
     bool measured;
     double sleep, wake, d2h, h2d, sleep_frac, wake_frac, wake_now, wake_now_frac; /* NaN absent */
     long long pause_ms; /* -1 absent */
+    double *sleep_cyc, *wake_cyc; /* each steady cycle's fraction (schema-2 records may lack them) */
+    size_t nsleep_cyc, nwake_cyc;
+    int sleep_goal, wake_goal; /* ha_goal_outcome, derived */
 } m_tput;
 
 typedef struct m_pool {
@@ -246,6 +249,11 @@ typedef struct m_step {
     long long exit_status, bytes; /* -1 null */
 } m_step;
 
+typedef struct m_attach {
+    const char *name, *sha256;
+    long long bytes;
+} m_attach;
+
 typedef struct m_manifest {
     bool present;
     bool complete;
@@ -255,6 +263,8 @@ typedef struct m_manifest {
     size_t nfallbacks;
     m_step *steps;
     size_t nsteps;
+    m_attach *attach; /* sealed beside the records: torch_pool.txt */
+    size_t nattach;
 } m_manifest;
 
 /* A broken expectation is a failed JUnit case; the rest pass or skip. */
@@ -283,10 +293,11 @@ typedef struct m_derived {
     const m_row **hardened, **alone;
     size_t nhardened;
     size_t pool_failed;
-    bool pool_goal_known, pool_goal_met; /* sleep and wake of every measured size */
+    bool pool_goal_known; /* some size was measured */
+    int pool_goal;        /* ha_goal_outcome over sleep and wake of every measured size: the worst */
     const char *fallback_reason; /* why a simulated run did not use a GPU, "" if not */
     m_expect *expects;
-    size_t nexpects;
+    size_t nexpects, expects_cap;
 } m_derived;
 
 typedef struct m_arena m_arena;
@@ -323,10 +334,11 @@ enum {
 int m_load_run(m_run *r, const char *path, unsigned flags, char **err);
 void m_free_run(m_run *r);
 
-/* Whether the folder is a whole run: a manifest that says complete, every
- * record it names there with the size and SHA-256 it lists (of the JSON,
- * also when stored as NAME.json.gz), no tool's temporary file. 0, or -1
- * with the reason in *why (malloc'd). */
+/* Whether the folder is a whole run: a manifest that says complete and
+ * seals every record it names with a size and SHA-256, each record there
+ * with those (of the JSON, also when stored as NAME.json.gz; checked on
+ * the bytes that are parsed), no record it does not name, no tool's
+ * temporary file. 0, or -1 with the reason in *why (malloc'd). */
 int m_check_whole(const char *path, char **why);
 
 /* One record from a buffer, as the fuzz targets feed it: parsed, checked

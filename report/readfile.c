@@ -91,9 +91,12 @@ int rf_read(const char *path, size_t max, bool gz, char **bufp, size_t *lenp, ch
 {
     *bufp = NULL;
     *lenp = 0;
-    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+    /* A run's files are read only as its own regular files: a link could
+     * bring any file of the reader's into a report or a PR comment. */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW);
     if (fd < 0) {
-        *err = rf_printf("%s: cannot be read (%s)", path, strerror(errno));
+        *err = errno == ELOOP ? rf_printf("%s: a symbolic link: a run's files are read only as regular files", path)
+                              : rf_printf("%s: cannot be read (%s)", path, strerror(errno));
         return -1;
     }
     struct stat st;

@@ -8,11 +8,15 @@
 run_whole() {
     local results=$1 out dirs d
     shift
-    out=$("$here/run_all.sh" --results "$results" "$@") || {
+    out=$("$here/run_all.sh" --results "$results" "$@")
+    local st=$?
+    # run_all.sh's own status, for a caller that keeps it (campaign.sh)
+    [ -n "${RUN_STATUS_FILE:-}" ] && echo "$st" >"$RUN_STATUS_FILE"
+    if [ $st -ne 0 ]; then
         printf '%s\n' "$out" >&2
         echo "$tool: run_all.sh $* failed: the check needs whole runs" >&2
         return 2
-    }
+    fi
     dirs=$(printf '%s\n' "$out" | sed -n 's/^run_all\.sh: device \([0-9]*\) -> /\1 /p' | sort -n | cut -d' ' -f2-)
     [ -n "$dirs" ] || { echo "$tool: run_all.sh $* made no run folder" >&2; return 2; }
     while IFS= read -r d; do

@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "utf8.h"
 
@@ -119,6 +120,31 @@ char *utf8_fix(const char *s)
     return out;
 }
 
+/* GitHub turns @name into a mention that notifies people, #123 into a
+ * reference, and bare URLs, www. and e-mail addresses into links, even
+ * after a backslash escape. An invisible WORD JOINER (U+2060) after each
+ * trigger keeps the text as it reads and breaks the pattern. */
+#define WORD_JOINER "\xe2\x81\xa0"
+static char *no_autolinks(const char *s)
+{
+    size_t n = strlen(s);
+    char *out = malloc(4 * n + 1), *w = out;
+    if (!out)
+        return NULL;
+    for (const char *p = s; *p; p++) {
+        if (!strncasecmp(p, "www.", 4)) {
+            memcpy(w, p, 3), w += 3, p += 2;
+            memcpy(w, WORD_JOINER, 3), w += 3;
+            continue;
+        }
+        *w++ = *p;
+        if (*p == '@' || *p == '#' || (*p == ':' && p[1] == '/' && p[2] == '/'))
+            memcpy(w, WORD_JOINER, 3), w += 3;
+    }
+    *w = 0;
+    return out;
+}
+
 const char *md_text(const char *s)
 {
     size_t n = strlen(s ? s : "");
@@ -130,7 +156,9 @@ const char *md_text(const char *s)
                                                                               : (memcpy(w, u_, n_), w += n_, 0)),
          (*u_ < 0x20 || *u_ == 0x7f) ? (*w++ = ' ') : (memcpy(w, HA_UTF8_REPLACEMENT, 3), w += 3, 0))
     *w = 0;
-    return keep(out);
+    char *safe = no_autolinks(out);
+    free(out);
+    return safe ? keep(safe) : "";
 }
 
 void md_code_block(FILE *f, const char *s)

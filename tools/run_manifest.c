@@ -5,7 +5,10 @@
  * compare refuse a folder without one, one that says incomplete, or a
  * record that is not what it lists. run_all.sh calls it.
  *   run_manifest DIR --backend B --device N [--interrupted SIG] [--choice TEXT]
- *                [--fallback BACKEND:STATUS:WHY]... NAME:STATUS...
+ *                [--fallback BACKEND:STATUS:WHY]... [--attachment torch_pool.txt]
+ *                NAME:STATUS...
+ * An attachment (the PyTorch step's output, which the report quotes) is
+ * sealed like a record.
  * STATUS is a number, or "-" for a tool that did not run (not built).
  * Exit 0 written, 2 bad arguments, 5 not written (it exists, or the disk). */
 #include <dirent.h>
@@ -30,7 +33,7 @@
 
 static const char *backend, *interrupted, *choice;
 static long device = -1;
-static ha_opt_list fallbacks;
+static ha_opt_list fallbacks, attachments;
 
 static int backend_ok(const char *v, char *why, size_t n)
 {
@@ -48,12 +51,22 @@ static int signal_ok(const char *v, char *why, size_t n)
     return -1;
 }
 
+static int attachment_ok(const char *v, char *why, size_t n)
+{
+    if (ha_field_value_ok(HF_ATT_NAME, v))
+        return 0;
+    snprintf(why, n, "torch_pool.txt");
+    return -1;
+}
+
 static const ha_opt options[] = {
     {"backend", HA_OPT_STRING, 0, 0, &backend, "NAME", "the backend the run used", backend_ok},
     {"device", HA_OPT_LONG, 0, 1023, &device, "N", "the device", NULL},
     {"interrupted", HA_OPT_STRING, 0, 0, &interrupted, "SIGNAL", "the signal that stopped the run", signal_ok},
     {"choice", HA_OPT_STRING, 0, 0, &choice, "TEXT", "what auto chose and why", NULL},
     {"fallback", HA_OPT_LIST, 0, 0, &fallbacks, "BACKEND:STATUS:WHY", "a backend auto passed over (repeatable)", NULL},
+    {"attachment", HA_OPT_LIST, 0, 0, &attachments, "NAME", "a file beside the records to seal (torch_pool.txt)",
+     attachment_ok},
     {NULL, 0, 0, 0, NULL, NULL, NULL, NULL},
 };
 static const ha_cli cli = {"run_manifest", "DIR NAME:STATUS...", "writes DIR/MANIFEST.json, last, for run_all.sh",
@@ -62,7 +75,7 @@ static const ha_cli cli = {"run_manifest", "DIR NAME:STATUS...", "writes DIR/MAN
 /* The record's size and digest, read back from the disk. */
 static int digest(const char *path, long long *bytes, char hex[65])
 {
-    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOFOLLOW);
     struct stat st;
     if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size == 0) {
         if (fd >= 0)
@@ -132,6 +145,19 @@ int main(int argc, char **argv)
         complete &= s[i].have;
     }
     complete &= !leftover(dir);
+    /* A named attachment that is not a regular file of the run (a link, a
+     * folder) is not sealed, and the run is not whole. */
+    struct { long long bytes; char hex[65]; bool have; } att[4] = {{0}};
+    if (attachments.n > 4)
+        return ha_usage_error("run_manifest", "at most 4 --attachment");
+    for (int i = 0; i < attachments.n; i++) {
+        char *p = NULL;
+        att[i].have = asprintf(&p, "%s/%s", dir, attachments.v[i]) >= 0 && digest(p, &att[i].bytes, att[i].hex) == 0;
+        if (!att[i].have)
+            fprintf(stderr, "run_manifest: %s/%s is not a regular file: not sealed\n", dir, attachments.v[i]);
+        free(p);
+        complete &= att[i].have;
+    }
     ha_record rec;
     char err[1200];
     if (ha_record_open(&rec, out, err, sizeof err) != 0) {
@@ -185,6 +211,17 @@ int main(int argc, char **argv)
             hw_null(&w, HF_STEP_BYTES);
             hw_null(&w, HF_STEP_SHA256);
         }
+        jw_obj_end(&w);
+    }
+    jw_arr_end(&w);
+    hw_arr(&w, HF_MAN_ATTACH);
+    for (int i = 0; i < attachments.n; i++) {
+        if (!att[i].have)
+            continue;
+        jw_obj(&w);
+        hw_str(&w, HF_ATT_NAME, attachments.v[i]);
+        hw_int(&w, HF_ATT_BYTES, att[i].bytes);
+        hw_str(&w, HF_ATT_SHA256, att[i].hex);
         jw_obj_end(&w);
     }
     jw_arr_end(&w);

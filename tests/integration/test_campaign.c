@@ -49,13 +49,17 @@ static void a_campaign_is_listed_and_judged(void **s)
         fail_msg("campaign: %d\n%s", rc, it_out);
     assert_int_equal(it_sh("cut -f1 %s/c1/campaign.tsv | tr '\\n' ' '", tmp), 0);
     assert_string_equal(it_out, "plain plain plain slowed ");
+    /* each run's status and seconds, for the health of the runs */
+    assert_int_equal(it_sh("awk -F'\t' '$2 == 0 && $3 > 0 && $4 != \"\" { n++ } END { print n }' %s/c1/runs.tsv", tmp), 0);
+    assert_string_equal(it_out, "4\n");
     assert_int_equal(it_sh("grep -c 'fast=15,copy_pinned=3' %s/c1/campaign.tsv", tmp), 0);
     rc = it_sh("BUILD=%s report/campaign_summary.py --out %s/judged %s/c1", build, tmp, tmp);
     assert_true(rc == 0 || rc == 1); /* whether the goals hold is the timing's business */
     assert_non_null(strstr(it_out, "A/A pairs: 2 from 1 machine start(s)"));
     assert_non_null(strstr(it_out, "| fast | read | +15 % |"));
     assert_non_null(strstr(it_out, "| copy_pinned | copy | +3 % |"));
-    assert_non_null(strstr(it_out, "| family | +3 % | +15 % |"));
+    assert_non_null(strstr(it_out, "| family | +3 % all | +3 % gated | +15 % all | +15 % gated |"));
+    assert_non_null(strstr(it_out, "run_all.sh: 4 run(s), 4 exit 0"));
     assert_int_equal(it_count_entries(tmp), 2); /* c1 and judged, nothing else */
     assert_int_equal(it_sh("ls %s/judged | grep -c 'aa1.json\\|aa2.json\\|slowed1.json'", tmp), 0);
     assert_string_equal(it_out, "3\n");

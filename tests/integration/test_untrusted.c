@@ -41,7 +41,7 @@ static void copy_run(const char *dir, const char *record, void (*fn)(json_t *))
 {
     /* double quotes: the names tried here hold ' and ; but no " $ or ` */
     assert_int_equal(it_sh("mkdir -p \"$(dirname \"%s\")\" && cp -r %s \"%s\" && cd \"%s\" && rm -f REPORT.md "
-                           "report_* junit.xml benchmark*.json results.csv", dir, run, dir, dir), 0);
+                           "PR_COMMENT.md report_* junit.xml benchmark*.json results.csv", dir, run, dir, dir), 0);
     if (fn) {
         char p[800];
         snprintf(p, sizeof p, "%s/%s", dir, record);
@@ -107,6 +107,90 @@ static void hostile_env(json_t *j)
     json_object_set_new(e, "runtime_version", json_string("<script>document.body.setAttribute('data-pwned','2')</script>"));
 }
 
+/* Nothing a run folder links to, and nothing put in after the manifest,
+ * reaches a report: the secret is found nowhere. */
+static void a_linked_or_unsealed_file_is_quoted_nowhere(void **s)
+{
+    (void)s;
+    char d[200];
+    snprintf(d, sizeof d, "%s/linked", tmp);
+    copy_run(d, NULL, NULL);
+    assert_int_equal(it_sh("printf '## SECRET-7f3a token\\n' > %s/secret.txt && rm -f %s/torch_pool.txt && "
+                           "ln -s %s/secret.txt %s/torch_pool.txt", tmp, d, tmp, d), 0);
+    assert_int_equal(it_sh("report/report %s && report/report --pr %s", d, d), 0);
+    assert_int_equal(it_sh("grep -rl SECRET-7f3a %s/REPORT.md %s/PR_COMMENT.md", d, d), 1);
+    assert_int_equal(it_sh("grep -c 'not sealed by MANIFEST.json' %s/REPORT.md", d), 0);
+    /* a regular file put in after the manifest: not the run's, not quoted */
+    assert_int_equal(it_sh("rm %s/torch_pool.txt %s/REPORT.md %s/PR_COMMENT.md && cp %s/secret.txt %s/torch_pool.txt "
+                           "&& report/report --pr %s", d, d, d, tmp, d, d), 0);
+    assert_int_equal(it_sh("grep -c SECRET-7f3a %s/PR_COMMENT.md", d), 1);
+    /* a record that is a link: the run is not whole */
+    assert_int_equal(it_sh("cd %s && rm -f PR_COMMENT.md && mv env.json ../env-real.json && ln -s ../env-real.json "
+                           "env.json && cd - >/dev/null && report/report --pr %s", d, d), 2);
+    assert_non_null(strstr(it_out, "symbolic link"));
+}
+
+static void unseal_first_record(json_t *j)
+{
+    json_object_set_new(json_array_get(json_object_get(j, "steps"), 0), "sha256", json_null());
+}
+
+/* A manifest that names a record without sealing it is not a whole run. */
+static void a_manifest_that_does_not_seal_its_records_is_refused(void **s)
+{
+    (void)s;
+    char d[200];
+    snprintf(d, sizeof d, "%s/unsealed", tmp);
+    copy_run(d, NULL, NULL);
+    char p[300];
+    snprintf(p, sizeof p, "%s/MANIFEST.json", d);
+    json_error_t e;
+    json_t *j = json_load_file(p, 0, &e);
+    assert_non_null(j);
+    unseal_first_record(j);
+    assert_int_equal(json_dump_file(j, p, JSON_INDENT(1)), 0);
+    json_decref(j);
+    assert_int_equal(it_sh("report/report %s", d), 2);
+    assert_non_null(strstr(it_out, "does not seal it"));
+    /* and a record the manifest does not list */
+    snprintf(d, sizeof d, "%s/unlisted", tmp);
+    copy_run(d, NULL, NULL);
+    assert_int_equal(it_sh("cd %s && python3 -c \"import json; m = json.load(open('MANIFEST.json')); "
+                           "m['steps'] = [x for x in m['steps'] if x['name'] != 'pool_check']; "
+                           "json.dump(m, open('MANIFEST.json', 'w'))\"", d), 0);
+    assert_int_equal(it_sh("report/report %s", d), 2);
+    assert_non_null(strstr(it_out, "not listed in MANIFEST.json"));
+}
+
+static void mentions_and_links(json_t *j)
+{
+    json_object_set_new(json_object_get(j, "env"), "runtime_version",
+                        json_string("ping @octo-team about #9999, see https://evil.example/x, www.evil.example or mail "
+                                    "boss@evil.example"));
+}
+
+/* Record text in a PR comment can neither notify anyone nor become a link. */
+static void a_pr_comment_cannot_mention_or_link(void **s)
+{
+    (void)s;
+    char d[200];
+    snprintf(d, sizeof d, "%s/mention", tmp);
+    copy_run(d, "env.json", mentions_and_links);
+    assert_int_equal(it_sh("report/report %s && report/report --pr %s && cat %s/PR_COMMENT.md %s/REPORT.md", d, d, d,
+                           d), 0);
+    assert_non_null(strstr(it_out, "octo-team"));
+    const char *raw[] = {"@octo", "#9999", "https://evil", "www.evil", "@evil"};
+    for (size_t i = 0; i < sizeof raw / sizeof raw[0]; i++)
+        if (strstr(it_out, raw[i]))
+            fail_msg("'%s' reached the comment as GitHub would link it", raw[i]);
+    if (it_sh("command -v cmark-gfm") != 0)
+        it_skip("cmark-gfm is not installed: the comment was checked as text, not rendered");
+    assert_int_equal(it_sh("cmark-gfm --extension table --extension autolink %s/PR_COMMENT.md | grep -c 'evil.example'",
+                           d), 0);
+    assert_int_equal(it_sh("cmark-gfm --extension table --extension autolink %s/PR_COMMENT.md | grep -c '<a href'", d),
+                     1);
+}
+
 static void the_trend_page_shows_record_text_as_text(void **s)
 {
     (void)s;
@@ -138,6 +222,7 @@ static void slow_copies(json_t *j)
 {
     it_steady_rows(j, "copy");
     it_slow_rows(j, "copy", 10);
+    it_steady_instruments(j); /* under load the canary's spread would hide the 10x (commit e9b4ac8) */
     it_uncontended(j);
     it_as_real(j);
     it_later(j);
@@ -146,6 +231,7 @@ static void slow_copies(json_t *j)
 static void uncontended(json_t *j)
 {
     it_steady_rows(j, "copy");
+    it_steady_instruments(j);
     it_uncontended(j);
     it_as_real(j);
 }
@@ -312,6 +398,40 @@ static void compare_json_is_utf8_whatever_the_folder_name(void **s)
         fail_msg("compare --json is not valid UTF-8 JSON: %s", e.text);
     assert_non_null(strstr(json_string_value(json_object_get(j, "new")), "\xef\xbf\xbd"));
     json_decref(j);
+}
+
+/* run_all.sh refuses what it cannot run as given before it makes a folder,
+ * with its documented status, and a run that is not whole is not exit 0. */
+static void run_all_refuses_before_a_folder_and_never_calls_a_partial_run_whole(void **s)
+{
+    (void)s;
+    const struct { const char *args; int rc; const char *says; } bad[] = {
+        {"--bench-args \"$(printf -- '--iterations 300\\n--kind no-such-kind')\"", 2, "holds a newline"},
+        {"--bench-args --help", 2, "is not for --bench-args"},
+        {"--pool-args --version", 2, "is not for --bench-args"},
+        {"--bench-args '--kind no-such-kind'", 2, "unknown kind 'no-such-kind'"},
+        {"--device", 2, "--device takes a value"},
+        {"--results /etc/passwd", 5, "name a writable folder"},
+    };
+    char d[200];
+    snprintf(d, sizeof d, "%s/refused", tmp);
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        int rc = it_sh("BUILD=%s ./run_all.sh --backend sim --no-torch --results %s %s", build, d, bad[i].args);
+        if (rc != bad[i].rc || !strstr(it_out, bad[i].says))
+            fail_msg("run_all.sh %s: exit %d, wanted %d and '%s':\n%s", bad[i].args, rc, bad[i].rc, bad[i].says,
+                     it_out);
+        assert_int_equal(it_sh("ls -A %s 2>/dev/null | grep -c .", d), 1);
+    }
+    assert_int_equal(it_sh("BUILD=%s ./run_all.sh --version", build), 0);
+    assert_non_null(strstr(it_out, "hostaccess"));
+    /* a tool that is not built: the run is not whole, and says so in its status */
+    assert_int_equal(it_sh("rm -rf %s/b && mkdir %s/b && cp -a %s/. %s/b/ && rm %s/b/pool_check", tmp, tmp, build,
+                           tmp, tmp), 0);
+    int rc = it_sh("BUILD=%s/b ./run_all.sh --backend sim --no-torch --results %s/partial --bench-args "
+                   "'--iterations 200 --sweep-iterations 20 --sweep-max 1KiB --row-seconds 0.01 --processes 2' "
+                   "--pool-args '--throughput-sizes 2MiB --cycles 3'", tmp, tmp);
+    if (rc != 1 || !strstr(it_out, "pool_check: not built"))
+        fail_msg("a run without pool_check exited %d:\n%s", rc, it_out);
 }
 
 static void small_ones(void **s)
@@ -509,6 +629,10 @@ int main(void)
         cmocka_unit_test(the_reader_refuses_what_is_not_a_record),
         cmocka_unit_test(compare_json_is_utf8_whatever_the_folder_name),
         cmocka_unit_test(small_ones),
+        cmocka_unit_test(a_pr_comment_cannot_mention_or_link),
+        cmocka_unit_test(a_linked_or_unsealed_file_is_quoted_nowhere),
+        cmocka_unit_test(a_manifest_that_does_not_seal_its_records_is_refused),
+        cmocka_unit_test(run_all_refuses_before_a_folder_and_never_calls_a_partial_run_whole),
         cmocka_unit_test(a_full_disk_is_said_and_leaves_nothing),
         cmocka_unit_test(pool_settings_are_refused_when_not_understood),
         cmocka_unit_test(a_fifty_megabyte_record_is_read_in_seconds),

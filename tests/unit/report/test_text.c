@@ -29,8 +29,19 @@ static void markdown_cells_cannot_be_ended_or_marked_up(void **s)
 {
     (void)s;
     const char *t = md_text("a|b`c*d_e[f]g<h>i!j&k~l#m$n\\o");
-    assert_string_equal(t, "a\\|b\\`c\\*d\\_e\\[f\\]g\\<h\\>i\\!j\\&k\\~l\\#m\\$n\\\\o");
+    /* # is also followed by a WORD JOINER: GitHub links "#123" even escaped */
+    assert_string_equal(t, "a\\|b\\`c\\*d\\_e\\[f\\]g\\<h\\>i\\!j\\&k\\~l\\#\u2060m\\$n\\\\o");
     assert_null(strchr(md_text("x\ny\rz"), '\n'));
+    text_pool_free();
+}
+
+/* What GitHub would turn into a mention, a reference or a link is broken
+ * by an invisible WORD JOINER; the text reads the same. */
+static void markdown_text_cannot_mention_reference_or_link(void **s)
+{
+    (void)s;
+    assert_string_equal(md_text("@team #12 https://x.org WWW.x.org a@b.c"),
+                        "@\u2060team \\#\u206012 https:\u2060//x.org WWW\u2060.x.org a@\u2060b.c");
     text_pool_free();
 }
 
@@ -81,6 +92,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(markdown_cells_cannot_be_ended_or_marked_up),
+        cmocka_unit_test(markdown_text_cannot_mention_reference_or_link),
         cmocka_unit_test(csv_fields_never_run_or_split),
         cmocka_unit_test(xml_and_html_hold_only_what_they_can),
         cmocka_unit_test(surrogates_and_invalid_bytes_become_replacement_characters),
