@@ -252,12 +252,14 @@ static void cmp_pool(const m_pool *a, const m_pool *b, bool same, findings *f)
         const double *ca[] = {ta->sleep_cyc, ta->wake_cyc}, *cb[] = {tb->sleep_cyc, tb->wake_cyc};
         const size_t na[] = {ta->nsleep_cyc, ta->nwake_cyc}, nb[] = {tb->nsleep_cyc, tb->nwake_cyc};
         for (int w = 0; w < 2; w++) {
-            /* A move counts when the goal's outcome changed and, where both
-             * runs kept their cycles, the cycles do not overlap; else (older
-             * records) when the medians moved by more than the margin. */
+            /* A move counts when the goal's outcome changed, the medians
+             * moved by more than the margin and, where both runs kept their
+             * cycles, the cycles do not overlap: on one H200 the 4 GiB sleep
+             * of A/A runs moved 96.9 % -> 94.9 % with cycles apart
+             * (met -> within noise), which is not a change to report. */
             bool cycles = na[w] >= 2 && nb[w] >= 2;
-            if (ga[w] == gb[w] || (cycles ? ranges_overlap(ca[w], na[w], cb[w], nb[w])
-                                          : fabs(fb[w] - fa[w]) <= HA_THROUGHPUT_MARGIN))
+            if (ga[w] == gb[w] || fabs(fb[w] - fa[w]) <= HA_THROUGHPUT_MARGIN ||
+                (cycles && ranges_overlap(ca[w], na[w], cb[w], nb[w])))
                 continue;
             char *name = NULL;
             if (asprintf(&name, "pool %.0f bytes %s", ta->bytes, what[w]) < 0)
@@ -265,8 +267,8 @@ static void cmp_pool(const m_pool *a, const m_pool *b, bool same, findings *f)
             findings_add(f, !same ? INCONCLUSIVE : gb[w] < ga[w] ? IMPROVEMENT : REGRESSION, "throughput", name,
                          "%.1f %% → %.1f %% of the pinned-copy ceiling (goal %.0f %%: %s → %s; %s)%s", 100 * fa[w],
                          100 * fb[w], 100 * HA_POOL_THROUGHPUT_GOAL, ha_goal_name(ga[w]), ha_goal_name(gb[w]),
-                         cycles ? "the runs' steady cycles do not overlap"
-                                : "one figure per run: a move of more than the margin counts",
+                         cycles ? "more than the margin, and the runs' steady cycles do not overlap"
+                                : "one figure per run: more than the margin",
                          same ? "" : "; on another machine, so not judged");
             free(name);
         }

@@ -273,6 +273,23 @@ static void the_throughput_goal_is_judged_over_cycles_and_never_fails_junit(void
     }
 }
 
+/* compare reports a throughput move only when the goal's outcome changed,
+ * by more than the margin, with the runs' cycles apart. */
+static void a_throughput_move_needs_the_cycles_apart_and_the_margin(void **s)
+{
+    (void)s;
+    pool_with_cycles("t1", 0.96, 0.97, 0.98);
+    pool_with_cycles("t2", 0.93, 0.935, 0.94); /* missed, 3.5 points down, apart */
+    pool_with_cycles("t3", 0.944, 0.955, 0.946); /* within noise, 1.5 points: not a move */
+    pool_with_cycles("t4", 0.90, 0.935, 0.99); /* missed by its median, but its cycles overlap t1's */
+    it_sh("report/compare --same-machine %s/t1 %s/t2", tmp, tmp);
+    assert_non_null(strstr(it_out, "throughput pool"));
+    it_sh("report/compare --same-machine %s/t1 %s/t3", tmp, tmp);
+    assert_null(strstr(it_out, "throughput pool"));
+    it_sh("report/compare --same-machine %s/t1 %s/t4", tmp, tmp);
+    assert_null(strstr(it_out, "throughput pool"));
+}
+
 static void fail_a_pool_check(json_t *j)
 {
     json_t *c = json_array_get(json_object_get(j, "checks"), 1);
@@ -483,6 +500,7 @@ int main(void)
         cmocka_unit_test(broken_records_are_refused_in_one_line),
         cmocka_unit_test(the_throughput_goal_is_judged_over_cycles_and_never_fails_junit),
         cmocka_unit_test(csv_keys_stay_when_an_outcome_changes),
+        cmocka_unit_test(a_throughput_move_needs_the_cycles_apart_and_the_margin),
         cmocka_unit_test(compare_finds_regressions),
         cmocka_unit_test(simulated_timings_are_never_gated),
         cmocka_unit_test(a_slowed_run_says_so),
