@@ -146,6 +146,62 @@ void ha_gate_judge(const ha_gate_rule *g, const ha_proc_est *a, const ha_proc_es
         out->outcome = HA_GATE_INCONCLUSIVE;
 }
 
+double ha_proc_p_beyond(const ha_proc_ratio *r, double threshold)
+{
+    double t = log1p(threshold);
+    if (!(r->se > 0))
+        return fabs(r->d) > t ? 0 : 1;
+    double up = 1 - ha_t_cdf((r->d - t) / r->se, r->df), down = ha_t_cdf((r->d + t) / r->se, r->df);
+    double p = 2 * fmin(up, down);
+    return p < 1 ? p : 1;
+}
+
+static int by_p(const void *x, const void *y)
+{
+    double a = **(const double *const *)x, b = **(const double *const *)y;
+    return (a > b) - (a < b);
+}
+
+long ha_gate_family(const ha_gate_rule *rule, size_t n, const ha_proc_est *a, const ha_proc_est *b, ha_gate_row *out)
+{
+    double *p = malloc((n ? n : 1) * sizeof *p);
+    const double **order = malloc((n ? n : 1) * sizeof *order);
+    if (!p || !order) {
+        free(p);
+        free(order);
+        return -1;
+    }
+    size_t m = n && rule[0].m > n ? rule[0].m : n;
+    double alpha = n ? rule[0].alpha : 0;
+    for (size_t i = 0; i < n; i++) {
+        ha_gate_judge(&rule[i], &a[i], &b[i], &out[i]);
+        p[i] = out[i].outcome == HA_GATE_TOO_FEW ? 1 : ha_proc_p_beyond(&out[i].r, rule[i].threshold);
+        order[i] = &p[i];
+    }
+    qsort(order, n, sizeof *order, by_p);
+    /* Step-up: the largest rank whose p-value is within alpha * rank / m. */
+    size_t found = 0;
+    for (size_t k = n; k > 0 && !found; k--)
+        if (*order[k - 1] <= alpha * (double)k / (double)m)
+            found = k;
+    double cut = found ? *order[found - 1] : -1, level = 1 - alpha * (double)found / (double)(m ? m : 1);
+    for (size_t i = 0; i < n; i++) {
+        ha_gate_row *o = &out[i];
+        if (o->outcome == HA_GATE_TOO_FEW)
+            continue;
+        if (found && p[i] <= cut) {
+            o->level = level;
+            ha_proc_compare(&a[i], &b[i], level, &o->r);
+            o->outcome = o->r.d > 0 ? HA_GATE_REGRESSION : HA_GATE_IMPROVEMENT;
+        } else if (o->outcome == HA_GATE_REGRESSION || o->outcome == HA_GATE_IMPROVEMENT) {
+            o->outcome = HA_GATE_INCONCLUSIVE; /* BH finds all that Bonferroni finds: never reached */
+        }
+    }
+    free(p);
+    free(order);
+    return (long)found;
+}
+
 const char *ha_gate_name(ha_gate_outcome o)
 {
     static const char *const n[] = {"same", "regression", "improvement", "inconclusive", "monitor-only", "too few processes"};

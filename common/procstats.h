@@ -81,6 +81,26 @@ typedef struct ha_gate_row {
 } ha_gate_row;
 
 void ha_gate_judge(const ha_gate_rule *g, const ha_proc_est *a, const ha_proc_est *b, ha_gate_row *out);
+
+/* The p-value of "the change lies beyond +-threshold" (two one-sided Welch
+ * tests on the log scale, the smaller doubled): small when the whole
+ * interval at a high level lies above 1 + threshold or below its inverse. */
+double ha_proc_p_beyond(const ha_proc_ratio *r, double threshold);
+
+/* The whole family at once: n rows judged (rule[i], a[i], b[i]: row i's
+ * rule and runs; rule[i].m is the family's size, at least n, the same for
+ * all). The rows flagged are the Benjamini-Hochberg discoveries at q =
+ * alpha among the p-values of "beyond the row's threshold": when no row
+ * changed (an A/A pair) that bounds the chance of flagging any row by
+ * alpha, as Bonferroni does, and when a family of rows moved together it
+ * flags far more of them (the k-th smallest p is held to alpha * k / m, not
+ * alpha / m). A flagged row's interval is at 1 - alpha * R / m for R
+ * flagged (Benjamini and Yekutieli's false-coverage level); it is a
+ * regression or improvement even where the pair could not promise to
+ * resolve it (a monitor-only row is not promised, not ignored). Every other
+ * row is judged as ha_gate_judge does, without those two outcomes.
+ * Returns R, or -1 out of memory. */
+long ha_gate_family(const ha_gate_rule *rule, size_t n, const ha_proc_est *a, const ha_proc_est *b, ha_gate_row *out);
 const char *ha_gate_name(ha_gate_outcome o);
 
 /* Student's t: the distribution function and its inverse (p in (0, 1)),
