@@ -290,6 +290,35 @@ static void a_throughput_move_needs_the_cycles_apart_and_the_margin(void **s)
     assert_null(strstr(it_out, "throughput pool"));
 }
 
+static void one_process_for_a_row(json_t *j)
+{
+    it_steady_instruments(j);
+    it_later(j);
+    size_t i;
+    json_t *r;
+    json_array_foreach(json_object_get(j, "rows"), i, r) {
+        const char *cand = json_string_value(json_object_get(r, "candidate"));
+        if (strcmp(json_string_value(json_object_get(r, "path")), "disc") || !cand || strcmp(cand, "os_pipe_write"))
+            continue;
+        json_t *bp = json_object_get(r, "by_process");
+        while (json_array_size(bp) > 1)
+            json_array_remove(bp, 1);
+        break;
+    }
+}
+
+/* A row that kept one process's value on a side cannot be judged: it is
+ * said, and it is not a gated row, so never exit 6. */
+static void a_row_with_one_process_is_said_not_inconclusive(void **s)
+{
+    (void)s;
+    fresh_bench("p1", steady_pageable);
+    fresh_bench("p2", one_process_for_a_row);
+    int rc = it_sh("report/compare --same-machine %s/p1 %s/p2", tmp, tmp);
+    if (rc == 6 || !strstr(it_out, "not judged: fewer than two processes kept a value"))
+        fail_msg("compare exited %d", rc);
+}
+
 static void fail_a_pool_check(json_t *j)
 {
     json_t *c = json_array_get(json_object_get(j, "checks"), 1);
@@ -501,6 +530,7 @@ int main(void)
         cmocka_unit_test(the_throughput_goal_is_judged_over_cycles_and_never_fails_junit),
         cmocka_unit_test(csv_keys_stay_when_an_outcome_changes),
         cmocka_unit_test(a_throughput_move_needs_the_cycles_apart_and_the_margin),
+        cmocka_unit_test(a_row_with_one_process_is_said_not_inconclusive),
         cmocka_unit_test(compare_finds_regressions),
         cmocka_unit_test(simulated_timings_are_never_gated),
         cmocka_unit_test(a_slowed_run_says_so),
