@@ -10,10 +10,11 @@
  * HOSTACCESS_POOL_HOST_ACCESS (1: the fix, default; 0: reproduce the bug),
  * HOSTACCESS_POOL_CHUNK (bytes per handle, e.g. 64MiB).
  *
- * A call that fails leaves its reason for hostaccess_last_error(), which
- * keeps the last failure until it is read and then reads "" (as dlerror
- * and cudaGetLastError do): PyTorch may make more calls between a failure
- * and the caller's question. Tags follow vLLM's allocator:
+ * A call that fails leaves its reason for hostaccess_last_error(), per
+ * thread, which keeps the last failure until it is read and then reads ""
+ * (as dlerror and cudaGetLastError do): PyTorch may make more calls
+ * between a failure and the caller's question, and a success does not
+ * clear it. Tags follow vLLM's allocator:
  * allocations carry "default" until hostaccess_set_tag names another, and
  * sleep with no tags offloads the default tag. */
 #include <limits.h>
@@ -35,8 +36,10 @@ static ha_backend be;
 static refpool *pool;
 #define DEFAULT_TAG "default" /* vLLM's CuMemAllocator.default_tag */
 static char tag[64] = DEFAULT_TAG;
-static char err[600];      /* the last failure not yet read */
-static char err_read[600]; /* what hostaccess_last_error() handed out */
+/* Per thread, as cudaGetLastError: a failure is the calling thread's, and
+ * another thread's calls neither see nor clear it. */
+static _Thread_local char err[600];      /* the last failure not yet read */
+static _Thread_local char err_read[600]; /* what hostaccess_last_error() handed out */
 static char config[200];
 static int pool_device = -1; /* the device the pool serves: the first call's */
 
@@ -293,14 +296,12 @@ int hostaccess_tags(char *buf, size_t len)
     return rc;
 }
 
-/* The last failure, once: read, it is cleared. The text stays valid until
- * the next call of this function. */
+/* The calling thread's last failure, once: read, it is cleared. The text
+ * stays valid until that thread's next call of this function. */
 const char *hostaccess_last_error(void)
 {
-    pthread_mutex_lock(&lock);
     memcpy(err_read, err, sizeof err_read);
     err[0] = 0;
-    pthread_mutex_unlock(&lock);
     return err_read;
 }
 const char *hostaccess_config(void) { return config; }

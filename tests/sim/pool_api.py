@@ -1,10 +1,11 @@
 """The pool library's C API (what vLLM-style callers use through ctypes),
-over the sim backend: last_error kept until read, the default tag,
+over the sim backend: last_error kept until read and per thread, the default tag,
 discard, the tag queries, tag lists of any length, and the refusals. Prints one line per check; exits 1 on the
 first that fails. Run by tests/integration/test_pool.c."""
 import ctypes
 import os
 import sys
+import threading
 
 lib = ctypes.CDLL(sys.argv[1])
 lib.my_malloc.restype = ctypes.c_void_p
@@ -86,6 +87,15 @@ check("device -1 is refused", lib.my_malloc(4096, -1, None) is None)
 lib.hostaccess_set_tag(b"kv")                      # succeeds
 check("the failure outlives a later success", "a device index is 0 or more" in err())
 check("... and reads once", err() == "")
+
+# The error is per thread: another thread's failure is its own to read.
+check("a failure in this thread", lib.hostaccess_sleep(b"nope-main") != 0)
+seen = []
+t = threading.Thread(target=lambda: seen.append((lib.hostaccess_sleep(b"nope-thread") != 0, err(), err())))
+t.start()
+t.join()
+check("another thread reads its own failure, once", seen[0][0] and "nope-thread" in seen[0][1] and seen[0][2] == "")
+check("... and this thread still reads its own", "nope-main" in err())
 check("another device than the pool's is refused", lib.my_malloc(4096, 1, None) is None and "serves device 0" in err())
 lib.hostaccess_host_read_u32.argtypes = [ctypes.c_void_p, ctypes.c_void_p]
 check("host_read_u32 with no place for the value is an error, not a crash",

@@ -192,7 +192,7 @@ class PoolThroughPyTorch(unittest.TestCase):
         self.assertGreaterEqual(self.lib.hostaccess_tag_bytes(b"tq_a"), 4 << 20)
         self.assertNotEqual(self.lib.hostaccess_sleep(b"no-such-tag"), 0)
         self.assertEqual(self.lib.hostaccess_sleep(b"tq_a"), 0, self.err())
-        self.assertEqual(self.err(), "")                      # a success clears the last error
+        self.assertEqual(self.err(), "")                      # the failure was read (the message above): none left
         self.assertEqual(self.lib.hostaccess_tag_asleep(b"tq_a"), 1)
         self.assertEqual(self.lib.hostaccess_discard(b"tq_a"), 0, self.err())
         self.assertEqual(self.lib.hostaccess_wake(b""), 0, self.err())
