@@ -84,6 +84,18 @@ typedef struct group {
     m_run last;
 } group;
 
+static void json_skipped(jw *w, const char *name, const char *why)
+{
+    jw_obj(w);
+    char *u = findings_utf8(name);
+    hw_str(w, HF_CMP_SKIPPED, u ? u : "");
+    free(u);
+    u = findings_utf8(why);
+    hw_str(w, HF_CMP_SKIP_WHY, u ? u : "");
+    free(u);
+    jw_obj_end(w);
+}
+
 static int series(const char *dir, out *md, out *js)
 {
     char **names = NULL;
@@ -118,30 +130,27 @@ static int series(const char *dir, out *md, out *js)
             break;
         }
         /* Loaded as it is, then judged whole or not: each record is read
-         * and its digest checked once. A run that is not whole is never
-         * anyone's baseline: skipped, said. */
+         * and its digest checked once. A run that is not whole, or not
+         * understood (a record that does not parse or check), is never
+         * anyone's baseline: skipped, named, and the rest judged. */
         m_run cur;
-        bool saved = allow_incomplete;
-        allow_incomplete = true;
-        rc = load(&cur, p);
-        allow_incomplete = saved;
+        char *err = NULL;
+        const char *why = NULL;
+        if (m_load_run(&cur, p, M_WITH_SAMPLES | M_ALLOW_INCOMPLETE, &err) != 0)
+            why = err ? err : "it cannot be read";
+        else if (!allow_incomplete && !cur.complete)
+            why = cur.incomplete;
         free(p);
-        if (rc)
-            break;
-        if (!allow_incomplete && !cur.complete) {
-            fprintf(o, "\nSkipped %s: not a whole run: %s.\n", md_text(names[i]), md_text(cur.incomplete));
+        if (why) {
+            fprintf(o, "\nSkipped %s: %s: %s.\n", md_text(names[i]), err ? "not understood" : "not a whole run",
+                    md_text(why));
             skipped++;
-            if (js->f) {
-                jw_obj(&w);
-                char *u = findings_utf8(names[i]);
-                hw_str(&w, HF_CMP_SKIPPED, u ? u : "");
-                free(u);
-                u = findings_utf8(cur.incomplete);
-                hw_str(&w, HF_CMP_SKIP_WHY, u ? u : "");
-                free(u);
-                jw_obj_end(&w);
-            }
-            m_free_run(&cur);
+            if (js->f)
+                json_skipped(&w, names[i], why);
+            if (err)
+                free(err);
+            else
+                m_free_run(&cur);
             continue;
         }
         size_t g = 0;
@@ -184,7 +193,7 @@ static int series(const char *dir, out *md, out *js)
     fprintf(o, "\n%zu pair(s) compared in %zu group(s): %zu regression(s), %zu inconclusive finding(s) in all.%s",
             pairs, ngroups, reg, inc, skipped ? " " : "\n");
     if (skipped)
-        fprintf(o, "%zu run folder(s) skipped as not whole.\n", skipped);
+        fprintf(o, "%zu run folder(s) skipped as not whole or not understood (named above).\n", skipped);
     if (js->f) {
         jw_arr_end(&w);
         hw_uint(&w, HF_CMP_NREG, reg);

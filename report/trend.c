@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "cleanup.h"
 #include "exitcodes.h"
@@ -56,20 +57,19 @@ static int load_all(const char *dir)
         if (!p)
             continue;
         m_run r;
-        if (m_load_run(&r, p, M_ALLOW_INCOMPLETE, &err) != 0) {
-            fprintf(stderr, "trend: %s\n", err ? err : p);
-            free(err);
-            free(p);
-            m_free_names(names, n);
-            return HA_EXIT_USAGE;
-        }
-        /* A run that is not whole is listed as such on the page, never plotted. */
-        if (!r.complete) {
+        /* A run that is not whole, or not understood, is listed as such on
+         * the page, never plotted; the others are. */
+        bool loaded = m_load_run(&r, p, M_ALLOW_INCOMPLETE, &err) == 0;
+        if (!loaded || !r.complete) {
+            const char *why = loaded ? r.incomplete : err ? err : "it cannot be read";
             skipped = more(skipped, nskipped, sizeof *skipped);
             skipped[nskipped].dir = strdup(names[i]);
-            skipped[nskipped++].why = strdup(r.incomplete);
-            fprintf(stderr, "trend: skipped %s: not a whole run: %s\n", names[i], r.incomplete);
-            m_free_run(&r);
+            skipped[nskipped++].why = rf_printf("%s: %s", loaded ? "not a whole run" : "not understood", why);
+            fprintf(stderr, "trend: skipped %s: %s: %s\n", names[i], loaded ? "not a whole run" : "not understood",
+                    why);
+            if (loaded)
+                m_free_run(&r);
+            free(err);
             free(p);
             continue;
         }
@@ -125,6 +125,12 @@ int main(int argc, char **argv)
         mkdir("build", 0755);
         snprintf(outbuf, sizeof outbuf, "build/trend-%s", stamp);
         out = outbuf;
+    }
+    /* Refused before the work, not after it. */
+    if (access(out, F_OK) == 0) {
+        fprintf(stderr, "trend: %s: exists; not overwritten: choose another --out\n", out);
+        free_all();
+        return HA_EXIT_OUTPUT;
     }
     int rc = load_all(dir);
     if (rc) {

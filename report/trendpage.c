@@ -357,7 +357,7 @@ int trend_write_html(const char *out, const char *dir, const trend_run *runs, si
     if (fl)
         html_fleet(f, fl);
     if (nskipped) {
-        fprintf(f, "<h2>Not whole, not plotted</h2>\n<ul>\n");
+        fprintf(f, "<h2>Not whole or not understood, not plotted</h2>\n<ul>\n");
         for (size_t k = 0; k < nskipped; k++) {
             fprintf(f, "<li>");
             html_text(f, skipped[k].dir);

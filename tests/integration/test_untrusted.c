@@ -162,6 +162,37 @@ static void a_manifest_that_does_not_seal_its_records_is_refused(void **s)
     assert_non_null(strstr(it_out, "not listed in MANIFEST.json"));
 }
 
+static void uncontended(json_t *j);
+
+/* One run that cannot be read spoils nothing: --series and trend name it
+ * and why, and judge the others. */
+static void a_run_that_is_not_understood_is_skipped_by_series_and_trend(void **s)
+{
+    (void)s;
+    char d[200];
+    const char *names[] = {"2026-01-01", "2026-02-01", "2026-03-01"};
+    for (int i = 0; i < 3; i++) {
+        snprintf(d, sizeof d, "%s/spoil/%s", tmp, names[i]);
+        copy_run(d, "bench_discriminator.json", uncontended);
+    }
+    /* the middle run's probe record cut in half, and sealed as it is: a run
+     * whose record does not parse */
+    assert_int_equal(it_sh("cd %s/spoil/2026-02-01 && f=probe_discriminator.json && head -c $(($(stat -c %%s $f) / 2)) "
+                           "$f > cut && mv cut $f", tmp), 0);
+    snprintf(d, sizeof d, "%s/spoil/2026-02-01", tmp);
+    assert_int_equal(it_seal(d), 0);
+    int rc = it_sh("report/compare --series %s/spoil", tmp);
+    if (rc == 2 || !strstr(it_out, "Skipped 2026-02-01: not understood") || !strstr(it_out, "1 pair(s) compared"))
+        fail_msg("compare --series exited %d:\n%s", rc, it_out);
+    if (it_sh("command -v gnuplot") != 0)
+        it_skip("gnuplot is not installed: trend cannot draw");
+    assert_int_equal(it_sh("report/trend %s/spoil --out %s/spoil-trend", tmp, tmp), 0);
+    assert_int_equal(it_sh("grep -c 'not understood' %s/spoil-trend/index.html", tmp), 0);
+    /* an --out that exists is refused before the work */
+    assert_int_equal(it_sh("report/trend %s/spoil --out %s/spoil-trend", tmp, tmp), 5);
+    assert_null(strstr(it_out, "skipped"));
+}
+
 static void mentions_and_links(json_t *j)
 {
     json_object_set_new(json_object_get(j, "env"), "runtime_version",
@@ -635,6 +666,7 @@ int main(void)
         cmocka_unit_test(compare_json_is_utf8_whatever_the_folder_name),
         cmocka_unit_test(small_ones),
         cmocka_unit_test(a_pr_comment_cannot_mention_or_link),
+        cmocka_unit_test(a_run_that_is_not_understood_is_skipped_by_series_and_trend),
         cmocka_unit_test(a_linked_or_unsealed_file_is_quoted_nowhere),
         cmocka_unit_test(a_manifest_that_does_not_seal_its_records_is_refused),
         cmocka_unit_test(run_all_refuses_before_a_folder_and_never_calls_a_partial_run_whole),
