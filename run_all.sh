@@ -375,6 +375,9 @@ for dev in $devices; do
         grep -q '"complete": true' "$dir/MANIFEST.json" 2>/dev/null || allow=--allow-incomplete
         if "$build/bin/report" ${allow:+"$allow"} "$dir" >/dev/null; then
             echo "  report: $dir/REPORT.md"
+            # Its verdict here too, row by row, without the Markdown.
+            sed -n '/^## Verdict/,/^## Details/p' "$dir/REPORT.md" | grep '^| [^ |]' | grep -v '^| *|' |
+                sed 's/\*\*//g; s/\\\(.\)/\1/g; s/^| //; s/ |$//; s/ | /: /; s/^/    /'
         else
             echo "  report: FAILED (see the message above)"
             failed=1
@@ -391,8 +394,11 @@ for dev in $devices; do
         [ -n "$why_sim" ] || line+="the sim backend was asked for"
     fi
     if [ -n "$line" ]; then
-        bar=$(printf '%*s' $((${#line} + 4)) '' | tr ' ' '=')
-        printf '%s\n| %s |\n%s\n' "$bar" "$line" "$bar"
+        # Boxed at 80 columns: the reason is wrapped, never cut.
+        bar=$(printf '%*s' 80 '' | tr ' ' '=')
+        echo "$bar"
+        printf '%s\n' "$line" | fold -s -w 76 | while IFS= read -r l; do printf '| %-76s |\n' "$l"; done
+        echo "$bar"
     fi
 done
 dir=

@@ -9,6 +9,7 @@
 
 #include "itest.h"
 #include <stdio.h>
+#include <stdbool.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -47,6 +48,22 @@ static void readme_quick_start_writes_a_report(void **s)
         it_sh("cd %s/clone && git log -1 --oneline && tail -5 make.log", tmp);
         fail_msg("the quick start left a tool unbuilt:\n%s\nclone and build:\n%s", out, it_out);
     }
+    /* the run says its verdict, not only where the report is */
+    if (!strstr(it_out, "    Can the host read it?: ") || !strstr(it_out, "    What the fast path buys: "))
+        fail_msg("the quick start did not print its verdict:\n%s", it_out);
+    /* a simulated run's box fits 80 columns, its reason wrapped, not cut */
+    bool boxed = false;
+    for (const char *l = it_out; *l;) {
+        size_t n = strcspn(l, "\n");
+        if (n >= 2 && l[0] == '|' && l[1] == ' ') {
+            boxed = true;
+            if (n != 80)
+                fail_msg("a box line of %zu columns: %.*s", n, (int)n, l);
+        }
+        l += n + (l[n] == '\n');
+    }
+    if (strstr(it_out, "SIMULATED run"))
+        assert_true(boxed);
     const char *r = strstr(it_out, "report: ");
     assert_non_null(r);
     char path[512];
