@@ -21,7 +21,12 @@ static int open_one(const ha_backend_ops *ops, int device, ha_backend *be, char 
     be->ops = ops;
     be->device = device;
     if (!ops->compiled) {
-        snprintf(why, n, "%s backend %s", ops->name, ops->build_note);
+        /* what to do, not only what is missing */
+        snprintf(why, n, "%s backend %s: %s", ops->name, ops->build_note,
+                 !strcmp(ops->name, "hip") ? "install the HIP headers (ROCm, or Debian's libamdhip64-dev), or set "
+                                             "ROCM_PATH to them, then run 'make probes' again"
+                                           : "install the CUDA toolkit's headers, or set CUDA_PATH to them, then run "
+                                             "'make probes' again");
         return HA_EXIT_NO_RUNTIME;
     }
     return ops->open(be, device, why, n);

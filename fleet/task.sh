@@ -12,7 +12,11 @@
 # several (a one-node test cluster). Exit: run_all.sh's status.
 set -u -o pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
-[ $# -ge 1 ] || { echo "usage: fleet/task.sh RESULTS_DIR [run_all.sh options...]" >&2; exit 2; }
+case "${1:-}" in
+    -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
+    ''|-*) echo "usage: fleet/task.sh RESULTS_DIR [run_all.sh options...] (RESULTS_DIR first, not an option)" >&2
+           exit 2 ;;
+esac
 results=$1
 shift
 HOSTACCESS_HOST=${HOSTACCESS_HOST:-${SLURMD_NODENAME:-$(hostname -s 2>/dev/null || hostname)}}

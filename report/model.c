@@ -768,6 +768,19 @@ static int whole(m_run *tmp, const char *path, char **why)
     return *why ? -1 : 0;
 }
 
+static bool any_record(const char *path)
+{
+    bool there = false;
+    for (int i = 0; i < RUN_NREC && !there; i++) {
+        char *p = rf_printf("%s/%s", path, run_files[i]), *g = rf_printf("%s/%s.gz", path, run_files[i]);
+        struct stat st;
+        there = (p && lstat(p, &st) == 0) || (g && lstat(g, &st) == 0);
+        free(p);
+        free(g);
+    }
+    return there;
+}
+
 /* A record read once: against the manifest's seal where the run is whole
  * so far; a record the manifest does not list, or one it lists that is not
  * there, makes it not whole. */
@@ -861,6 +874,13 @@ int m_load_run(m_run *r, const char *path, unsigned flags, char **err)
     char *why = NULL;
     r->complete = whole(r, path, &why) == 0;
     r->incomplete = why ? why : strdup("");
+    if (!r->complete && !r->manifest.present && !any_record(path)) {
+        /* not a run cut short: not a run at all; --allow-incomplete would not help */
+        *err = rf_printf("%s: not a run folder: no MANIFEST.json and no records in it (run_all.sh makes one per "
+                         "device under results/)", path);
+        m_free_run(r);
+        return -1;
+    }
     int found = 0;
     for (int i = 0; i < RUN_NREC; i++) {
         char *buf = NULL, *which = NULL, *e = NULL;

@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 #include <jansson.h>
@@ -36,6 +37,23 @@ static const char *departures(void)
 {
     const char *d = strstr(it_out, "## Departures");
     return d ? d : "";
+}
+
+/* --help is help, and an option where the results folder belongs is
+ * refused: neither makes a folder named after it. */
+static void the_fleet_scripts_take_help_and_refuse_an_option_for_a_folder(void **s)
+{
+    (void)s;
+    const char *scripts[] = {"fleet/task.sh", "fleet/survey.sbatch"};
+    char root[512];
+    assert_non_null(getcwd(root, sizeof root)); /* the tests run from the repository's root */
+    for (int i = 0; i < 2; i++) {
+        assert_int_equal(it_sh("mkdir -p %s/help && cd %s/help && %s/%s --help", tmp, tmp, root, scripts[i]),
+                         0);
+        assert_non_null(strstr(it_out, "RESULTS_DIR"));
+        assert_int_equal(it_sh("cd %s/help && %s/%s --device 0", tmp, root, scripts[i]), 2);
+        assert_int_equal(it_sh("ls -A %s/help | grep -c .", tmp), 1); /* nothing made */
+    }
 }
 
 static void a_fleet_that_agrees_passes_and_one_that_departs_is_named(void **s)
@@ -208,6 +226,7 @@ int main(void)
         return 0;
     }
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(the_fleet_scripts_take_help_and_refuse_an_option_for_a_folder),
         cmocka_unit_test(a_fleet_that_agrees_passes_and_one_that_departs_is_named),
         cmocka_unit_test(failures_halves_and_twins_are_listed_not_dropped),
         cmocka_unit_test(two_devices_run_at_once_and_their_timed_sections_take_turns),

@@ -161,6 +161,7 @@ static void hip_without_gpu_exits_with_reason(void **s)
     if (!it_backend_compiled("hip")) {
         assert_int_equal(rc, 3);
         assert_non_null(strstr(it_out, "hip backend compiled out"));
+        assert_non_null(strstr(it_out, "then run 'make probes' again")); /* what to do, too */
     } else if (!it_loadable("libamdhip64.so")) {
         assert_int_equal(rc, 3);
         assert_non_null(strstr(it_out, "libamdhip64.so not found"));
@@ -184,6 +185,7 @@ static void cuda_without_driver_exits_with_reason(void **s)
     if (!it_backend_compiled("cuda")) {
         assert_int_equal(rc, 3);
         assert_non_null(strstr(it_out, "cuda backend compiled out"));
+        assert_non_null(strstr(it_out, "then run 'make probes' again"));
         return;
     }
     if (it_loadable("libcuda.so.1"))

@@ -489,6 +489,10 @@ static void small_ones(void **s)
     assert_int_equal(it_sh("report/report --help"), 0);
     assert_non_null(strstr(it_out, "usage: report"));
     assert_int_equal(it_sh("mkdir %s/empty && report/compare --series %s/empty", tmp, tmp), 2);
+    /* a folder that is not a run at all: said so, with no --allow-incomplete to try */
+    assert_int_equal(it_sh("report/report %s/empty", tmp), 2);
+    assert_non_null(strstr(it_out, "not a run folder"));
+    assert_null(strstr(it_out, "--allow-incomplete"));
     assert_int_equal(it_sh("report/trend %s/empty --out %s/empty-trend", tmp, tmp), 2);
     const char *bad_n[] = {"+5", "' 5'", "5x", "''"};
     for (int i = 0; i < 4; i++)
