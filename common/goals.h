@@ -45,6 +45,16 @@ static inline ha_goal_outcome ha_pool_goal_judge(const double *by_cycle, size_t 
     return above == n ? HA_GOAL_MET : above ? HA_GOAL_WITHIN_NOISE : HA_GOAL_MISSED;
 }
 
+/* The lowest and highest of n cycles' fractions (n > 0). */
+static inline void ha_cycles_range(const double *by_cycle, size_t n, double *lo, double *hi)
+{
+    *lo = *hi = by_cycle[0];
+    for (size_t i = 1; i < n; i++) {
+        *lo = by_cycle[i] < *lo ? by_cycle[i] : *lo;
+        *hi = by_cycle[i] > *hi ? by_cycle[i] : *hi;
+    }
+}
+
 static inline const char *ha_goal_name(ha_goal_outcome o)
 {
     return o == HA_GOAL_MET ? "met" : o == HA_GOAL_MISSED ? "missed" : "at the goal, within noise";

@@ -153,12 +153,12 @@ void export_benchmark(FILE *f, const m_run *r, int bigger)
         const int goal[] = {0, 0, 0, 0, t->sleep_goal, t->wake_goal};
         for (size_t k = 0; k < sizeof m / sizeof m[0]; k++) {
             char *name = NULL, *range = NULL, *extra = NULL;
-            double lo = INFINITY, hi = -INFINITY;
-            for (size_t c = 0; c < ncyc[k]; c++)
-                lo = fmin(lo, 100 * cyc[k][c]), hi = fmax(hi, 100 * cyc[k][c]);
+            double lo = NAN, hi = NAN;
+            if (ncyc[k])
+                ha_cycles_range(cyc[k], ncyc[k], &lo, &hi);
             bool goal_row = k >= 4;
             if (asprintf(&name, "pool %.0f bytes %s", t->bytes, m[k].what) < 0 ||
-                (ncyc[k] >= 2 && asprintf(&range, "%zu cycles %.1f–%.1f", ncyc[k], lo, hi) < 0) ||
+                (ncyc[k] >= 2 && asprintf(&range, "%zu cycles %.1f–%.1f", ncyc[k], 100 * lo, 100 * hi) < 0) ||
                 asprintf(&extra, "mode=%s%s%s%s", t->mode, goal_row ? " goal=" : "",
                          goal_row ? ha_goal_name(goal[k]) : "", r->d.simulated ? " SIMULATED" : "") < 0) {
                 free(name);

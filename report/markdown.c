@@ -498,11 +498,8 @@ static void frac_cell(FILE *f, double median, const double *cyc, size_t n, int g
 {
     fprintf(f, "%s", fmt_pct(median));
     if (n >= 2) {
-        double lo = cyc[0], hi = cyc[0];
-        for (size_t i = 1; i < n; i++) {
-            lo = cyc[i] < lo ? cyc[i] : lo;
-            hi = cyc[i] > hi ? cyc[i] : hi;
-        }
+        double lo, hi;
+        ha_cycles_range(cyc, n, &lo, &hi);
         fprintf(f, " (%zu cycles %s", n, fmt_pct(lo));
         fprintf(f, "–%s)", fmt_pct(hi));
     }

@@ -168,11 +168,9 @@ static void cmp_candidates(const m_probe *a, const m_probe *b, findings *f)
 
 static bool ranges_overlap(const double *a, size_t na, const double *b, size_t nb)
 {
-    double alo = INFINITY, ahi = -INFINITY, blo = INFINITY, bhi = -INFINITY;
-    for (size_t i = 0; i < na; i++)
-        alo = fmin(alo, a[i]), ahi = fmax(ahi, a[i]);
-    for (size_t i = 0; i < nb; i++)
-        blo = fmin(blo, b[i]), bhi = fmax(bhi, b[i]);
+    double alo, ahi, blo, bhi;
+    ha_cycles_range(a, na, &alo, &ahi);
+    ha_cycles_range(b, nb, &blo, &bhi);
     return alo <= bhi && blo <= ahi;
 }
 
