@@ -16,7 +16,7 @@
 
 static char tmp[256];
 
-#define FAST "--backend sim --bench-args \"--iterations 100 --rounds 2 --no-sweep --row-seconds 0.01\" " \
+#define FAST "--backend sim --bench-args \"--processes 2 --iterations 100 --rounds 2 --no-sweep --row-seconds 0.01\" " \
              "--pool-args \"--cycles 2 --throughput-sizes 1MiB\""
 
 static int task(const char *host, const char *env)

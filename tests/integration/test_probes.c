@@ -21,7 +21,7 @@
 
 /* Enough samples to exercise every path, few enough to keep CI quick. */
 #define QUICK_BENCH \
-    "--bench-args '--iterations 200 --repeat 1 --sweep-iterations 50 --sweep-max 256 --row-seconds 0.02' " \
+    "--bench-args '--processes 2 --iterations 200 --repeat 1 --sweep-iterations 50 --sweep-max 256 --row-seconds 0.02' " \
     "--pool-args '--throughput-sizes 1MiB --cycles 5'"
 
 static const char *build;
