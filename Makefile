@@ -52,7 +52,7 @@ REPORT_LIBS := $(shell pkg-config --libs jansson 2>/dev/null || echo -ljansson) 
 REPORT := $(BUILD)/bin/report $(BUILD)/bin/compare $(BUILD)/bin/trend $(BUILD)/bin/fleet
 
 .SECONDARY:
-.PHONY: all probes bench fix report schema compact-results rerender-results check check-torch check-fuzz-corpus fuzz check-unit check-integration check-sanitize check-gpu check-nohdr check-standin coverage hip-matrix clean backends
+.PHONY: all probes bench fix report schema compact-results rerender-results check test-tools mutants check-torch check-fuzz-corpus fuzz check-unit check-integration check-sanitize check-gpu check-nohdr check-standin coverage hip-matrix clean backends
 all: probes
 
 # probes builds every tool run_all.sh runs, so the quick start is two commands.
@@ -136,3 +136,9 @@ include tests/tests.mk
 
 clean:
 	rm -rf build build-asan build-fuzz build-nohdr build-standin build-cov
+
+# Every mutation in tests/mutants.md, each applied to a scratch copy
+# (build-mutants/tree) with only its named tests run: fails naming any that
+# survives. Starts from $(BUILD), so run it after make check.
+mutants:
+	BUILD=$(BUILD) tools/mutants.py

@@ -125,7 +125,15 @@ done
 # probe's listing also names the backend auto picks and its device count.
 dev_opt=()
 [ -n "$device" ] && dev_opt=(--device "$device")
-listing=$("$probe" --backend "$backend" "${profile[@]}" "${require[@]}" "${dev_opt[@]}" --isolate "$isolate" --list-devices) || exit $?
+# Through a file, not $(...): a runtime whose initialiser leaves a child
+# behind would keep the pipe open, and the run would wait for that child.
+listing_file=$(mktemp "${TMPDIR:-/tmp}/hostaccess-listing.XXXXXX") || exit 1
+"$probe" --backend "$backend" "${profile[@]}" "${require[@]}" "${dev_opt[@]}" --isolate "$isolate" --list-devices \
+    >"$listing_file"
+rc=$?
+listing=$(cat "$listing_file")
+rm -f "$listing_file"
+[ $rc -eq 0 ] || exit $rc
 check_args() {
     [ -x "$build/$1" ] || return 0
     local tool=$1

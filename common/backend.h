@@ -2,6 +2,10 @@
 #ifndef HA_BACKEND_H
 #define HA_BACKEND_H
 
+/* A device count above this is a broken runtime, not a machine: the
+ * largest nodes hold tens of GPUs, and run_all.sh makes a folder per one. */
+#define HA_MAX_DEVICES 256
+
 #include <stdbool.h>
 #include <stdio.h>
 

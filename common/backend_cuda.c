@@ -9,6 +9,7 @@
 #include "gpuhelpers.h"
 #include "log.h"
 #include "dynload.h"
+#include "rtwatch.h"
 
 #ifdef HA_HAVE_CUDA
 
@@ -480,7 +481,10 @@ static int cu_device_count(const ha_backend *be, int *n)
 {
     (void)be;
     *n = 0;
-    return CALL(cuDeviceGetCount, n);
+    ha_rtwatch_begin("libcuda.so.1", "cuDeviceGetCount");
+    int st = CALL(cuDeviceGetCount, n);
+    ha_rtwatch_end();
+    return st;
 }
 
 /* libcuda stays loaded: unloading a GPU runtime mid-process is not supported */
@@ -521,7 +525,9 @@ static int cu_open(ha_backend *be, int device, char *why, size_t n)
         dlclose(s.lib);
         return HA_EXIT_NO_RUNTIME;
     }
+    ha_rtwatch_begin("libcuda.so.1", "cuInit");
     int st = CALL(cuInit, 0);
+    ha_rtwatch_end();
     if (st == CUDA_ERROR_NO_DEVICE) {
         snprintf(why, n, "cuda: cuInit: CUDA_ERROR_NO_DEVICE: no NVIDIA GPU is visible");
         return HA_EXIT_NO_DEVICE;
@@ -532,8 +538,9 @@ static int cu_open(ha_backend *be, int device, char *why, size_t n)
     }
     int count = 0;
     st = cu_device_count(be, &count);
-    if (!st && count < 0) {
-        snprintf(why, n, "cuda: cuDeviceGetCount reported %d devices: the driver is broken; reinstall it", count);
+    if (!st && (count < 0 || count > HA_MAX_DEVICES)) {
+        snprintf(why, n, "cuda: cuDeviceGetCount reported %d devices%s: the driver is broken; reinstall it", count,
+                 count > HA_MAX_DEVICES ? ", more than any machine holds (" XSTR(HA_MAX_DEVICES) " here)" : "");
         return HA_EXIT_NO_RUNTIME;
     }
     if (st || count == 0) {
@@ -544,9 +551,11 @@ static int cu_open(ha_backend *be, int device, char *why, size_t n)
         snprintf(why, n, "device %d does not exist: cuda has %d device(s)", device, count);
         return HA_EXIT_USAGE;
     }
-    if ((st = CALL(cuDeviceGet, &s.dev, device)) ||
-        (st = CALL(cuDevicePrimaryCtxRetain, &s.ctx, s.dev)) ||
-        (st = CALL(cuCtxSetCurrent, s.ctx))) {
+    ha_rtwatch_begin("libcuda.so.1", "cuDevicePrimaryCtxRetain");
+    if (!(st = CALL(cuDeviceGet, &s.dev, device)) && !(st = CALL(cuDevicePrimaryCtxRetain, &s.ctx, s.dev)))
+        st = CALL(cuCtxSetCurrent, s.ctx);
+    ha_rtwatch_end();
+    if (st) {
         snprintf(why, n, "cuda: cannot open device %d: %s", device, cu_status_name(be, st));
         return HA_EXIT_NO_DEVICE;
     }

@@ -21,6 +21,7 @@
 #include "gpuhelpers.h"
 #include "log.h"
 #include "dynload.h"
+#include "rtwatch.h"
 #include "rocm_profiles.h"
 
 #ifdef HA_HAVE_HIP
@@ -643,7 +644,10 @@ static int hip_device_count(const ha_backend *be, int *n)
 {
     (void)be;
     *n = 0;
-    return CALL(hipGetDeviceCount, n);
+    ha_rtwatch_begin("libamdhip64", "hipGetDeviceCount");
+    int st = CALL(hipGetDeviceCount, n);
+    ha_rtwatch_end();
+    return st;
 }
 
 /* libamdhip64 stays loaded: unloading a GPU runtime mid-process is not supported */
@@ -687,15 +691,18 @@ static int hip_open(ha_backend *be, int device, char *why, size_t n)
         dlclose(s.lib);
         return HA_EXIT_NO_RUNTIME;
     }
+    ha_rtwatch_begin("libamdhip64", "hipInit");
     int st = CALL(hipInit, 0);
+    ha_rtwatch_end();
     if (st && st != HA_ST_SYMBOL_MISSING && st != hipErrorNoDevice) {
         snprintf(why, n, "hip: no usable AMD GPU: hipInit returned %s", hip_status_name(be, st));
         return HA_EXIT_NO_DEVICE;
     }
     int count = 0;
     st = hip_device_count(be, &count);
-    if (!st && count < 0) {
-        snprintf(why, n, "hip: hipGetDeviceCount reported %d devices: the runtime is broken; reinstall it", count);
+    if (!st && (count < 0 || count > HA_MAX_DEVICES)) {
+        snprintf(why, n, "hip: hipGetDeviceCount reported %d devices%s: the runtime is broken; reinstall it", count,
+                 count > HA_MAX_DEVICES ? ", more than any machine holds (" XSTR(HA_MAX_DEVICES) " here)" : "");
         return HA_EXIT_NO_RUNTIME;
     }
     if (st || count == 0) {
@@ -707,7 +714,10 @@ static int hip_open(ha_backend *be, int device, char *why, size_t n)
         snprintf(why, n, "device %d does not exist: hip has %d device(s)", device, count);
         return HA_EXIT_USAGE;
     }
-    if ((st = CALL(hipSetDevice, device))) {
+    ha_rtwatch_begin("libamdhip64", "hipSetDevice");
+    st = CALL(hipSetDevice, device);
+    ha_rtwatch_end();
+    if (st) {
         snprintf(why, n, "hip: cannot open device %d: %s", device, hip_status_name(be, st));
         return HA_EXIT_NO_DEVICE;
     }

@@ -14,15 +14,20 @@ static char paths[SLOTS][PATH_MAX];
 static volatile sig_atomic_t used[SLOTS];
 static const int signals[] = {SIGINT, SIGTERM, SIGHUP};
 
-/* Only async-signal-safe calls: unlink, rmdir, signal, raise. Later
- * registrations go first, so files go before the folder holding them. */
-static void on_signal(int sig)
+/* Only async-signal-safe calls: unlink, rmdir. Later registrations go
+ * first, so files go before the folder holding them. */
+void ha_cleanup_now(void)
 {
     int saved = errno;
     for (int i = SLOTS - 1; i >= 0; i--)
         if (used[i] && unlink(paths[i]) != 0)
             rmdir(paths[i]);
     errno = saved;
+}
+
+static void on_signal(int sig)
+{
+    ha_cleanup_now();
     signal(sig, SIG_DFL);
     raise(sig);
 }

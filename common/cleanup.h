@@ -9,6 +9,10 @@
  * files in it). Returns 0, or -1 when the table is full or path too long. */
 int ha_cleanup_add(const char *path);
 
+/* Removes every registered path now (async-signal-safe): for a tool that
+ * must end at once, as when a runtime call never returns (rtwatch.h). */
+void ha_cleanup_now(void);
+
 /* Forgets path: it was committed or removed by its owner. */
 void ha_cleanup_del(const char *path);
 

@@ -1,5 +1,7 @@
 #include "dynload.h"
+
 #include "log.h"
+#include "rtwatch.h"
 
 #include <dlfcn.h>
 #include <elf.h>
@@ -100,13 +102,7 @@ static int check_search_path(const char *soname, char *why, size_t n)
 
 /* How long a trial load may take before it counts as hung: real runtimes
  * load in seconds; $HOSTACCESS_LOAD_TIMEOUT_S (1 to 600) sets it. */
-static unsigned load_timeout_s(void)
-{
-    const char *s = getenv("HOSTACCESS_LOAD_TIMEOUT_S");
-    char *end;
-    long v = s ? strtol(s, &end, 10) : 0;
-    return s && *s && !*end && v >= 1 && v <= 600 ? (unsigned)v : 30;
-}
+static unsigned load_timeout_s(void) { return ha_env_seconds("HOSTACCESS_LOAD_TIMEOUT_S", 30); }
 
 /* Waits for pid up to timeout_s; kills it past that. Returns 1 when it
  * ended (status in *st), 0 when it had to be killed. */

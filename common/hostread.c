@@ -96,13 +96,22 @@ static int acquire(void)
     return rc;
 }
 
+/* The handler found goes back only in place of ours: one the process
+ * installed while guards ran is its newer choice, and stays. */
+static void put_back(int sig, const struct sigaction *found)
+{
+    struct sigaction now;
+    if (sigaction(sig, NULL, &now) == 0 && (now.sa_flags & SA_SIGINFO) && now.sa_sigaction == on_fault)
+        sigaction(sig, found, NULL);
+}
+
 /* One thread fewer; the last puts the handlers found back. */
 static void release(void)
 {
     pthread_mutex_lock(&guard_lock);
     if (users > 0 && --users == 0) {
-        sigaction(SIGSEGV, &old_segv, NULL);
-        sigaction(SIGBUS, &old_bus, NULL);
+        put_back(SIGSEGV, &old_segv);
+        put_back(SIGBUS, &old_bus);
     }
     pthread_mutex_unlock(&guard_lock);
 }

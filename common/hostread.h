@@ -9,8 +9,11 @@
  * once for all threads that guard at a time, and the handlers found before
  * are put back when the last one is done, so any interleaving of guarded
  * accesses from any threads leaves the process's signal handling as it
- * was. A fault outside a guard, in any thread, goes to the handler that was
- * there before (with the default action, the process dies of it). */
+ * was. A handler the process installs while guards run is its newer
+ * choice and stays when they end (guarded accesses made after it, until
+ * the guards end, are not contained: the signal is the process's). A fault
+ * outside a guard, in any thread, goes to the handler that was there before
+ * (with the default action, the process dies of it). */
 #ifndef HA_HOSTREAD_H
 #define HA_HOSTREAD_H
 

@@ -2,6 +2,7 @@
 
 #include "gpuhelpers.h"
 #include "log.h"
+#include "rtwatch.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -19,6 +20,7 @@ void ha_tool_init(ha_tool *t, const char *name)
     memset(t, 0, sizeof *t);
     t->name = name;
     ha_log_name(name);
+    ha_rtwatch_enable(name);
     t->backend = "auto";
 }
 

@@ -618,8 +618,9 @@ int m_load_buffer(m_run *r, const char *buf, size_t len, char **err)
     r->path = strdup("(buffer)");
     r->name = strdup("(buffer)");
     char *copy = malloc(len + 1);
-    if (!r->path || !copy) {
+    if (!r->path || !r->name || !copy) {
         free(copy);
+        m_free_run(r);
         *err = rf_printf("out of memory");
         return -1;
     }
@@ -628,8 +629,10 @@ int m_load_buffer(m_run *r, const char *buf, size_t len, char **err)
     int root;
     int rc = parse_checked("(buffer)", copy, len, false, HF_NONE, &j, &root, err);
     free(copy);
-    if (rc)
+    if (rc) {
+        m_free_run(r); /* a refused record leaves nothing to free */
         return -1;
+    }
     put(r, j, root);
     json_decref(j);
     r->complete = true;

@@ -342,7 +342,8 @@ void m_free_run(m_run *r);
 int m_check_whole(const char *path, char **why);
 
 /* One record from a buffer, as the fuzz targets feed it: parsed, checked
- * and put into r by its tool (r zeroed first). 0, or -1 with *err. */
+ * and put into r by its tool (r zeroed first). 0, or -1 with *err (r then
+ * holds nothing to free). */
 int m_load_buffer(m_run *r, const char *buf, size_t len, char **err);
 
 /* The run folders under dir (holding env.json or a probe record, plain or

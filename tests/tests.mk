@@ -5,22 +5,32 @@ UNIT_BIN  := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 CMOCKA    := $(shell pkg-config --cflags --libs cmocka 2>/dev/null || echo -lcmocka)
 JANSSON   := $(shell pkg-config --libs jansson 2>/dev/null || echo -ljansson) -lz
 
-$(BUILD)/tests/%: tests/unit/%.c $(LIBCOMMON) $(BUILD)/fix/refpool.o
+# Every test binary takes HA_TEST_FILTER (tests/cmocka_filter.c).
+FILTER_OBJ := $(BUILD)/tests/cmocka_filter.o
+$(FILTER_OBJ): tests/cmocka_filter.c
 	@mkdir -p $(dir $@)
-	$(CC) $(BASE) -Ifix $(CFLAGS) $(LDFLAGS) $< $(BUILD)/fix/refpool.o $(LIBCOMMON) -o $@ $(CMOCKA) $(JANSSON) $(LIBS)
+	$(CC) $(BASE) $(CFLAGS) -c $< -o $@
+
+$(BUILD)/tests/%: tests/unit/%.c $(LIBCOMMON) $(BUILD)/fix/refpool.o $(FILTER_OBJ)
+	@mkdir -p $(dir $@)
+	$(CC) $(BASE) -Ifix $(CFLAGS) $(LDFLAGS) $< $(BUILD)/fix/refpool.o $(FILTER_OBJ) $(LIBCOMMON) -o $@ $(CMOCKA) $(JANSSON) $(LIBS)
 
 # compare's judgement, on synthetic runs: linked with the report code.
 REPORT_UNIT_SRC := $(wildcard tests/unit/report/test_*.c)
 REPORT_UNIT_BIN := $(REPORT_UNIT_SRC:tests/unit/report/%.c=$(BUILD)/tests/report_%)
-$(BUILD)/tests/report_%: tests/unit/report/%.c $(REPORT_LIB_OBJ) $(LIBBASE)
+# recfix: the committed H200 run's records, for tests that edit them.
+$(BUILD)/tests/report_%: tests/unit/report/%.c tests/unit/report/recfix.c tests/unit/report/recfix.h $(REPORT_LIB_OBJ) \
+                         $(LIBBASE) $(FILTER_OBJ)
 	@mkdir -p $(dir $@)
-	$(CC) $(BASE) -Ireport $(CFLAGS) $(LDFLAGS) $< $(REPORT_LIB_OBJ) $(LIBBASE) -o $@ $(CMOCKA) $(JANSSON) $(LIBS)
+	$(CC) $(BASE) -Ireport $(CFLAGS) $(LDFLAGS) $< tests/unit/report/recfix.c $(REPORT_LIB_OBJ) $(FILTER_OBJ) $(LIBBASE) \
+	    -o $@ $(CMOCKA) $(JANSSON) $(LIBS)
 
 check-unit: $(UNIT_BIN) $(REPORT_UNIT_BIN)
 	@tests/run_unit.sh $(UNIT_BIN) $(REPORT_UNIT_BIN)
 
 # Stand-in runtimes, so CI drives the hip and cuda backends past "no device".
 FAKES := $(BUILD)/fakes/cuda/libcuda.so.1 $(BUILD)/fakes/hip/libamdhip64.so $(BUILD)/fakes/cuda-datasym/libcuda.so.1 \
+         $(BUILD)/fakes/cuda-undef/libcuda.so.1 \
          $(BUILD)/fakes/hip-datasym/libamdhip64.so $(BUILD)/fakes/hip-initexit/libamdhip64.so \
          $(BUILD)/fakes/hip-inithang/libamdhip64.so $(BUILD)/fakes/io_order.so
 $(BUILD)/fakes/io_order.so: tests/shims/io_order.c
@@ -41,6 +51,9 @@ $(BUILD)/fakes/hip-datasym/libamdhip64.so: tests/fakes/fake_hip.c
 $(BUILD)/fakes/cuda-datasym/libcuda.so.1: tests/fakes/fake_cuda.c
 	@mkdir -p $(dir $@)
 	$(CC) -shared -fPIC -O1 $(WARN) -DFAKE_DATA_CUINIT $< -o $@
+$(BUILD)/fakes/cuda-undef/libcuda.so.1: tests/fakes/fake_cuda.c
+	@mkdir -p $(dir $@)
+	$(CC) -shared -fPIC -O1 $(WARN) -DFAKE_UNDEFINED_SYMBOL $< -o $@
 $(BUILD)/fakes/hip/libamdhip64.so: tests/fakes/fake_hip.c
 	@mkdir -p $(dir $@)
 	$(CC) -shared -fPIC -O1 $(WARN) $< -o $@
@@ -48,16 +61,19 @@ $(BUILD)/fakes/hip/libamdhip64.so: tests/fakes/fake_hip.c
 INT_SRC := $(wildcard tests/integration/test_*.c)
 INT_BIN := $(INT_SRC:tests/integration/test_%.c=$(BUILD)/tests/integration_%)
 
-$(BUILD)/tests/integration_%: tests/integration/test_%.c tests/integration/itest.c tests/integration/itest.h
+$(BUILD)/tests/integration_%: tests/integration/test_%.c tests/integration/itest.c tests/integration/itest.h $(FILTER_OBJ)
 	@mkdir -p $(dir $@)
-	$(CC) $(BASE) $(CFLAGS) $(LDFLAGS) $< tests/integration/itest.c -o $@ $(CMOCKA) $(JANSSON) $(LIBS)
+	$(CC) $(BASE) $(CFLAGS) $(LDFLAGS) $< tests/integration/itest.c $(FILTER_OBJ) -o $@ $(CMOCKA) $(JANSSON) $(LIBS)
 
 # The stand-in's entry points, called with the header's own prototypes.
 $(BUILD)/tests/integration_standin_api: BASE := $(BASE) $(HIP_FLAGS)
 $(BUILD)/tests/integration_standin_api: LIBS := $(LIBS) -ldl
 
+# What the integration tests run besides themselves.
+test-tools: probes report $(FAKES) $(BUILD)/schema_md
+
 # Run from the repository root: the tests call ./run_all.sh.
-check-integration: probes report $(FAKES) $(INT_BIN) $(BUILD)/schema_md
+check-integration: test-tools $(INT_BIN)
 	@BUILD=$(BUILD) tests/run_unit.sh $(INT_BIN)
 
 SAN := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all

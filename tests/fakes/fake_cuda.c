@@ -4,12 +4,19 @@
  * FAKE_NO_DEVICE=1 makes cuInit report CUDA_ERROR_NO_DEVICE (100);
  * FAKE_DEVICE_COUNT=N makes cuDeviceGetCount report N (a broken driver's -1).
  * Built with -DFAKE_DATA_CUINIT, cuInit is a data object, not a function:
- * a library that only looks like the driver.
+ * a library that only looks like the driver. Built with
+ * -DFAKE_UNDEFINED_SYMBOL, it needs a symbol nothing defines: a library
+ * that is there but does not load.
  * Signatures are the ABI's (pointers, sizes, ints), not cuda.h's, so this
  * builds without CUDA. Names are the versioned ones cuda.h maps to. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+
+#ifdef FAKE_UNDEFINED_SYMBOL
+extern int ha_fake_symbol_nothing_defines(void);
+int ha_fake_needs_it(void) { return ha_fake_symbol_nothing_defines(); }
+#endif
 
 #ifdef FAKE_DATA_CUINIT
 int cuInit[4] = {1, 2, 3, 4};

@@ -4,7 +4,12 @@
  * 100). Built without HIP headers: the ABI's types only. Built with
  * -DFAKE_DATA_HIPINIT, hipInit is data, not a function; with
  * -DFAKE_INIT_EXIT its initialiser ends the process, with -DFAKE_INIT_HANG
- * it never returns: libraries a loader must survive. */
+ * it never returns: libraries a loader must survive. Misbehaving calls,
+ * chosen at run time: FAKE_COUNT_MISBEHAVES=hang (hipGetDeviceCount never
+ * returns), exit (it calls exit(0)) or print (it writes on stdout, as a
+ * chatty runtime does); FAKE_INIT_FORK=1 makes the initialiser leave a
+ * child that sleeps for a minute, holding whatever the process's stdout is. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -18,6 +23,19 @@ __attribute__((constructor)) static void hang(void)
         pause();
 }
 #endif
+
+__attribute__((constructor)) static void leave_a_child(void)
+{
+    const char *e = getenv("FAKE_INIT_FORK");
+    if (e && *e == '1' && fork() == 0) {
+        /* it keeps stdout, as a runtime's helper might; not stderr, which
+         * would hold the test's own pipe */
+        FILE *null = freopen("/dev/null", "w", stderr);
+        (void)null;
+        sleep(60);
+        _exit(0);
+    }
+}
 
 static int no_device(void)
 {
@@ -33,6 +51,14 @@ int hipInit(unsigned flags) { (void)flags; return no_device() ? 100 : 0; }
 /* FAKE_DEVICE_COUNT=N: the count a broken runtime reports (-1) */
 int hipGetDeviceCount(int *n)
 {
+    const char *how = getenv("FAKE_COUNT_MISBEHAVES");
+    if (how && !strcmp(how, "hang"))
+        for (;;)
+            pause();
+    if (how && !strcmp(how, "exit"))
+        exit(0);
+    if (how && !strcmp(how, "print"))
+        printf("hip runtime: %d devices found\n", 1), fflush(stdout);
     const char *e = getenv("FAKE_DEVICE_COUNT");
     *n = e ? atoi(e) : no_device() ? 0 : 1;
     return no_device() ? 100 : 0;

@@ -210,6 +210,46 @@ static void a_broken_hip_runtime_is_named(void **s)
     assert_non_null(strstr(it_out, "newer than any release this tool knows"));
 }
 
+/* Calls into the runtime, not only its loading, are bounded: a device
+ * count that never returns, one that calls exit(0), one that prints on
+ * stdout, an absurd count, an initialiser that leaves a child holding
+ * stdout. Each is one line naming the library and the call, status 3, and
+ * nothing left behind. */
+static void a_runtime_call_that_misbehaves_is_named_and_bounded(void **s)
+{
+    (void)s;
+    if (!it_backend_compiled("hip"))
+        it_skip("the hip backend is compiled out here");
+    assert_int_equal(it_sh("FAKE_COUNT_MISBEHAVES=hang HOSTACCESS_CALL_TIMEOUT_S=1 LD_LIBRARY_PATH=%s/fakes/hip "
+                           "timeout 20 %s/probe_discriminator --backend hip --list-devices", build, build), 3);
+    assert_non_null(strstr(it_out, "libamdhip64 hipGetDeviceCount did not return in 1 s"));
+    assert_int_equal(it_sh("HOSTACCESS_CALL_TIMEOUT_S=soon LD_LIBRARY_PATH=%s/fakes/hip %s/probe_discriminator "
+                           "--backend hip --list-devices", build, build), 0);
+    assert_non_null(strstr(it_out, "HOSTACCESS_CALL_TIMEOUT_S=soon is not a whole number of seconds"));
+    assert_int_equal(it_sh("mkdir %s/exiting && FAKE_COUNT_MISBEHAVES=exit LD_LIBRARY_PATH=%s/fakes/hip "
+                           "%s/probe_discriminator --backend hip --env-only --json %s/exiting/x.json", tmp, build,
+                           build, tmp), 3);
+    assert_non_null(strstr(it_out, "libamdhip64 hipGetDeviceCount ended the process (it called exit)"));
+    char exiting[128];
+    snprintf(exiting, sizeof exiting, "%s/exiting", tmp);
+    assert_int_equal(it_count_entries(exiting), 0); /* no record, no temporary file */
+    /* what it prints on stdout goes to stderr: the listing stays the listing */
+    assert_int_equal(it_sh("(FAKE_COUNT_MISBEHAVES=print LD_LIBRARY_PATH=%s/fakes/hip %s/probe_discriminator "
+                           "--backend hip --list-devices 2>/dev/null)", build, build), 0);
+    assert_string_equal(it_out, "hip 1\n");
+    assert_int_equal(it_sh("FAKE_DEVICE_COUNT=100000 LD_LIBRARY_PATH=%s/fakes/hip BUILD=%s ./run_all.sh --backend hip "
+                           "--results %s/many", build, build, tmp), 3);
+    assert_non_null(strstr(it_out, "reported 100000 devices, more than any machine holds"));
+    assert_int_equal(it_sh("test -e %s/many", tmp), 1); /* no folder, let alone 100000 */
+    /* the initialiser's child sleeps a minute holding stdout: the run does
+     * not wait for it (timeout's 124 would say it did) */
+    int rc = it_sh("FAKE_INIT_FORK=1 LD_LIBRARY_PATH=%s/fakes/hip BUILD=%s timeout 45 ./run_all.sh --backend hip "
+                   "--no-torch --results %s/forked --bench-args '--processes 2 --iterations 100 --rounds 2 --no-sweep "
+                   "--row-seconds 0.01' --pool-args '--cycles 2 --throughput-sizes 1MiB'", build, build, tmp);
+    if (rc != 0)
+        fail_msg("run_all.sh over a runtime whose initialiser leaves a child: status %d\n%.2000s", rc, it_out);
+}
+
 static void a_runtime_without_devices_is_status_4(void **s)
 {
     (void)s;
@@ -243,6 +283,7 @@ int main(void)
         cmocka_unit_test(hip_backend_names_what_the_runtime_lacks),
         cmocka_unit_test(header_runtime_skew_is_refused_not_reported),
         cmocka_unit_test(a_broken_hip_runtime_is_named),
+        cmocka_unit_test(a_runtime_call_that_misbehaves_is_named_and_bounded),
         cmocka_unit_test(a_runtime_without_devices_is_status_4),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

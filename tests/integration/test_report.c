@@ -395,6 +395,36 @@ static void compare_finds_regressions(void **s)
     assert_int_equal(it_sh("report/compare --series /nonexistent-ha"), 2);
 }
 
+/* The machine's clock moved 50 %: more than the canary's normalisation is
+ * trusted for, so the pair cannot be judged. */
+static void clock_moved(json_t *j)
+{
+    it_later(j);
+    steady_pageable(j);
+    it_slow_rows(j, "canary", 1.5);
+}
+
+/* Inconclusive is a verdict: compare keeps the outputs that say why and
+ * exits 6, in a series too; and in JUnit a regression is a failure. */
+static void an_inconclusive_compare_keeps_its_outputs_and_its_status(void **s)
+{
+    (void)s;
+    fresh_bench("ibase", steady_pageable);
+    fresh_bench("iclock", clock_moved);
+    int rc = it_sh("report/compare %s/ibase %s/iclock --md %s/inc.md --json %s/inc.json --junit %s/inc.xml", tmp, tmp,
+                   tmp, tmp, tmp);
+    if (rc != 6)
+        fail_msg("a pair whose clock moved 50 %%: status %d, expected 6 (inconclusive)\n%.2000s", rc, it_out);
+    assert_int_equal(it_sh("test -s %s/inc.md && test -s %s/inc.json && grep -c '<skipped' %s/inc.xml", tmp, tmp,
+                           tmp), 0);
+    assert_int_equal(it_sh("mkdir %s/iseries && cp -r %s/ibase %s/iseries/2026-01-01 && cp -r %s/iclock "
+                           "%s/iseries/2026-02-01", tmp, tmp, tmp, tmp, tmp), 0);
+    assert_int_equal(it_sh("report/compare --series %s/iseries", tmp), 6);
+    fresh_bench("islow", slow_down);
+    assert_int_equal(it_sh("report/compare %s/ibase %s/islow --junit %s/reg.xml", tmp, tmp, tmp), 1);
+    assert_int_equal(it_sh("grep -c '<failure' %s/reg.xml", tmp), 0);
+}
+
 static void slowed_sim(json_t *j)
 {
     slow_down(j);
@@ -532,6 +562,7 @@ int main(void)
         cmocka_unit_test(a_throughput_move_needs_the_cycles_apart_and_the_margin),
         cmocka_unit_test(a_row_with_one_process_is_said_not_inconclusive),
         cmocka_unit_test(compare_finds_regressions),
+        cmocka_unit_test(an_inconclusive_compare_keeps_its_outputs_and_its_status),
         cmocka_unit_test(simulated_timings_are_never_gated),
         cmocka_unit_test(a_slowed_run_says_so),
         cmocka_unit_test(the_report_tools_hold_no_gpu_code),

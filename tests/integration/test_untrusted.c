@@ -339,6 +339,18 @@ static void a_broken_runtime_library_is_named_not_crashed_on(void **s)
                            build, build), 3);
     assert_non_null(strstr(it_out, "reported -1 devices"));
     assert_null(strstr(it_out, "usage"));
+    /* there, but needing a symbol nothing defines: named as broken, not "not found" */
+    assert_int_equal(it_sh("LD_LIBRARY_PATH=%s/fakes/cuda-undef %s/probe_discriminator --backend cuda", build, build),
+                     3);
+    assert_non_null(strstr(it_out, "is there but does not load"));
+    assert_non_null(strstr(it_out, "ha_fake_symbol_nothing_defines"));
+    /* its program-header table said to lie past the end of the file */
+    assert_int_equal(it_sh("mkdir %s/phoff && cp %s/fakes/cuda/libcuda.so.1 %s/phoff/ && python3 -c \"import os, struct, "
+                           "sys; f = open(sys.argv[1], 'r+b'); f.seek(32); f.write(struct.pack('<Q', "
+                           "os.path.getsize(sys.argv[1]) + 4096))\" %s/phoff/libcuda.so.1", tmp, build, tmp, tmp),
+                     0);
+    assert_int_equal(it_sh("LD_LIBRARY_PATH=%s/phoff %s/probe_discriminator --backend cuda", tmp, build), 3);
+    assert_non_null(strstr(it_out, "phoff/libcuda.so.1 is truncated or corrupt"));
 }
 
 static void a_foreign_library_earlier_on_the_path_is_named(void **s)
@@ -463,6 +475,13 @@ static void run_all_refuses_before_a_folder_and_never_calls_a_partial_run_whole(
                    "--pool-args '--throughput-sizes 2MiB --cycles 3'", tmp, tmp);
     if (rc != 1 || !strstr(it_out, "pool_check: not built"))
         fail_msg("a run without pool_check exited %d:\n%s", rc, it_out);
+    /* a tool that exits 0 without its record: the manifest says incomplete, and so does the status */
+    assert_int_equal(it_sh("printf '#!/bin/sh\\nexit 0\\n' > %s/b/pool_check && chmod +x %s/b/pool_check", tmp, tmp),
+                     0);
+    rc = it_sh("BUILD=%s/b ./run_all.sh --backend sim --no-torch --results %s/silent --bench-args "
+               "'--iterations 200 --sweep-iterations 20 --sweep-max 1KiB --row-seconds 0.01 --processes 2'", tmp, tmp);
+    if (rc != 1 || !strstr(it_out, "the run is incomplete"))
+        fail_msg("a run whose pool_check exits 0 without a record exited %d:\n%s", rc, it_out);
 }
 
 static void small_ones(void **s)

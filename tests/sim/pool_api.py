@@ -44,6 +44,10 @@ write(k, b"KVKV")
 buf = ctypes.create_string_buffer(64)
 check("two tags listed", lib.hostaccess_tags(buf, 64) == 2 and set(buf.value.split(b",")) == {b"default", b"kv"})
 check("a buffer too small is an error", lib.hostaccess_tags(buf, 4) < 0 and "buffer" in err())
+listed_len = len(b"default,kv")
+check("a buffer one byte short (no room for the NUL) is an error",
+      lib.hostaccess_tags(buf, listed_len) < 0 and "buffer" in err())
+check("a buffer that just holds the list and its NUL is enough", lib.hostaccess_tags(buf, listed_len + 1) == 2)
 
 check("an unknown tag is an error", lib.hostaccess_sleep(b"nope") != 0 and "nope" in err())
 check("sleep(''): offloads the default tag and clears the error", lib.hostaccess_sleep(b"") == 0 and err() == "")
@@ -87,6 +91,9 @@ check("device -1 is refused", lib.my_malloc(4096, -1, None) is None)
 lib.hostaccess_set_tag(b"kv")                      # succeeds
 check("the failure outlives a later success", "a device index is 0 or more" in err())
 check("... and reads once", err() == "")
+check("device -1 is refused again", lib.my_malloc(4096, -1, None) is None)
+check("a sleep and a wake that succeed", lib.hostaccess_sleep(b"") == 0 and lib.hostaccess_wake(b"") == 0)
+check("the failure outlives them too", "a device index is 0 or more" in err())
 
 # The error is per thread: another thread's failure is its own to read.
 check("a failure in this thread", lib.hostaccess_sleep(b"nope-main") != 0)

@@ -12,6 +12,7 @@
 #include <pthread.h>
 #include <stdbool.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +23,9 @@
 #include <unistd.h>
 
 #include "hostread.h"
+
+/* Iterations of each thread's guarded-only phase. */
+#define GUARD_LOOPS 4000
 
 static size_t page(void) { return (size_t)sysconf(_SC_PAGESIZE); }
 
@@ -232,25 +236,106 @@ static void a_fork_read_that_never_completes_times_out(void **s)
     assert_int_equal(info.sig, SIGALRM);
 }
 
+/* A handler the process installs while a guard session is open is its
+ * newer choice: ending the session leaves it in place. */
+static void a_handler_installed_while_guards_run_survives_them(void **s)
+{
+    (void)s;
+    struct sigaction mine, found_segv, found_bus, after;
+    sigaction(SIGSEGV, NULL, &found_segv);
+    sigaction(SIGBUS, NULL, &found_bus);
+    assert_int_equal(ha_guard_session_begin(), 0);
+    memset(&mine, 0, sizeof mine);
+    mine.sa_handler = marker;
+    sigemptyset(&mine.sa_mask);
+    sigaction(SIGSEGV, &mine, NULL);
+    ha_guard_session_end();
+    sigaction(SIGSEGV, NULL, &after);
+    assert_ptr_equal(after.sa_handler, marker);
+    sigaction(SIGBUS, NULL, &after); /* the one not replaced went back as found */
+    assert_ptr_equal(after.sa_handler, found_bus.sa_handler);
+    sigaction(SIGSEGV, &found_segv, NULL);
+}
+
+static sigjmp_buf plain_escape;
+static volatile sig_atomic_t plain_got;
+static void plain_handler(int sig)
+{
+    plain_got = sig;
+    siglongjmp(plain_escape, 1);
+}
+
+/* A plain (not SA_SIGINFO) handler found before the guards still gets a
+ * fault taken outside them while they are installed. */
+static void a_plain_handler_found_before_gets_a_fault_outside_the_guards(void **s)
+{
+    (void)s;
+    void *p = map_prot(PROT_NONE);
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0) {
+        alarm(20);
+        struct sigaction mine;
+        memset(&mine, 0, sizeof mine);
+        mine.sa_handler = plain_handler;
+        sigemptyset(&mine.sa_mask);
+        mine.sa_flags = SA_NODEFER;
+        sigaction(SIGSEGV, &mine, NULL);
+        if (ha_guard_session_begin() != 0)
+            _exit(5);
+        if (sigsetjmp(plain_escape, 1) == 0)
+            *(volatile int *)p = 1; /* outside any guarded access */
+        _exit(plain_got == SIGSEGV ? 0 : 6);
+    }
+    int ws = 0;
+    waitpid(pid, &ws, 0);
+    if (!WIFEXITED(ws) || WEXITSTATUS(ws) != 0)
+        fail_msg("the process's own handler did not get the fault (%s %d)", WIFEXITED(ws) ? "exit" : "signal",
+                 WIFEXITED(ws) ? WEXITSTATUS(ws) : WTERMSIG(ws));
+    munmap(p, page());
+}
+
 /* ---- threads ---- */
 
 static void *bad_page, *good_page;
 static volatile int keep_going;
+static atomic_long reads_done; /* pairs of guarded reads that answered right */
 
 /* Guarded reads of a faulting and a readable page, some inside sessions. */
 static void *guard_loop(void *arg)
 {
     long id = (long)arg;
     unsigned char got[4];
-    for (int i = 0; i < 4000 || keep_going; i++) {
+    for (int i = 0; i < GUARD_LOOPS || keep_going; i++) {
         bool session = (i + id) % 3 == 0 && ha_guard_session_begin() == 0;
         if (ha_guarded_read(bad_page, got, 4, NULL, NULL) != HA_HR_SIGSEGV ||
             ha_guarded_read(good_page, got, 4, NULL, NULL) != HA_HR_OK)
             _exit(4);
         if (session)
             ha_guard_session_end();
+        atomic_fetch_add(&reads_done, 1);
     }
     return NULL;
+}
+
+/* The child tells the parent how many guarded reads it finished alive,
+ * before it plants its fault: a guard that kills the process is then told
+ * apart from the fault the test plants, which kills it too. */
+static void tell(int fd, long n)
+{
+    char line[32];
+    int len = snprintf(line, sizeof line, "%ld\n", n);
+    if (write(fd, line, (size_t)len) != len)
+        _exit(7);
+    close(fd);
+}
+
+static long heard(int fd)
+{
+    char line[32] = "";
+    ssize_t got = read(fd, line, sizeof line - 1);
+    close(fd);
+    return got > 0 ? strtol(line, NULL, 10) : -1;
 }
 
 /* A genuine fault: a store to a page nobody may touch, outside any guard. */
@@ -279,9 +364,12 @@ static void guards_from_eight_threads_leave_signals_as_found(void **s)
     (void)s;
     bad_page = map_prot(PROT_NONE);
     good_page = map_prot(PROT_READ);
+    int fds[2];
+    assert_int_equal(pipe(fds), 0);
     fflush(NULL);
     pid_t pid = fork();
     if (pid == 0) {
+        close(fds[0]);
         alarm(20);
         signal(SIGSEGV, SIG_DFL);
         signal(SIGBUS, SIG_DFL);
@@ -290,6 +378,7 @@ static void guards_from_eight_threads_leave_signals_as_found(void **s)
             pthread_create(&t[i], NULL, guard_loop, (void *)i);
         for (int i = 0; i < 8; i++)
             pthread_join(t[i], NULL);
+        tell(fds[1], atomic_load(&reads_done));
         struct sigaction now;
         sigaction(SIGSEGV, NULL, &now);
         if (now.sa_handler != SIG_DFL || (now.sa_flags & SA_SIGINFO))
@@ -300,7 +389,12 @@ static void guards_from_eight_threads_leave_signals_as_found(void **s)
         fault_now();
         _exit(0);
     }
+    close(fds[1]);
+    long n = heard(fds[0]);
     const char *why = died_of_segv(pid);
+    if (n != 8L * GUARD_LOOPS)
+        fail_msg("8 threads of guarded reads ended after %ld of %ld: the guards themselves failed (%s)", n,
+                 8L * GUARD_LOOPS, why ? why : "then died of the planted fault");
     if (why)
         fail_msg("after guards on 8 threads, a real fault: %s", why);
 }
@@ -312,20 +406,30 @@ static void a_fault_beside_running_guards_still_kills(void **s)
     (void)s;
     bad_page = map_prot(PROT_NONE);
     good_page = map_prot(PROT_READ);
+    int fds[2];
+    assert_int_equal(pipe(fds), 0);
     fflush(NULL);
     pid_t pid = fork();
     if (pid == 0) {
+        close(fds[0]);
         alarm(20);
         signal(SIGSEGV, SIG_DFL);
         keep_going = 1;
         pthread_t t[8];
         for (long i = 0; i < 8; i++)
             pthread_create(&t[i], NULL, guard_loop, (void *)i);
-        usleep(20000);
+        while (atomic_load(&reads_done) < 8L * GUARD_LOOPS)
+            usleep(1000);
+        tell(fds[1], atomic_load(&reads_done));
         fault_now();
         _exit(0);
     }
+    close(fds[1]);
+    long n = heard(fds[0]);
     const char *why = died_of_segv(pid);
+    if (n < 8L * GUARD_LOOPS)
+        fail_msg("the guards alone did not last %ld reads (%ld): the guards themselves failed (%s)",
+                 8L * GUARD_LOOPS, n, why ? why : "then died of the planted fault");
     if (why)
         fail_msg("a real fault beside running guards: %s", why);
 }
@@ -339,6 +443,8 @@ int main(void)
         cmocka_unit_test(unmapped_address_is_contained),
         cmocka_unit_test(past_end_of_file_is_sigbus),
         cmocka_unit_test(previous_handlers_are_restored),
+        cmocka_unit_test(a_handler_installed_while_guards_run_survives_them),
+        cmocka_unit_test(a_plain_handler_found_before_gets_a_fault_outside_the_guards),
         cmocka_unit_test(fork_mode_reports_the_childs_fate),
         cmocka_unit_test(a_fork_read_that_never_completes_times_out),
         cmocka_unit_test(guards_from_eight_threads_leave_signals_as_found),

@@ -312,6 +312,42 @@ static void a_slowed_family_is_found_where_bonferroni_misses_it(void **st)
     assert_true(other <= 5);
 }
 
+/* One row whose p-value of "beyond the threshold" is set by hand: flagged
+ * at p = 0.005 and not at p = 0.015, with alpha 0.01 and m = 1 (the rule's
+ * level exactly, whatever the draw). */
+static double p_at(double d, ha_gate_row *row)
+{
+    const ha_gate_rule rule = {0.01, 1, 0.05, 0.15, 0.95};
+    ha_proc_est a = {8, 0, 0.05, 1}, b = {8, d, 0.05, exp(d)};
+    ha_gate_judge(&rule, &a, &b, row);
+    return ha_proc_p_beyond(&row->r, rule.threshold);
+}
+
+static ha_gate_outcome family_of_one_at(double p)
+{
+    double lo = 0, hi = 1; /* p falls as the shift grows */
+    ha_gate_row row;
+    for (int i = 0; i < 200; i++) {
+        double mid = (lo + hi) / 2;
+        if (p_at(mid, &row) > p)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    assert_true(fabs(p_at(hi, &row) - p) < 1e-6);
+    const ha_gate_rule rule = {0.01, 1, 0.05, 0.15, 0.95};
+    ha_proc_est a = {8, 0, 0.05, 1}, b = {8, hi, 0.05, exp(hi)};
+    ha_gate_family(&rule, 1, &a, &b, &row);
+    return row.outcome;
+}
+
+static void the_family_rule_flags_at_its_level_and_not_beyond(void **st)
+{
+    (void)st;
+    assert_int_equal(family_of_one_at(0.005), HA_GATE_REGRESSION);
+    assert_int_not_equal(family_of_one_at(0.015), HA_GATE_REGRESSION);
+}
+
 /* One row alone slowed, at a spread the pair resolves: found as by
  * Bonferroni (the first rank is held to alpha / m). */
 static void one_slowed_row_alone_is_found(void **st)
@@ -358,6 +394,7 @@ int main(void)
         cmocka_unit_test(two_hundred_aa_pairs_stay_clean_under_the_family_rule),
         cmocka_unit_test(a_slowed_family_is_found_where_bonferroni_misses_it),
         cmocka_unit_test(one_slowed_row_alone_is_found),
+        cmocka_unit_test(the_family_rule_flags_at_its_level_and_not_beyond),
         cmocka_unit_test(plus_three_percent_everywhere_is_flagged_nowhere_by_the_family),
     };
     return cmocka_run_group_tests(t, NULL, NULL);

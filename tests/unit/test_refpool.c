@@ -149,6 +149,44 @@ static bool range_free(void *at, size_t size)
     return got == at;
 }
 
+/* Address ranges the wrapped runtime holds reserved, and a create that
+ * fails: an allocation that cannot get its memory gives its range back. */
+static long ranges_held;
+static int wrapped_reserve_counted(const ha_backend *b, void **va, size_t size, size_t align, void *hint)
+{
+    int st = real_vmm->reserve(b, va, size, align, hint);
+    ranges_held += st == HA_ST_OK;
+    return st;
+}
+static int wrapped_free_counted(const ha_backend *b, void *va, size_t size)
+{
+    int st = real_vmm->free_va(b, va, size);
+    ranges_held -= st == HA_ST_OK;
+    return st;
+}
+static int wrapped_create_fails(const ha_backend *b, ha_vmm_handle *h, size_t size, ha_loc backing, bool posix_fd)
+{
+    (void)b, (void)h, (void)size, (void)backing, (void)posix_fd;
+    return 2; /* the runtime is out of memory */
+}
+
+static void a_failed_allocation_gives_its_address_range_back(void **s)
+{
+    (void)s;
+    refpool *p = pool(false);
+    wrap_runtime(0, 0);
+    wrapped_vmm.reserve = wrapped_reserve_counted;
+    wrapped_vmm.free_va = wrapped_free_counted;
+    wrapped_vmm.create = wrapped_create_fails;
+    ranges_held = 0;
+    void *w = (void *)1;
+    assert_int_equal(refpool_alloc(p, 4096, "weights", &w), REFPOOL_E_RUNTIME);
+    assert_null(w);
+    assert_int_equal(ranges_held, 0);
+    unwrap_runtime();
+    refpool_destroy(p);
+}
+
 static void re_reserve_takes_the_same_range_back_when_first_given_another(void **s)
 {
     (void)s;
@@ -348,6 +386,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(re_reserve_keeps_the_address_and_frees_the_memory),
         cmocka_unit_test(tags_wake_one_at_a_time),
+        cmocka_unit_test(a_failed_allocation_gives_its_address_range_back),
         cmocka_unit_test(re_reserve_takes_the_same_range_back_when_first_given_another),
         cmocka_unit_test(re_reserve_gives_up_and_the_wake_says_so),
         cmocka_unit_test(an_aligned_reserve_refused_falls_back_to_no_alignment),

@@ -44,6 +44,9 @@ typedef struct spec {
     double scale[8];    /* per row: its level against base */
     int contended[8];
     bool blocks;        /* samples in blocks */
+    int cpus;           /* the host's CPU count; 0: 16 */
+    int procs;          /* processes per run (schema 3); 0: one, schema as given */
+    double maps_scale;  /* an os_proc_maps query row at this level (processes only); 0: none */
 } spec;
 
 static const rowspec rows[] = {
@@ -95,7 +98,7 @@ static void env_of(m_run *r, m_env *e, const spec *s)
     e->device_name = "GPU";
     e->pci_bus_id = s->pci ? s->pci : "0000:01:00.0";
     e->cpu = "CPU";
-    e->cpu_count = 16;
+    e->cpu_count = s->cpus ? s->cpus : 16;
     e->backend = "cuda";
     e->runtime_version = "13.0";
     (void)r;
@@ -129,6 +132,44 @@ static void make_bench(m_run *r, const spec *s)
     }
 }
 
+/* Each row's values per process (schema 3): K processes, three blocks
+ * each, within ±1 % of the row's level, so a test judges what it planted. */
+static void add_procs(m_run *r, m_row *x, int k, double level)
+{
+    x->nprocs = (size_t)k;
+    x->procs = m_alloc(r, x->nprocs * sizeof *x->procs);
+    for (int p = 0; p < k; p++) {
+        x->procs[p].process = p + 1;
+        x->procs[p].nblocks = 3;
+        x->procs[p].blocks = m_alloc(r, 3 * sizeof *x->procs[p].blocks);
+        for (int i = 0; i < 3; i++)
+            x->procs[p].blocks[i] = level * (1 + 0.01 * noise());
+    }
+}
+
+static void make_proc_bench(m_run *r, const spec *s)
+{
+    make_bench(r, s);
+    m_bench *b = &r->bench;
+    b->head.schema_version = 3;
+    b->has_procs = true;
+    b->procs_requested = b->procs_finished = s->procs;
+    b->nprocs = (size_t)s->procs;
+    b->procs = m_alloc(r, b->nprocs * sizeof *b->procs);
+    for (int p = 0; p < s->procs; p++)
+        b->procs[p] = (m_proc){.index = p + 1, .start_cpu = p, .ok = true, .detail = ""};
+    if (s->maps_scale) {
+        m_row *rows2 = m_alloc(r, (b->nrows + 1) * sizeof *rows2);
+        memcpy(rows2, b->rows, b->nrows * sizeof *rows2);
+        b->rows = rows2;
+        m_row *x = &b->rows[b->nrows++];
+        fill_row(r, x, "disc", "query", "vmm", 900 * s->maps_scale, 1, 0, s->blocks);
+        x->candidate = "os_proc_maps";
+    }
+    for (size_t i = 0; i < b->nrows; i++)
+        add_procs(r, &b->rows[i], s->procs, b->rows[i].st.median);
+}
+
 static void finish(m_run *r, const spec *s)
 {
     m_head *heads[] = {&r->envrec, &r->probe.head, &r->mga.head, &r->bench.head, &r->pool.head};
@@ -160,8 +201,14 @@ static regress_cfg cfg;
 static void judge(const spec *a, const spec *b)
 {
     m_run ra = {0}, rb = {0};
-    make_bench(&ra, a);
-    make_bench(&rb, b);
+    if (a->procs)
+        make_proc_bench(&ra, a);
+    else
+        make_bench(&ra, a);
+    if (b->procs)
+        make_proc_bench(&rb, b);
+    else
+        make_bench(&rb, b);
     finish(&ra, a);
     finish(&rb, b);
     regress_analyse(&cfg, &ra, &rb, &f);
@@ -567,6 +614,134 @@ static void the_bootstrap_interval_covers_the_ratio(void **s)
     assert_int_equal(timing_compare(&none, &b, 7, &t), -1);
 }
 
+/* 95 % means 2.5 % in each tail: on two samples of one symmetric spread,
+ * the interval of the ratio reaches as far below it as above it (in logs).
+ * An interval cut at 5 % below would reach 1.645/1.96 = 0.84 as far. */
+static void the_bootstrap_interval_has_two_equal_tails(void **s)
+{
+    (void)s;
+    enum { N = 400 };
+    static double va[N], vb[N];
+    double sum = 0;
+    int trials = 0;
+    for (unsigned seed = 1; seed <= 8; seed++) {
+        for (int i = 0; i < N; i++) {
+            va[i] = 100 * exp(0.1 * noise());
+            vb[i] = 100 * exp(0.1 * noise());
+        }
+        row_blocks a = {va, N, 0}, b = {vb, N, 0};
+        timing_change t;
+        assert_int_equal(timing_compare(&a, &b, seed, &t), 0);
+        sum += log(t.ratio / t.lo) / log(t.hi / t.ratio);
+        trials++;
+    }
+    double tails = sum / trials;
+    if (tails < 0.93 || tails > 1.07)
+        fail_msg("the interval's lower tail reaches %.2f times as far as its upper one (expected about 1)", tails);
+}
+
+/* A clock 40 % faster is as far outside the trusted range as one 40 %
+ * slower: inconclusive, never a run of improvements. */
+static void a_faster_clock_past_the_limit_is_inconclusive_too(void **s)
+{
+    (void)s;
+    spec a = base(), b = base();
+    b.canary = b.harness = b.sys = 0.6;
+    for (size_t i = 0; i < NROWS; i++)
+        b.scale[i] = 0.55;
+    judge(&a, &b);
+    assert_int_equal(findings_count(&f, IMPROVEMENT), 0);
+    assert_int_equal(count(INCONCLUSIVE, "canary"), 1);
+}
+
+/* The syscall loop alone moved (the empty loop did not): the host core's
+ * state still holds the families that follow it. */
+static void the_syscall_loop_alone_holds_the_state_bound_families(void **s)
+{
+    (void)s;
+    spec a = base(), b = base();
+    b.sys = 1.6;
+    b.scale[2] = b.scale[3] = b.scale[4] = b.scale[6] = 1.7;
+    judge(&a, &b);
+    assert_int_equal(count(INCONCLUSIVE, "host core state"), 1);
+    assert_int_equal(count(REGRESSION, "disc"), 0);
+    assert_int_equal(count(REGRESSION, "hardened"), 0);
+}
+
+static void another_cpu_count_is_another_machine(void **s)
+{
+    (void)s;
+    spec a = base(), b = base();
+    b.cpus = 32;
+    b.scale[5] = 2;
+    judge(&a, &b);
+    assert_int_equal(findings_count(&f, REGRESSION), 0);
+    assert_int_equal(count(INCONCLUSIVE, "all rows"), 1);
+    assert_true(f.ndiffer > 0 && strstr(f.differ[0], "CPU count"));
+}
+
+/* Pool throughput from another machine start is said, never a regression:
+ * it follows that machine's PCIe link. */
+static void pool_throughput_across_machines_is_not_judged(void **s)
+{
+    (void)s;
+    spec x = base(), y = base();
+    y.boot = "boot-2";
+    m_run a = {0}, b = {0};
+    pool_of(&a, "PASS", true, 0.97);
+    pool_of(&b, "PASS", true, 0.85);
+    finish(&a, &x);
+    finish(&b, &y);
+    regress_analyse(&cfg, &a, &b, &f);
+    assert_int_equal(count(REGRESSION, "pool"), 0);
+    assert_int_equal(count(INCONCLUSIVE, "pool"), 1);
+    m_free_run(&a);
+    m_free_run(&b);
+}
+
+static spec per_process(void)
+{
+    spec s = base();
+    s.procs = 8;
+    return s;
+}
+
+/* Per process: a clock 25 % slower moves each family by its clock share
+ * (copies 0.4; the state-bound families follow the syscall loop, which
+ * moved with it): divided by the canary to that power, nothing moved;
+ * divided by the whole canary, copies would look 13 % faster. */
+static void per_process_each_family_is_normalised_by_its_clock_share(void **s)
+{
+    (void)s;
+    spec a = per_process(), b = per_process();
+    b.canary = b.harness = b.sys = 1.25;
+    const double share[NROWS] = {1, 0.7, 1, 1, 1, 0.4, 1};
+    for (size_t i = 0; i < NROWS; i++)
+        b.scale[i] = pow(1.25, share[i]);
+    judge(&a, &b);
+    assert_true(noted("Benjamini-Hochberg"));
+    assert_int_equal(findings_count(&f, IMPROVEMENT), 0);
+    assert_int_equal(findings_count(&f, REGRESSION), 0);
+    /* the same planted +15 % on the copy is still caught */
+    b.scale[5] *= 1.15;
+    judge(&a, &b);
+    assert_int_equal(count(REGRESSION, "copy_pinned"), 1);
+}
+
+/* os_proc_maps follows where the mapping lands in /proc/self/maps, which
+ * moves between runs: reported, never gated (docs/gate.md). */
+static void per_process_os_proc_maps_is_never_gated(void **s)
+{
+    (void)s;
+    spec a = per_process(), b = per_process();
+    a.maps_scale = 1;
+    b.maps_scale = 1.5;
+    judge(&a, &b);
+    assert_int_equal(count(REGRESSION, "disc / vmm / os_proc_maps"), 0);
+    assert_int_equal(findings_count(&f, REGRESSION), 0);
+    assert_true(noted("os_proc_maps"));
+}
+
 static void a_ragged_or_short_last_block_is_refused_not_dropped(void **s)
 {
     (void)s;
@@ -602,8 +777,15 @@ int main(void)
         cmocka_unit_test_setup(a_deliberate_slowdown_is_counted, setup),
         cmocka_unit_test_setup(the_run_to_run_figures_are_measured, setup),
         cmocka_unit_test(the_bootstrap_interval_covers_the_ratio),
+        cmocka_unit_test(the_bootstrap_interval_has_two_equal_tails),
         cmocka_unit_test(a_ragged_or_short_last_block_is_refused_not_dropped),
         cmocka_unit_test(another_gpu_of_the_host_judges_no_timings),
+        cmocka_unit_test_setup(a_faster_clock_past_the_limit_is_inconclusive_too, setup),
+        cmocka_unit_test_setup(the_syscall_loop_alone_holds_the_state_bound_families, setup),
+        cmocka_unit_test_setup(another_cpu_count_is_another_machine, setup),
+        cmocka_unit_test_setup(pool_throughput_across_machines_is_not_judged, setup),
+        cmocka_unit_test_setup(per_process_each_family_is_normalised_by_its_clock_share, setup),
+        cmocka_unit_test_setup(per_process_os_proc_maps_is_never_gated, setup),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     findings_free(&f);

@@ -1,0 +1,204 @@
+/* The facts every renderer shares (derive.c) and the JUnit written from
+ * them, on the committed H200 run's records edited in one place: what is
+ * unknown is never counted as known, controls are not GPU kinds, the
+ * headline reads the fast kind, the pool goal is the worst of sleep and
+ * wake, and JUnit fails what is broken and skips what could not run. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "exports.h"
+#include "goals.h"
+#include "recfix.h"
+
+static m_run run;
+
+static void derive_from(json_t *rec)
+{
+    char *err = NULL;
+    if (recfix_read(&run, rec, &err) != 0)
+        fail_msg("the edited record does not load: %s", err);
+    json_decref(rec);
+}
+
+static bool listed(const m_kind **kinds, size_t n, const char *name)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!strcmp(kinds[i]->name, name))
+            return true;
+    return false;
+}
+
+static const m_expect *expectation(const char *prefix)
+{
+    for (size_t i = 0; i < run.d.nexpects; i++)
+        if (!strncmp(run.d.expects[i].name, prefix, strlen(prefix)))
+            return &run.d.expects[i];
+    fail_msg("no expectation named %s...", prefix);
+    return NULL;
+}
+
+static int teardown(void **s)
+{
+    (void)s;
+    m_free_run(&run);
+    return 0;
+}
+
+static void a_kind_of_unknown_readability_is_neither_readable_nor_not(void **s)
+{
+    (void)s;
+    json_t *probe = recfix_load("probe_discriminator.json");
+    json_object_set_new(recfix_find(json_object_get(probe, "kinds"), "name", "cuMemHostAlloc"), "readable",
+                        json_null());
+    derive_from(probe);
+    assert_false(listed(run.d.readable, run.d.nreadable, "cuMemHostAlloc"));
+    assert_false(listed(run.d.unreadable, run.d.nunreadable, "cuMemHostAlloc"));
+    assert_true(listed(run.d.readable, run.d.nreadable, "cuMemAllocManaged"));
+    assert_true(listed(run.d.unreadable, run.d.nunreadable, "cuMemAlloc"));
+}
+
+static void a_control_is_not_a_gpu_kind(void **s)
+{
+    (void)s;
+    derive_from(recfix_load("probe_discriminator.json"));
+    const m_kind *c = m_probe_kind(&run.probe, "pfnmap-control");
+    assert_non_null(c);
+    assert_true(c->control && c->readable == 1);
+    assert_false(listed(run.d.readable, run.d.nreadable, "pfnmap-control"));
+}
+
+static void an_undetermined_candidate_does_not_distinguish(void **s)
+{
+    (void)s;
+    json_t *probe = recfix_load("probe_discriminator.json");
+    json_t *c = recfix_find(json_object_get(probe, "candidates"), "name", "cuPointerGetAttribute(HOST_POINTER)");
+    json_object_set_new(c, "verdict", json_string("undetermined"));
+    json_object_set_new(c, "distinguishes", json_false());
+    derive_from(probe);
+    for (size_t i = 0; i < run.d.ndistinguishing; i++)
+        assert_string_not_equal(run.d.distinguishing[i]->name, "cuPointerGetAttribute(HOST_POINTER)");
+    assert_true(run.d.ndistinguishing > 0); /* the others still do */
+}
+
+/* The headline's fast read is of the fast kind, whatever the slow one is. */
+static void the_headline_reads_the_fast_kind(void **s)
+{
+    (void)s;
+    json_t *bench = recfix_load("bench_discriminator.json");
+    json_object_set_new(json_object_get(bench, "headline"), "slow_kind", json_string("cuMemAlloc"));
+    derive_from(bench);
+    assert_non_null(run.d.fast);
+    assert_string_equal(run.d.fast->kind, run.bench.fast_kind);
+    assert_string_equal(run.d.copies[1]->kind, "cuMemAlloc");
+}
+
+static void set_cycles(json_t *t, const char *key, double v)
+{
+    json_t *a = json_object_get(t, key);
+    for (size_t i = 0; i < json_array_size(a); i++)
+        json_array_set_new(a, i, json_real(v));
+}
+
+/* Sleep misses in every cycle while wake meets it: the goal is missed. */
+static void the_pool_goal_is_the_worst_of_sleep_and_wake(void **s)
+{
+    (void)s;
+    json_t *pool = recfix_load("pool_check.json");
+    size_t i;
+    json_t *t;
+    json_array_foreach(json_object_get(pool, "throughput"), i, t) {
+        set_cycles(t, "sleep_fraction_by_cycle", 0.8);
+        json_object_set_new(t, "sleep_fraction_of_ceiling", json_real(0.8));
+        set_cycles(t, "wake_fraction_by_cycle", 0.99);
+        json_object_set_new(t, "wake_fraction_of_ceiling", json_real(0.99));
+    }
+    derive_from(pool);
+    assert_true(run.d.pool_goal_known);
+    assert_int_equal(run.d.pool_goal, HA_GOAL_MISSED);
+}
+
+/* Cycles on both sides of the goal: within noise, neither met nor missed. */
+static void cycles_that_straddle_the_goal_are_within_noise(void **s)
+{
+    (void)s;
+    json_t *pool = recfix_load("pool_check.json");
+    size_t i;
+    json_t *t;
+    json_array_foreach(json_object_get(pool, "throughput"), i, t) {
+        json_t *c = json_object_get(t, "sleep_fraction_by_cycle");
+        for (size_t k = 0; k < json_array_size(c); k++)
+            json_array_set_new(c, k, json_real(k % 2 ? 0.96 : 0.94));
+        set_cycles(t, "wake_fraction_by_cycle", 0.99);
+    }
+    derive_from(pool);
+    assert_int_equal(run.d.pool_goal, HA_GOAL_WITHIN_NOISE);
+}
+
+/* The fix created but its read never told: its expectation fails. */
+static void the_fix_of_unknown_readability_fails_its_expectation(void **s)
+{
+    (void)s;
+    json_t *probe = recfix_load("probe_discriminator.json");
+    json_t *k = recfix_find(json_object_get(probe, "kinds"), "name", "vmm-device+host");
+    json_object_set_new(k, "created", json_true());
+    json_object_set_new(k, "readable", json_null());
+    derive_from(probe);
+    assert_int_equal(expectation("the fixed kind vmm-device+host")->status, EXP_FAIL);
+}
+
+static void a_failed_pool_check_fails_its_expectation(void **s)
+{
+    (void)s;
+    json_t *pool = recfix_load("pool_check.json");
+    json_t *c = recfix_find(json_object_get(pool, "checks"), "name", "create_pool");
+    json_object_set_new(c, "status", json_string("FAIL"));
+    json_object_set_new(c, "passed", json_false());
+    derive_from(pool);
+    assert_int_equal(expectation("create_pool")->status, EXP_FAIL);
+}
+
+/* JUnit: a check that could not run is skipped, never a pass. */
+static void junit_skips_what_could_not_run(void **s)
+{
+    (void)s;
+    derive_from(recfix_load("pool_check.json"));
+    const m_expect *e = expectation("create_pool");
+    assert_int_equal(e->status, EXP_SKIP);
+    char *xml = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&xml, &len);
+    assert_non_null(f);
+    export_junit(f, &run);
+    fclose(f);
+    char *at = strstr(xml, "name=\"create_pool");
+    assert_non_null(at);
+    char *end = strstr(at, "</testcase>");
+    assert_non_null(end);
+    *end = 0;
+    if (!strstr(at, "<skipped"))
+        fail_msg("create_pool [device+fix] (UNSUPPORTED) is not skipped in junit.xml: %s", at);
+    free(xml);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_teardown(a_kind_of_unknown_readability_is_neither_readable_nor_not, teardown),
+        cmocka_unit_test_teardown(a_control_is_not_a_gpu_kind, teardown),
+        cmocka_unit_test_teardown(an_undetermined_candidate_does_not_distinguish, teardown),
+        cmocka_unit_test_teardown(the_headline_reads_the_fast_kind, teardown),
+        cmocka_unit_test_teardown(the_pool_goal_is_the_worst_of_sleep_and_wake, teardown),
+        cmocka_unit_test_teardown(cycles_that_straddle_the_goal_are_within_noise, teardown),
+        cmocka_unit_test_teardown(the_fix_of_unknown_readability_fails_its_expectation, teardown),
+        cmocka_unit_test_teardown(a_failed_pool_check_fails_its_expectation, teardown),
+        cmocka_unit_test_teardown(junit_skips_what_could_not_run, teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
