@@ -615,7 +615,9 @@ void md_write(FILE *f, const m_run *r, const md_opts *o)
     for (int i = 0; !o->pr && o->plots && i < PLOT_N; i++)
         if (o->plots->why[i])
             fprintf(f, "Plot %s left out: gnuplot refused it (%s).\n\n", figure[i], md_text(o->plots->why[i]));
-    fprintf(f, "---\nMade by `report` from the records of %s%s.\n", md_text(r->path),
+    /* The folder's name, not the path it was read from: a report made again
+     * anywhere is the same bytes (tests/integration/test_committed.c). */
+    fprintf(f, "---\nMade by `report` from the records of run %s%s.\n", md_text(r->name),
             o->pr ? "" : "; exports: [junit.xml](junit.xml), [benchmark.json](benchmark.json), "
                          "[benchmark_bigger.json](benchmark_bigger.json), [results.csv](results.csv)");
 }

@@ -45,6 +45,33 @@ static void every_committed_run_loads_and_renders(void **s)
         fail_msg("committed runs that no longer load:\n%s", it_out);
 }
 
+/* Every committed REPORT.md is what this tree's report makes of its run's
+ * records, byte for byte: a change to a derived fact or its wording shows
+ * as a diff here, and make rerender-results makes them again. */
+static void every_committed_report_is_what_this_tree_renders(void **s)
+{
+    (void)s;
+    if (it_sh("test -x %s/bin/report", it_build()) != 0)
+        it_skip("report tools are not built (libjansson-dev, zlib1g-dev)");
+    /* git says which are committed; in a copy without .git (make mutants'
+     * scratch tree), every report but a simulated run's, which .gitignore
+     * keeps out of results/ */
+    const char *list = it_sh("git ls-files --error-unmatch README.md") == 0
+                           ? "git ls-files 'results/*REPORT.md'"
+                           : "find results -name REPORT.md -not -path '*-sim-dev*' -not -path '*-simhip*' | sort";
+    int rc = it_sh("n=0; bad=0; for rep in $(%s); do m=$(dirname \"$rep\"); "
+                   "n=$((n+1)); d=%s/rr$n/$(basename \"$m\"); mkdir -p \"$d\" && cp \"$m\"/*.json* \"$d\"/ && "
+                   "rm -f \"$d\"/benchmark*.json && if [ -e \"$m/torch_pool.txt\" ]; then cp \"$m/torch_pool.txt\" \"$d\"/; fi; "
+                   "if ! %s/bin/report --no-plots \"$d\" >/dev/null 2>\"$d.err\"; then bad=$((bad+1)); "
+                   "echo \"$m: not rendered: $(cat \"$d.err\")\"; elif ! cmp -s \"$rep\" \"$d/REPORT.md\"; then "
+                   "bad=$((bad+1)); echo \"$rep differs from this tree's rendering:\"; diff \"$rep\" \"$d/REPORT.md\" | head -8; "
+                   "fi; done; echo \"$n reports, $bad differ\"; [ $bad -eq 0 ] && [ $n -gt 0 ]",
+                   list, tmp, it_build());
+    if (rc != 0)
+        fail_msg("committed reports that this tree renders otherwise (make rerender-results makes them "
+                 "again):\n%s", it_out);
+}
+
 static void the_committed_series_holds_no_regression(void **s)
 {
     (void)s;
@@ -79,6 +106,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(every_committed_run_loads_and_renders),
+        cmocka_unit_test(every_committed_report_is_what_this_tree_renders),
         cmocka_unit_test(the_committed_series_holds_no_regression),
         cmocka_unit_test(a_series_of_two_machines_is_judged_as_its_pair),
     };
