@@ -237,8 +237,8 @@ static void a_runtime_call_that_misbehaves_is_named_and_bounded(void **s)
     assert_int_equal(it_sh("(FAKE_COUNT_MISBEHAVES=print LD_LIBRARY_PATH=%s/fakes/hip %s/probe_discriminator "
                            "--backend hip --list-devices 2>/dev/null)", build, build), 0);
     assert_string_equal(it_out, "hip 1\n");
-    assert_int_equal(it_sh("FAKE_DEVICE_COUNT=100000 LD_LIBRARY_PATH=%s/fakes/hip BUILD=%s ./run_all.sh --backend hip "
-                           "--results %s/many", build, build, tmp), 3);
+    assert_int_equal(it_sh("FAKE_DEVICE_COUNT=100000 LD_LIBRARY_PATH=%s/fakes/hip BUILD=%s timeout 30 ./run_all.sh "
+                           "--backend hip --results %s/many", build, build, tmp), 3);
     assert_non_null(strstr(it_out, "reported 100000 devices, more than any machine holds"));
     assert_int_equal(it_sh("test -e %s/many", tmp), 1); /* no folder, let alone 100000 */
     /* the initialiser's child sleeps a minute holding stdout: the run does
