@@ -127,7 +127,8 @@ def make(tree, build, version, specs):
 
 
 def run_test(tree, build, spec):
-    """(failed, why): failed is True when the test run fails."""
+    """(failed, why): True when the test failed, False when it passed, None
+    when it judged nothing (no test matched, or it skipped)."""
     binary, _, pattern = spec.partition(":")
     env = dict(os.environ, BUILD=build)
     env.pop("HA_TEST_FILTER", None)
@@ -143,7 +144,7 @@ def run_test(tree, build, spec):
         return None, f"{spec} ran no test (its pattern matches nothing)"
     if re.search(r"^\[  SKIPPED \]|^\[  SKIP    \]", out, re.M):
         return None, f"{spec} skipped here, so it judges nothing: {out[out.find('SKIP'):][:200].splitlines()[0]}"
-    failed = [m for m in re.findall(r"\[  FAILED  \] (\w+)$", out, re.M)]
+    failed = re.findall(r"\[  FAILED  \] (\w+)$", out, re.M)
     if r.returncode != 0:
         return True, f"{spec}: {', '.join(sorted(set(failed))) or 'exit ' + str(r.returncode)}"
     return False, ""
