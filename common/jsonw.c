@@ -20,9 +20,9 @@ static void indent(jw *w)
 {
     if (!w->pretty || w->flat[w->depth])
         return;
-    fputc('\n', w->f);
+    putc_unlocked('\n', w->f);
     for (int i = 0; i < w->depth; i++)
-        fputs("  ", w->f);
+        fputs_unlocked("  ", w->f);
 }
 
 /* Separator and indentation before any value or key. */
@@ -33,7 +33,7 @@ static void before_value(jw *w)
         return;
     }
     if (!w->first[w->depth])
-        fputs(w->flat[w->depth] && w->pretty ? ", " : ",", w->f);
+        fputs_unlocked(w->flat[w->depth] && w->pretty ? ", " : ",", w->f);
     w->first[w->depth] = false;
     if (w->depth > 0)
         indent(w);
@@ -42,7 +42,7 @@ static void before_value(jw *w)
 static void open_level(jw *w, char c, bool flat)
 {
     before_value(w);
-    fputc(c, w->f);
+    putc_unlocked(c, w->f);
     if (w->depth + 1 >= JW_MAX_DEPTH) {
         w->err = 1;
         return;
@@ -62,7 +62,7 @@ static void close_level(jw *w, char c)
     w->depth--;
     if (!empty && !flat)
         indent(w);
-    fputc(c, w->f);
+    putc_unlocked(c, w->f);
 }
 
 void jw_obj(jw *w) { open_level(w, '{', false); }
@@ -75,41 +75,41 @@ void jw_arr_end(jw *w) { close_level(w, ']'); }
  * name from the environment) is written as U+FFFD, never passed through. */
 static void put_string(jw *w, const char *s)
 {
-    fputc('"', w->f);
+    putc_unlocked('"', w->f);
     for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
         size_t n = ha_utf8_len(p);
         if (n == 0) {
-            fputs("\\ufffd", w->f);
+            fputs_unlocked("\\ufffd", w->f);
             continue;
         }
         if (n > 1) {
-            fwrite(p, 1, n, w->f);
+            fwrite_unlocked(p, 1, n, w->f);
             p += n - 1;
             continue;
         }
         switch (*p) {
-        case '"': fputs("\\\"", w->f); break;
-        case '\\': fputs("\\\\", w->f); break;
-        case '\n': fputs("\\n", w->f); break;
-        case '\r': fputs("\\r", w->f); break;
-        case '\t': fputs("\\t", w->f); break;
-        case '\b': fputs("\\b", w->f); break;
-        case '\f': fputs("\\f", w->f); break;
+        case '"': fputs_unlocked("\\\"", w->f); break;
+        case '\\': fputs_unlocked("\\\\", w->f); break;
+        case '\n': fputs_unlocked("\\n", w->f); break;
+        case '\r': fputs_unlocked("\\r", w->f); break;
+        case '\t': fputs_unlocked("\\t", w->f); break;
+        case '\b': fputs_unlocked("\\b", w->f); break;
+        case '\f': fputs_unlocked("\\f", w->f); break;
         default:
             if (*p < 0x20 || *p == 0x7f)
                 fprintf(w->f, "\\u%04x", *p);
             else
-                fputc(*p, w->f);
+                putc_unlocked(*p, w->f);
         }
     }
-    fputc('"', w->f);
+    putc_unlocked('"', w->f);
 }
 
 void jw_key(jw *w, const char *k)
 {
     before_value(w);
     put_string(w, k);
-    fputs(w->pretty ? ": " : ":", w->f);
+    fputs_unlocked(w->pretty ? ": " : ":", w->f);
     w->after_key = true;
 }
 
@@ -159,13 +159,13 @@ void jw_dbl_prec(jw *w, double v, int digits)
 void jw_bool(jw *w, bool v)
 {
     before_value(w);
-    fputs(v ? "true" : "false", w->f);
+    fputs_unlocked(v ? "true" : "false", w->f);
 }
 
 void jw_null(jw *w)
 {
     before_value(w);
-    fputs("null", w->f);
+    fputs_unlocked("null", w->f);
 }
 
 void jw_kstr(jw *w, const char *k, const char *v) { jw_key(w, k); jw_str(w, v); }
@@ -188,7 +188,7 @@ int jw_finish(jw *w)
     if (w->depth != 0 || w->after_key)
         w->err = 1;
     if (w->pretty)
-        fputc('\n', w->f);
+        putc_unlocked('\n', w->f);
     if (fflush(w->f) != 0 || ferror(w->f)) {
         w->err = 1;
         w->write_errno = errno ? errno : EIO;

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fields.h"
 #include "readfile.h"
 
 static bool oom;
@@ -182,15 +183,16 @@ int fleet_load(fleet *fl, const char *dir, char **err)
         char *p = rf_join(dir, names[i]), *why = NULL;
         m_run r;
         if (!p || m_load_run(&r, p, M_ALLOW_INCOMPLETE, &why) != 0) {
-            note(fl, "%s: unreadable: %s\n", names[i], why ? why : "out of memory");
+            note(fl, "%s: not understood: %s; not counted\n", names[i], why ? why : "out of memory");
             free(p);
             free(why);
             continue;
         }
         free(p);
         long long sv = r.has[RUN_ENV] ? r.envrec.schema_version : r.probe.head.schema_version;
-        if (sv != 2)
-            note(fl, "%s: records of schema version %lld (older records lack this version's fields)\n", names[i], sv);
+        if (sv < HA_SCHEMA_VERSION)
+            note(fl, "%s: records of schema version %lld, older than this reader's %d: a field added since is "
+                     "empty in its row, and marked if the others have it\n", names[i], sv, HA_SCHEMA_VERSION);
         if (!r.complete) {
             note(fl, "%s (%s, device %lld): not a whole run: %s; not counted\n", names[i], r.env->host, r.env->device,
                  r.incomplete);

@@ -26,6 +26,29 @@ bool gp_available(void)
     return false;
 }
 
+/* gnuplot's first complaint in the log in dir (else its last line), into
+ * buf: callers remove a failed plot's folder, log included, so the
+ * message must carry what gnuplot said. */
+static void complaint(const char *dir, char *buf, size_t n)
+{
+    buf[0] = 0;
+    char path[4200], line[300];
+    FILE *f = (size_t)snprintf(path, sizeof path, "%s/gnuplot.log", dir) < sizeof path ? fopen(path, "r") : NULL;
+    while (f && fgets(line, sizeof line, f)) {
+        size_t k = strcspn(line, "\r\n"), j = 0;
+        line[k] = 0;
+        if (k == 0 || strspn(line, " ^") == k)
+            continue;
+        for (size_t i = 0; line[i] && j + 1 < n; i++)
+            buf[j++] = (unsigned char)line[i] < 0x20 || line[i] == 0x7f ? '?' : line[i];
+        buf[j] = 0;
+        if (strstr(line, "rror") || strstr(line, "arning") || strstr(line, "undefined"))
+            break;
+    }
+    if (f)
+        fclose(f);
+}
+
 int gp_run(const char *dir, const char *script, char *err, size_t errlen)
 {
     pid_t pid = fork();
@@ -51,12 +74,15 @@ int gp_run(const char *dir, const char *script, char *err, size_t errlen)
         }
     if (WIFEXITED(st) && WEXITSTATUS(st) == 0)
         return 0;
+    char said[200];
+    complaint(dir, said, sizeof said);
     if (WIFEXITED(st) && WEXITSTATUS(st) == 127)
         snprintf(err, errlen, "gnuplot could not be started (apt-get install gnuplot-nox)");
     else if (WIFEXITED(st))
-        snprintf(err, errlen, "gnuplot exited %d; see %s/gnuplot.log", WEXITSTATUS(st), dir);
+        snprintf(err, errlen, "gnuplot exited %d on %s: %s", WEXITSTATUS(st), script, said[0] ? said : "it said nothing");
     else
-        snprintf(err, errlen, "gnuplot died of signal %d; see %s/gnuplot.log", WTERMSIG(st), dir);
+        snprintf(err, errlen, "gnuplot died of signal %d on %s: %s", WTERMSIG(st), script,
+                 said[0] ? said : "it said nothing");
     return -1;
 }
 

@@ -13,7 +13,8 @@
 bool gp_available(void);
 
 /* Runs `gnuplot SCRIPT` with dir as its working folder, its stderr in
- * dir/gnuplot.log. 0 when gnuplot exited 0; else -1 with err saying why. */
+ * dir/gnuplot.log. 0 when gnuplot exited 0; else -1 with err saying why,
+ * gnuplot's complaint quoted (the log need not outlive the call). */
 int gp_run(const char *dir, const char *script, char *err, size_t errlen);
 
 /* Writes s as a gnuplot single-quoted string: ' doubled, control bytes

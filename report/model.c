@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 
 #include "fields.h"
+#include "parsearena.h"
 #include "readfile.h"
 #include "sha256.h"
 #include "validate.h"
@@ -908,16 +909,19 @@ int m_load_run(m_run *r, const char *path, unsigned flags, char **err)
             continue;
         json_t *j = NULL;
         int root;
+        pa_begin();
         int rc = parse_checked(which, buf, len, !(flags & M_WITH_SAMPLES), run_roots[i], &j, &root, &e);
         free(buf);
         free(which);
         if (rc) {
+            pa_end();
             *err = e;
             m_free_run(r);
             return -1;
         }
         put(r, j, i == RUN_ENV ? HF_ROOT_ENV : root);
         json_decref(j);
+        pa_end();
         found++;
         if (!r->env)
             r->env = &head_of(r, i)->env;

@@ -260,22 +260,6 @@ static int place(const char *tmp, const char *name, const char *dir, char **err)
     return rc;
 }
 
-/* gnuplot's first complaint in its log, for the report to say. */
-static char *complaint(const char *tmp, const char *fallback)
-{
-    char *p = rf_join(tmp, "gnuplot.log"), line[300] = "";
-    FILE *log = p ? fopen(p, "r") : NULL;
-    while (log && fgets(line, sizeof line, log)) {
-        line[strcspn(line, "\n")] = 0;
-        if (strstr(line, "rror") || strstr(line, "arning") || strstr(line, "undefined"))
-            break;
-    }
-    if (log)
-        fclose(log);
-    free(p);
-    return rf_printf("%s%s%s", fallback, line[0] ? ": " : "", line);
-}
-
 static void track(const char *tmp, const char *name)
 {
     char *p = rf_join(tmp, name);
@@ -312,7 +296,7 @@ int plots_make(const m_run *r, const char *dir, plot_result *out, char **err)
         if (!gp || gp_run(tmp, gp, e, sizeof e) != 0) {
             /* A figure gnuplot refuses (a record's values it cannot place) is
              * left out, and the report says why; the others still go in. */
-            out->why[i] = complaint(tmp, e[0] ? e : "gnuplot failed");
+            out->why[i] = strdup(e[0] ? e : "gnuplot failed");
             char *png = rf_printf("%s/%s.png", tmp, names[i]), *svg = rf_printf("%s/%s.svg", tmp, names[i]);
             if (png)
                 unlink(png);

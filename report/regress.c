@@ -658,8 +658,14 @@ static void cmp_proc_rows(const regress_cfg *cfg, const m_bench *a, const m_benc
             monitor++;
             if (g[j].detectable > worst_det) {
                 worst_det = g[j].detectable;
-                snprintf(worst, sizeof worst, "; the least resolved, %s, detects %+.0f %%", name,
-                         100 * g[j].detectable);
+                /* A few processes with a wide spread give a figure no reader
+                 * can use (+4e81 %): past 10x it is said as such. */
+                if (g[j].detectable > 9)
+                    snprintf(worst, sizeof worst, "; the least resolved, %s, cannot resolve even a tenfold change",
+                             name);
+                else
+                    snprintf(worst, sizeof worst, "; the least resolved, %s, detects %+.0f %%", name,
+                             100 * g[j].detectable);
             }
             break;
         default:

@@ -73,25 +73,25 @@ static const char *kprintf(const char *fmt, ...)
 static void entity(FILE *f, unsigned char c, size_t n, const unsigned char *u)
 {
     switch (c) {
-    case '&': fputs("&amp;", f); break;
-    case '<': fputs("&lt;", f); break;
-    case '>': fputs("&gt;", f); break;
-    case '"': fputs("&quot;", f); break;
-    case '\'': fputs("&#39;", f); break;
-    default: fwrite(u, 1, n, f);
+    case '&': fputs_unlocked("&amp;", f); break;
+    case '<': fputs_unlocked("&lt;", f); break;
+    case '>': fputs_unlocked("&gt;", f); break;
+    case '"': fputs_unlocked("&quot;", f); break;
+    case '\'': fputs_unlocked("&#39;", f); break;
+    default: fwrite_unlocked(u, 1, n, f);
     }
 }
 
-void html_text(FILE *f, const char *s) { WALK(s, true, entity(f, *u_, n_, u_), fputs(HA_UTF8_REPLACEMENT, f)) }
+void html_text(FILE *f, const char *s) { WALK(s, true, entity(f, *u_, n_, u_), fputs_unlocked(HA_UTF8_REPLACEMENT, f)) }
 
 void xml_text(FILE *f, const char *s)
 {
     /* XML 1.0 holds tab, newline and carriage return, nothing else below 0x20;
      * U+FFFE and U+FFFF are not characters either. */
     WALK(s, true,
-         (n_ == 3 && u_[0] == 0xef && u_[1] == 0xbf && u_[2] >= 0xbe) ? fputs(HA_UTF8_REPLACEMENT, f)
+         (n_ == 3 && u_[0] == 0xef && u_[1] == 0xbf && u_[2] >= 0xbe) ? fputs_unlocked(HA_UTF8_REPLACEMENT, f)
                                                                        : (entity(f, *u_, n_, u_), 0),
-         fputs(HA_UTF8_REPLACEMENT, f))
+         fputs_unlocked(HA_UTF8_REPLACEMENT, f))
 }
 
 void csv_text(FILE *f, const char *s)
@@ -100,13 +100,13 @@ void csv_text(FILE *f, const char *s)
     bool formula = strchr("=+-@\t\r", *t) && *t;
     bool quote = formula || strpbrk(t, ",\"\n\r\t") || *t == ' ';
     if (quote)
-        fputc('"', f);
+        putc_unlocked('"', f);
     if (formula)
-        fputc('\'', f);
-    WALK(t, false, (*u_ == '"' ? fputs("\"\"", f) : (fwrite(u_, 1, n_, f), 0)),
-         (*u_ < 0x20 || *u_ == 0x7f) ? fputc(' ', f) : fputs(HA_UTF8_REPLACEMENT, f))
+        putc_unlocked('\'', f);
+    WALK(t, false, (*u_ == '"' ? fputs_unlocked("\"\"", f) : (fwrite_unlocked(u_, 1, n_, f), 0)),
+         (*u_ < 0x20 || *u_ == 0x7f) ? putc_unlocked(' ', f) : fputs_unlocked(HA_UTF8_REPLACEMENT, f))
     if (quote)
-        fputc('"', f);
+        putc_unlocked('"', f);
 }
 
 char *utf8_fix(const char *s)
@@ -171,18 +171,18 @@ void md_code_block(FILE *f, const char *s)
     }
     size_t fence = longest < 3 ? 3 : longest + 1;
     for (size_t i = 0; i < fence; i++)
-        fputc('`', f);
-    fputs("text\n", f);
+        putc_unlocked('`', f);
+    fputs_unlocked("text\n", f);
     char *clean = utf8_fix(s);
     if (clean) {
-        fputs(clean, f);
+        fputs_unlocked(clean, f);
         if (*clean && clean[strlen(clean) - 1] != '\n')
-            fputc('\n', f);
+            putc_unlocked('\n', f);
         free(clean);
     }
     for (size_t i = 0; i < fence; i++)
-        fputc('`', f);
-    fputc('\n', f);
+        putc_unlocked('`', f);
+    putc_unlocked('\n', f);
 }
 
 /* ---- units ---- */

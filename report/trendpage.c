@@ -29,12 +29,14 @@ void trend_summarise(trend_run *u, const m_run *r, const char *name, const char 
     u->runtime = dup(r->env->runtime_version);
     u->tool = dup(r->env->tool_version);
     u->time = dup(r->env->time_utc);
-    u->fast = u->cold = u->slow = u->hardened = u->sleep = u->wake = u->wake_now = NAN;
+    u->fast = u->cold = u->slow = u->slow_other = u->hardened = u->sleep = u->wake = u->wake_now = NAN;
+    u->pause_ms = -1;
     u->ndist = u->ncand = -1;
     const m_bench *b = &r->bench;
     if (r->has[RUN_BENCH] && b->has_headline) {
         u->fast = b->fast_median;
-        u->slow = b->slow_median;
+        bool same = b->slow_kind && b->fast_kind && !strcmp(b->slow_kind, b->fast_kind);
+        *(same ? &u->slow : &u->slow_other) = b->slow_median;
         u->cold = r->d.cold ? r->d.cold->st.median : NAN;
         for (size_t i = 0; i < r->d.nhardened; i++)
             if (isnan(u->hardened) || r->d.hardened[i]->st.median < u->hardened)
@@ -48,8 +50,13 @@ void trend_summarise(trend_run *u, const m_run *r, const char *name, const char 
         const m_tput *t = &r->pool.tputs[i];
         if (t->measured && isnan(u->sleep)) {
             u->sleep = 100 * t->sleep_frac;
-            u->wake = 100 * t->wake_frac;
-            u->wake_now = 100 * t->wake_now_frac;
+            u->pause_ms = t->pause_ms;
+            if (t->pause_ms < 0) { /* schema 1: no pause, the wake came right after */
+                u->wake_now = 100 * t->wake_frac;
+            } else {
+                u->wake = 100 * t->wake_frac;
+                u->wake_now = 100 * t->wake_now_frac;
+            }
         }
     }
 }
@@ -86,8 +93,64 @@ char *trend_track(const char *out, const char *name)
 }
 
 static void num(FILE *f, double v) { isfinite(v) ? fprintf(f, " %.6g", v) : fputs(" NaN", f); }
-/* A value under the goal, for the red marks; NaN where it is not. */
-static void under(FILE *f, double v) { num(f, isfinite(v) && v < 100 * HA_POOL_THROUGHPUT_GOAL ? v : NAN); }
+/* The data file's columns: 1 the run's index, 2 its label, then these. */
+enum { C_FAST = 3, C_COLD, C_SLOW, C_HARD, C_DIST, C_SLEEP, C_WAKE, C_WAKE_NOW, C_SLOW_OTHER, C_UNDER };
+#define NCOLS (C_UNDER + 3)
+
+static double value(const trend_run *u, int col)
+{
+    switch (col) {
+    case C_FAST: return u->fast;
+    case C_COLD: return u->cold;
+    case C_SLOW: return u->slow;
+    case C_HARD: return u->hardened;
+    case C_DIST: return u->ndist < 0 ? NAN : u->ndist;
+    case C_SLEEP: return u->sleep;
+    case C_WAKE: return u->wake;
+    case C_WAKE_NOW: return u->wake_now;
+    case C_SLOW_OTHER: return u->slow_other;
+    default: { /* a value under the goal, for the red marks; NaN where it is not */
+        double v = value(u, C_SLEEP + (col - C_UNDER));
+        return isfinite(v) && v < 100 * HA_POOL_THROUGHPUT_GOAL ? v : NAN;
+    }
+    }
+}
+
+typedef struct series {
+    int col;
+    const char *title, *style;
+} series;
+
+/* Each plot's series, in the data file's columns; a series no run has is left out of the script. */
+static const series plot_series[NPLOTS][5] = {
+    {{C_FAST, "fast path", "linespoints"},
+     {C_COLD, "line-flushed read", "linespoints"},
+     {C_HARD, "best hardened", "linespoints"},
+     {C_SLOW, "slow path (copy of the same allocation)", "linespoints"},
+     {C_SLOW_OTHER, "copy of another allocation (older records)", "linespoints dt 3"}},
+    {{C_DIST, "distinguishing", "linespoints"}},
+    {{C_SLEEP, "sleep", "linespoints"},
+     {C_WAKE, "wake (after its pause)", "linespoints"},
+     {C_WAKE_NOW, "wake right after sleep", "linespoints dt 3"}},
+};
+static const char *const plot_titles[NPLOTS] = {"read paths, run by run", "candidates that distinguish",
+                                                "pool throughput (red: under the goal)"};
+
+static bool series_has_data(int col, const trend_run *runs, size_t from, size_t to)
+{
+    for (size_t i = from; i < to; i++)
+        if (isfinite(value(&runs[i], col)))
+            return true;
+    return false;
+}
+
+bool trend_plot_has_data(int k, const trend_run *runs, size_t from, size_t to)
+{
+    for (size_t s = 0; s < 5 && plot_series[k][s].col; s++)
+        if (series_has_data(plot_series[k][s].col, runs, from, to))
+            return true;
+    return false;
+}
 
 static FILE *tracked_file(const char *out, const char *name)
 {
@@ -97,8 +160,46 @@ static FILE *tracked_file(const char *out, const char *name)
     return f;
 }
 
-/* One group's three plots, from its data file. Versions and times are
- * record text: they go into the data file as quoted fields, never into
+/* One plot of a group: its series that have data, then where its axes landed. */
+static void plot_script(FILE *gp, int g, int k, const trend_run *runs, size_t from, size_t to, double lo)
+{
+    bool sim = runs[from].sim;
+    fprintf(gp, "set output 'group%d_%s.svg'\nset title '%s%s'\n", g, plots[k], plot_titles[k],
+            sim ? " - SIMULATED, not a measurement of any GPU" : "");
+    if (sim)
+        fprintf(gp, "set label 1 'SIMULATED' at graph 0.5, 0.5 center font ',36' textcolor rgb '#e8b0b0' back\n");
+    else
+        fprintf(gp, "unset label 1\n");
+    if (k == 0)
+        fprintf(gp, "set logscale y\nset ylabel 'ns (median)'\nset yrange [*:*]\n");
+    else if (k == 1)
+        fprintf(gp, "unset logscale y\nset ylabel 'candidates'\nset yrange [0:*]\n");
+    else
+        fprintf(gp, "unset logscale y\nset ylabel '%% of the pinned-copy ceiling'\nset yrange [%g:101]\n", lo);
+    fprintf(gp, "plot");
+    const char *sep = " ";
+    for (size_t s = 0; s < 5 && plot_series[k][s].col; s++) {
+        const series *x = &plot_series[k][s];
+        if (!series_has_data(x->col, runs, from, to))
+            continue;
+        fprintf(gp, "%sd using 1:%d%s with %s title '%s'", sep, x->col, *sep == ' ' ? ":xtic(2)" : "", x->style,
+                x->title);
+        sep = ", ";
+    }
+    if (k == 2) {
+        fprintf(gp, ", %g with lines dt 2 lw 2 lc rgb '#cc0000' title 'goal %g %%'", 100 * HA_POOL_THROUGHPUT_GOAL,
+                100 * HA_POOL_THROUGHPUT_GOAL);
+        for (int c = C_UNDER; c < NCOLS; c++)
+            if (series_has_data(c, runs, from, to))
+                fprintf(gp, ", d using 1:%d with points pt 7 ps 1.4 lc rgb '#cc0000' notitle", c);
+    }
+    fprintf(gp, "\nset print 'group%d_%s.box'\nprint GPVAL_TERM_XMIN, GPVAL_TERM_XMAX, GPVAL_TERM_YMIN, "
+                "GPVAL_TERM_YMAX, GPVAL_X_MIN, GPVAL_X_MAX, GPVAL_Y_MIN, GPVAL_Y_MAX\nunset print\n",
+            g, plots[k]);
+}
+
+/* One group's plots, from its data file. Versions and times are record
+ * text: they go into the data file as quoted fields, whole, never into
  * the script. After each plot the script prints where its axes landed,
  * for the page's map of points to runs. */
 int trend_write_group(const char *out, int g, const trend_run *runs, size_t from, size_t to)
@@ -111,68 +212,39 @@ int trend_write_group(const char *out, int g, const trend_run *runs, size_t from
     double low = 100 * HA_POOL_THROUGHPUT_GOAL;
     for (size_t i = from; i < to; i++) {
         const trend_run *u = &runs[i];
-        char *label = rf_printf("%.10s %.16s %.10s", u->tool, u->runtime, u->time);
+        char *label = rf_printf("%s %s %s", u->tool, u->runtime, u->time);
         fprintf(f, "%zu ", i - from);
         gp_data_str(f, label ? label : u->dir);
         free(label);
-        num(f, u->fast);
-        num(f, u->cold);
-        num(f, u->slow);
-        num(f, u->hardened);
-        num(f, u->ndist < 0 ? NAN : u->ndist);
-        num(f, u->sleep);
-        num(f, u->wake);
-        num(f, u->wake_now);
-        under(f, u->sleep);
-        under(f, u->wake);
-        under(f, u->wake_now);
+        for (int c = C_FAST; c < NCOLS; c++)
+            num(f, value(u, c));
         fputc('\n', f);
-        const double v[] = {u->sleep, u->wake, u->wake_now};
-        for (int k = 0; k < 3; k++)
-            if (isfinite(v[k]) && v[k] < low && v[k] > 0)
-                low = v[k];
+        for (int c = C_SLEEP; c <= C_WAKE_NOW; c++) {
+            double v = value(u, c);
+            if (isfinite(v) && v < low && v > 0)
+                low = v;
+        }
     }
     if (fclose(f) != 0)
         return -1;
-    for (int k = 0; k < NPLOTS; k++) {
-        snprintf(name, sizeof name, "group%d_%s.svg", g, plots[k]);
-        free(trend_track(out, name));
-        snprintf(name, sizeof name, "group%d_%s.box", g, plots[k]);
-        free(trend_track(out, name));
-    }
     snprintf(name, sizeof name, "group%d.gp", g);
     FILE *gp = tracked_file(out, name);
     if (!gp)
         return -1;
-    double lo = fmin(85, floor(low - 2));
     fprintf(gp,
             "set terminal svg size %d,%d noenhanced font ',10'\nset grid\nset key outside right\n"
-            "set xtics rotate by -30 left font ',8'\nset bmargin 7\nset offsets 0.3, 0.3, 0, 0\nd = 'group%d.dat'\n"
-            "set xlabel 'runs by time (tool, runtime, time)'\n"
-            "set output 'group%d_latency.svg'\nset logscale y\nset ylabel 'ns (median)'\n"
-            "set title 'read paths, run by run'\n"
-            "plot d using 1:3:xtic(2) with linespoints title 'fast path', "
-            "d using 1:4 with linespoints title 'line-flushed read', "
-            "d using 1:6 with linespoints title 'best hardened', "
-            "d using 1:5 with linespoints title 'slow path (copy)'\n"
-            "set print 'group%d_latency.box'\nprint GPVAL_TERM_XMIN, GPVAL_TERM_XMAX, GPVAL_TERM_YMIN, "
-            "GPVAL_TERM_YMAX, GPVAL_X_MIN, GPVAL_X_MAX, GPVAL_Y_MIN, GPVAL_Y_MAX\nunset print\nunset logscale y\n"
-            "set output 'group%d_verdicts.svg'\nset ylabel 'candidates'\nset yrange [0:*]\n"
-            "set title 'candidates that distinguish'\n"
-            "plot d using 1:7:xtic(2) with linespoints title 'distinguishing'\n"
-            "set print 'group%d_verdicts.box'\nprint GPVAL_TERM_XMIN, GPVAL_TERM_XMAX, GPVAL_TERM_YMIN, "
-            "GPVAL_TERM_YMAX, GPVAL_X_MIN, GPVAL_X_MAX, GPVAL_Y_MIN, GPVAL_Y_MAX\nunset print\n"
-            "set output 'group%d_pool.svg'\nset ylabel '%% of the pinned-copy ceiling'\n"
-            "set yrange [%g:101]\nset title 'pool throughput (red: under the goal)'\n"
-            "plot d using 1:8:xtic(2) with linespoints title 'sleep', "
-            "d using 1:9 with linespoints title 'wake', d using 1:10 with linespoints dt 3 title 'wake right after sleep', "
-            "%g with lines dt 2 lw 2 lc rgb '#cc0000' title 'goal %g %%', "
-            "d using 1:11 with points pt 7 ps 1.4 lc rgb '#cc0000' notitle, "
-            "d using 1:12 with points pt 7 ps 1.4 lc rgb '#cc0000' notitle, "
-            "d using 1:13 with points pt 7 ps 1.4 lc rgb '#cc0000' notitle\n"
-            "set print 'group%d_pool.box'\nprint GPVAL_TERM_XMIN, GPVAL_TERM_XMAX, GPVAL_TERM_YMIN, "
-            "GPVAL_TERM_YMAX, GPVAL_X_MIN, GPVAL_X_MAX, GPVAL_Y_MIN, GPVAL_Y_MAX\nunset print\n",
-            PLOT_W, PLOT_H, g, g, g, g, g, g, lo, 100 * HA_POOL_THROUGHPUT_GOAL, 100 * HA_POOL_THROUGHPUT_GOAL, g);
+            "set xtics rotate by -30 left font ',8'\nset bmargin 9\nset offsets 0.3, 0.3, 0, 0\nd = 'group%d.dat'\n"
+            "set xlabel 'runs by time (tool, runtime, time)'\n",
+            PLOT_W, PLOT_H, g);
+    for (int k = 0; k < NPLOTS; k++) {
+        if (!trend_plot_has_data(k, runs, from, to))
+            continue;
+        snprintf(name, sizeof name, "group%d_%s.svg", g, plots[k]);
+        free(trend_track(out, name));
+        snprintf(name, sizeof name, "group%d_%s.box", g, plots[k]);
+        free(trend_track(out, name));
+        plot_script(gp, g, k, runs, from, to, fmin(85, floor(low - 2)));
+    }
     return fclose(gp) == 0 ? 0 : -1;
 }
 
@@ -255,16 +327,9 @@ static void point_map(FILE *f, const char *out, int g, int k, const trend_run *r
     fprintf(f, "<map name=\"g%d_%s\">\n", g, plots[k]);
     for (size_t i = from; i < to; i++) {
         const trend_run *u = &runs[i];
-        double ys[4] = {NAN, NAN, NAN, NAN};
-        if (k == 0)
-            ys[0] = u->fast, ys[1] = u->cold, ys[2] = u->slow, ys[3] = u->hardened;
-        else if (k == 1)
-            ys[0] = u->ndist < 0 ? NAN : u->ndist;
-        else
-            ys[0] = u->sleep, ys[1] = u->wake, ys[2] = u->wake_now;
         double x = b.x0 + ((double)(i - from) - b.xmin) / (b.xmax - b.xmin) * (b.x1 - b.x0);
-        for (int s = 0; s < 4; s++) {
-            double v = ys[s];
+        for (size_t s = 0; s < 5 && plot_series[k][s].col; s++) {
+            double v = value(u, plot_series[k][s].col);
             if (!isfinite(v) || (logy && v <= 0))
                 continue;
             double t = logy ? (log(v) - log(b.ymin)) / (log(b.ymax) - log(b.ymin)) : (v - b.ymin) / (b.ymax - b.ymin);
@@ -294,6 +359,36 @@ static void cell(FILE *f, double v, const char *fmt)
     }
 }
 
+/* Where a figure's definition changed inside a group: the page says
+ * which runs measured what, and the plots keep the figures apart. */
+static void definitions(FILE *f, const trend_run *runs, size_t i, size_t j)
+{
+    size_t other = 0, v1 = 0, n = j - i;
+    long long pmin = -1, pmax = -1;
+    for (size_t k = i; k < j; k++) {
+        other += isfinite(runs[k].slow_other);
+        v1 += runs[k].pause_ms < 0 && isfinite(runs[k].wake_now) && isnan(runs[k].wake);
+        if (runs[k].pause_ms >= 0) {
+            pmin = pmin < 0 || runs[k].pause_ms < pmin ? runs[k].pause_ms : pmin;
+            pmax = runs[k].pause_ms > pmax ? runs[k].pause_ms : pmax;
+        }
+    }
+    if (!other && !v1 && pmin == pmax)
+        return;
+    fprintf(f, "<p>Definitions changed within this group; the plots keep each figure under its own name, so a "
+               "line ends where its definition does:</p>\n<ul>\n");
+    if (other)
+        fprintf(f, "<li>slow path: %zu of %zu runs (older records) timed the copy of <em>another</em> allocation than "
+                   "the one read fast, not a like-for-like slow path: plotted apart as \"copy of another "
+                   "allocation\", with no slow/fast ratio.</li>\n", other, n);
+    if (v1)
+        fprintf(f, "<li>wake: %zu of %zu runs (schema-1 pool records) timed the wake right after its sleep: plotted "
+                   "as \"wake right after sleep\"; later records time \"wake\" after a pause.</li>\n", v1, n);
+    if (pmin != pmax)
+        fprintf(f, "<li>wake: the pause after its sleep differs between runs (%lld to %lld ms).</li>\n", pmin, pmax);
+    fprintf(f, "</ul>\n");
+}
+
 static void group_table(FILE *f, const trend_run *runs, size_t i, size_t j)
 {
     fprintf(f, "<table><tr><th>time</th><th>run</th><th>tool</th><th>runtime</th><th>fast</th><th>slow</th>"
@@ -314,8 +409,8 @@ static void group_table(FILE *f, const trend_run *runs, size_t i, size_t j)
         fprintf(f, "</td><td>");
         html_text(f, fmt_ns(u->fast));
         fprintf(f, "</td><td>");
-        html_text(f, fmt_ns(u->slow));
-        fprintf(f, "</td><td>");
+        html_text(f, fmt_ns(isfinite(u->slow) ? u->slow : u->slow_other));
+        fprintf(f, "%s</td><td>", isfinite(u->slow_other) ? " (another allocation)" : "");
         html_text(f, fmt_times(u->slow / u->fast));
         fprintf(f, "</td>");
         u->ndist < 0 ? fprintf(f, "<td>–</td>") : fprintf(f, "<td>%d of %d</td>", u->ndist, u->ncand);
@@ -375,8 +470,17 @@ int trend_write_html(const char *out, const char *dir, const trend_run *runs, si
         fprintf(f, "<h2%s>", runs[i].sim ? " class=\"sim\"" : "");
         html_text(f, runs[i].group);
         fprintf(f, "</h2>\n");
+        if (runs[i].sim)
+            fprintf(f, "<p class=\"sim\"><b>SIMULATED:</b> the simulation backend, not a measurement of any GPU; "
+                       "its plots say so.</p>\n");
         group_table(f, runs, i, j);
+        definitions(f, runs, i, j);
         for (int k = 0; k < NPLOTS; k++) {
+            if (!trend_plot_has_data(k, runs, i, j)) {
+                fprintf(f, "<p>Not plotted: no run of this group has a figure for %s (its records hold no %s).</p>\n",
+                        plot_titles[k], k == 0 ? "bench headline" : k == 1 ? "probe verdicts" : "measured pool throughput");
+                continue;
+            }
             point_map(f, out, g, k, runs, i, j);
             fprintf(f, "<img class=\"plot\" src=\"group%d_%s.svg\" width=\"%d\" height=\"%d\" usemap=\"#g%d_%s\" "
                        "alt=\"%s\">\n", g, plots[k], PLOT_W, PLOT_H, g, plots[k], plots[k]);

@@ -17,7 +17,13 @@ typedef struct trend_run {
     char *link;  /* where its REPORT.md is, for the page's links */
     char *group, *runtime, *tool, *time;
     bool sim;
-    double fast, cold, slow, hardened, sleep, wake, wake_now; /* ns; throughput in % of the ceiling */
+    /* ns; throughput in % of the ceiling. A figure whose definition
+     * changed is kept under its own name: slow_other is an older record's
+     * copy of another allocation than the one read fast (never a like-for-
+     * like slow path), and a schema-1 wake was timed right after its sleep,
+     * so it lands in wake_now. */
+    double fast, cold, slow, slow_other, hardened, sleep, wake, wake_now;
+    long long pause_ms; /* the wake's pause after its sleep; -1 none */
     int ndist, ncand;
 } trend_run;
 
@@ -36,7 +42,12 @@ void trend_sort(trend_run *runs, size_t n);
 /* out/name into a malloc'd path, registered for removal on a signal or a failure. */
 char *trend_track(const char *out, const char *name);
 
-/* Writes groupG.dat and groupG.gp into out for runs[from, to). The script
+/* Whether any run of runs[from, to) has a figure for plot k (0 latency,
+ * 1 verdicts, 2 pool): a plot without one is not drawn, and the page says so. */
+bool trend_plot_has_data(int k, const trend_run *runs, size_t from, size_t to);
+
+/* Writes groupG.dat and groupG.gp into out for runs[from, to): the plots
+ * that have data, each titled SIMULATED where the group is. The script
  * also prints where each plot's axes landed (groupG_K.box), from which the
  * page maps each point to its run. 0, or -1 when a file could not be written. */
 int trend_write_group(const char *out, int g, const trend_run *runs, size_t from, size_t to);

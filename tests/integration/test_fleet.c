@@ -105,8 +105,23 @@ static void failures_halves_and_twins_are_listed_not_dropped(void **s)
     assert_int_equal(it_sh("cd %s/survey && d=$(ls -d *-node-a-sim-dev0 | head -1) && cp -r \"$d\" "
                            "2099-01-01T000000Z-node-x-sim-dev0 && rm 2099-01-01T000000Z-node-x-sim-dev0/MANIFEST.json",
                            tmp), 0);
+    /* a run whose record does not parse, sealed as it is: not understood, named, not counted */
+    assert_int_equal(it_sh("cd %s/survey && d=$(ls -d *-node-a-sim-dev0 | head -1) && cp -r \"$d\" "
+                           "2099-01-02T000000Z-node-y-sim-dev0 && cd 2099-01-02T000000Z-node-y-sim-dev0 && "
+                           "head -c 100 probe_discriminator.json > cut && mv cut probe_discriminator.json",
+                           tmp), 0);
+    char cut[320];
+    snprintf(cut, sizeof cut, "%s/survey/2099-01-02T000000Z-node-y-sim-dev0", tmp);
+    assert_int_equal(it_seal(cut), 0);
     assert_int_equal(task("node-a", ""), 0);
     it_sh("report/fleet %s/survey", tmp);
+    assert_non_null(strstr(it_out, "2099-01-02T000000Z-node-y-sim-dev0: not understood: "));
+    /* counted, it would be node-a's device 0 a third time */
+    assert_null(strstr(it_out, "and 2099-01-02T000000Z-node-y-sim-dev0"));
+    assert_null(strstr(it_out, "2099-01-02T000000Z-node-y-sim-dev0 and"));
+    assert_non_null(strstr(it_out, "| node-a |"));
+    /* runs of this schema carry no note about their schema */
+    assert_null(strstr(it_out, "records of schema version"));
     assert_non_null(strstr(it_out, "node-e: failed"));
     assert_non_null(strstr(it_out, "device 7 does not exist")); /* the log's last lines */
     assert_non_null(strstr(it_out, "node-f: no status"));

@@ -319,6 +319,36 @@ static void a_row_with_one_process_is_said_not_inconclusive(void **s)
         fail_msg("compare exited %d", rc);
 }
 
+/* Two processes a row, fifty times apart: a spread no pair can resolve. */
+static void two_processes_far_apart(json_t *j)
+{
+    it_steady_instruments(j);
+    it_later(j);
+    size_t i, k;
+    json_t *r, *m;
+    json_array_foreach(json_object_get(j, "rows"), i, r) {
+        json_t *bp = json_object_get(r, "by_process");
+        while (json_array_size(bp) > 2)
+            json_array_remove(bp, 2);
+        json_array_foreach(json_object_get(json_array_get(bp, 1), "block_medians_ns"), k, m)
+            json_real_set(m, 50 * json_number_value(m));
+    }
+}
+
+/* What a pair cannot resolve is said in words a reader can use, never as
+ * a detectable change of +4e81 %. */
+static void an_unresolvable_row_is_said_so(void **s)
+{
+    (void)s;
+    fresh_bench("w1", steady_pageable);
+    fresh_bench("w2", two_processes_far_apart);
+    it_sh("report/compare --same-machine %s/w1 %s/w2", tmp, tmp);
+    if (!strstr(it_out, "cannot resolve even a tenfold change"))
+        fail_msg("compare said:\n%s", it_out);
+    assert_int_equal(it_sh("report/compare --same-machine %s/w1 %s/w2 | grep -E 'detects \\+([0-9]{4,}|inf)'", tmp,
+                           tmp), 1);
+}
+
 static void fail_a_pool_check(json_t *j)
 {
     json_t *c = json_array_get(json_object_get(j, "checks"), 1);
@@ -521,6 +551,9 @@ static void trend_page_renders_every_plot(void **s)
     assert_int_equal(it_count_entries(many), 2);
     assert_int_equal(it_sh("report/trend %s/many --out %s/many-trend", tmp, tmp), 0);
     assert_int_equal(it_sh("report/trend %s/many --out %s/many-trend", tmp, tmp), 5); /* not overwritten */
+    /* every plot of a simulated group says so on its face */
+    assert_int_equal(it_sh("ls %s/many-trend/*.svg | wc -l; grep -L SIMULATED %s/many-trend/*.svg", tmp, tmp), 0);
+    assert_string_equal(it_out, "3\n");
     const char *browser = it_sh("command -v chromium") == 0 ? "chromium" : NULL;
     if (!browser) {
         it_skip("no chromium here: the page was written but not loaded");
@@ -537,6 +570,54 @@ static void trend_page_renders_every_plot(void **s)
                         "--virtual-time-budget=5000 --dump-dom file://%s/many-trend/index.html 2>/dev/null "
                         "| grep -o 'data-point-links=\"[0-9]*\"'", tmp, tmp), 0);
     assert_true(atoi(strchr(it_out, '"') + 1) >= 2 * 5);
+}
+
+/* A figure whose definition changed is never joined to its later self:
+ * the committed H200 runs before 2e5addf copied another allocation for the
+ * slow path and timed the wake right after its sleep. Labels are whole. */
+static void trend_keeps_a_changed_definition_apart(void **s)
+{
+    (void)s;
+    if (it_sh("command -v gnuplot") != 0)
+        it_skip("gnuplot is not installed (apt-get install gnuplot-nox)");
+    assert_int_equal(it_sh("mkdir %s/defs && cp -r results/2026-11-30T194335Z-vm-cuda-dev0 "
+                           "results/2026-12-02T130224Z-vm-cuda-dev0 %s/defs/", tmp, tmp), 0);
+    assert_int_equal(it_sh("report/trend %s/defs --out %s/defs-trend", tmp, tmp), 0);
+    assert_int_equal(it_sh("grep -c -e 'slow path: 1 of 2 runs' -e 'wake: 1 of 2 runs (schema-1' "
+                           "%s/defs-trend/index.html", tmp), 0);
+    assert_string_equal(it_out, "2\n");
+    /* the older run: no like-for-like slow path (5) and no paused wake (9);
+     * its copy (11) and its wake right after sleep (10) under their own names */
+    assert_int_equal(it_sh("awk -F'\"' '{ split($3, v, \" \"); print $2, v[3], v[7], v[8], v[9] }' "
+                           "%s/defs-trend/group0.dat", tmp), 0);
+    if (!strstr(it_out, "0caf234 13.0 2026-11-30T19:43:35Z NaN NaN 9") ||
+        !strstr(it_out, "2e5addf 13.0 2026-12-02T13:02:24Z 4709.15 96.9763 90.8829 NaN\n"))
+        fail_msg("group0.dat (label, slow, wake, wake right after, other copy):\n%s", it_out);
+}
+
+/* Runs that hold no figure (env.json alone) still get their page: the
+ * plots with nothing to draw are named, not handed to gnuplot. */
+static void trend_draws_only_plots_with_figures(void **s)
+{
+    (void)s;
+    if (it_sh("command -v gnuplot") != 0)
+        it_skip("gnuplot is not installed (apt-get install gnuplot-nox)");
+    for (int i = 1; i <= 2; i++)
+        assert_int_equal(it_sh("mkdir -p %s/envonly/r%d && cp %s/env.json %s/envonly/r%d/ && "
+                               "%s/run_manifest %s/envonly/r%d --backend sim --device 0 env:0",
+                               tmp, i, run, tmp, i, build, tmp, i), 0);
+    assert_int_equal(it_sh("report/trend %s/envonly --out %s/envonly-trend", tmp, tmp), 0);
+    assert_int_equal(it_sh("grep -c 'Not plotted: no run of this group' %s/envonly-trend/index.html", tmp), 0);
+    assert_string_equal(it_out, "3\n");
+    /* a gnuplot that fails: one line that quotes it, and no folder pointed at that is gone */
+    assert_int_equal(it_sh("mkdir -p %s/badgp && printf '#!/bin/sh\\necho \"line 7: all points y value "
+                           "undefined!\" >&2\\nexit 1\\n' > %s/badgp/gnuplot && chmod +x %s/badgp/gnuplot", tmp, tmp,
+                           tmp), 0);
+    assert_int_equal(it_sh("PATH=%s/badgp:$PATH report/trend %s/runs --out %s/badgp-trend", tmp, tmp, tmp), 5);
+    if (!strstr(it_out, "gnuplot exited 1 on group0.gp: line 7: all points y value undefined!") ||
+        strstr(it_out, "gnuplot.log"))
+        fail_msg("trend said:\n%s", it_out);
+    assert_int_equal(it_sh("test -e %s/badgp-trend", tmp), 1);
 }
 
 /* The report benchmark never calls a figure "met" when a tool it times failed. */
@@ -561,12 +642,15 @@ int main(void)
         cmocka_unit_test(csv_keys_stay_when_an_outcome_changes),
         cmocka_unit_test(a_throughput_move_needs_the_cycles_apart_and_the_margin),
         cmocka_unit_test(a_row_with_one_process_is_said_not_inconclusive),
+        cmocka_unit_test(an_unresolvable_row_is_said_so),
         cmocka_unit_test(compare_finds_regressions),
         cmocka_unit_test(an_inconclusive_compare_keeps_its_outputs_and_its_status),
         cmocka_unit_test(simulated_timings_are_never_gated),
         cmocka_unit_test(a_slowed_run_says_so),
         cmocka_unit_test(the_report_tools_hold_no_gpu_code),
         cmocka_unit_test(trend_page_renders_every_plot),
+        cmocka_unit_test(trend_keeps_a_changed_definition_apart),
+        cmocka_unit_test(trend_draws_only_plots_with_figures),
         cmocka_unit_test(bench_report_fails_when_a_tool_fails),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
