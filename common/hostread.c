@@ -97,12 +97,15 @@ static int acquire(void)
 }
 
 /* The handler found goes back only in place of ours: one the process
- * installed while guards ran is its newer choice, and stays. */
+ * installed while guards ran is its newer choice, and stays. Put back and
+ * read what was there in one call, undone in the rare case it was not
+ * ours: a query first cost two more system calls on every guarded read
+ * outside a session (+39 % on the H200, found by changes). */
 static void put_back(int sig, const struct sigaction *found)
 {
     struct sigaction now;
-    if (sigaction(sig, NULL, &now) == 0 && (now.sa_flags & SA_SIGINFO) && now.sa_sigaction == on_fault)
-        sigaction(sig, found, NULL);
+    if (sigaction(sig, found, &now) == 0 && !((now.sa_flags & SA_SIGINFO) && now.sa_sigaction == on_fault))
+        sigaction(sig, &now, NULL);
 }
 
 /* One thread fewer; the last puts the handlers found back. */
