@@ -31,7 +31,8 @@ LIBCOMMON  := $(BUILD)/libhacommon.a
 # The base library: what the report tools need (JSON writing, record files,
 # statistics, cleanup, status names) and nothing that knows a GPU.
 BASE_SRC   := common/jsonw.c common/record.c common/cleanup.c common/stats.c common/statusname.c common/opts.c common/log.c \
-              common/utf8.c common/fields.c common/recw.c common/sha256.c common/schemadoc.c common/units.c common/procstats.c
+              common/utf8.c common/fields.c common/recw.c common/sha256.c common/schemadoc.c common/units.c common/procstats.c \
+              common/changepoint.c
 LIBBASE    := $(BUILD)/libhabase.a
 
 # The stand-in ROCm runtime (standin/): built wherever HIP headers are, with
@@ -46,13 +47,13 @@ BENCH_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(filter-out bench/bench_discriminator.
 # where libjansson-dev and zlib1g-dev are installed.
 HASH := \#
 HAVE_JANSSON := $(shell pkg-config --exists jansson 2>/dev/null && printf '$(HASH)include <zlib.h>\n' | $(CC) -x c -fsyntax-only - 2>/dev/null && echo yes)
-REPORT_LIB_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(filter-out report/report.c report/compare.c report/trend.c report/fleet.c report/fuzz_record.c report/fuzz_report.c,$(wildcard report/*.c)))
+REPORT_LIB_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(filter-out report/report.c report/compare.c report/trend.c report/fleet.c report/changes.c report/fuzz_record.c report/fuzz_report.c,$(wildcard report/*.c)))
 # zlib inflates records stored compressed (NAME.json.gz).
 REPORT_LIBS := $(shell pkg-config --libs jansson 2>/dev/null || echo -ljansson) -lz
-REPORT := $(BUILD)/bin/report $(BUILD)/bin/compare $(BUILD)/bin/trend $(BUILD)/bin/fleet
+REPORT := $(BUILD)/bin/report $(BUILD)/bin/compare $(BUILD)/bin/trend $(BUILD)/bin/fleet $(BUILD)/bin/changes
 
 .SECONDARY:
-.PHONY: all probes bench fix report schema compact-results rerender-results check test-tools mutants check-torch check-fuzz-corpus fuzz check-unit check-integration check-sanitize check-gpu check-nohdr check-standin coverage hip-matrix clean backends
+.PHONY: all probes bench fix report schema compact-results bench-changes rerender-results check test-tools mutants check-torch check-fuzz-corpus fuzz check-unit check-integration check-sanitize check-gpu check-nohdr check-standin coverage hip-matrix clean backends
 all: probes
 
 # probes builds every tool run_all.sh runs, so the quick start is two commands.
@@ -94,6 +95,13 @@ $(BUILD)/schema_md: $(BUILD)/tools/schema_md.o $(LIBBASE)
 # report, compare and trend, and checked against MANIFEST.json).
 compact-results:
 	tools/compact_results.sh results
+
+# The change-point method's size benchmark (a figure, not a test): 1,000
+# runs x 85 rows on one core.
+$(BUILD)/bench_changes: tools/bench_changes.c $(LIBBASE)
+	$(CC) $(BASE) $(CFLAGS) $(LDFLAGS) $^ -o $@ $(LIBS)
+bench-changes: $(BUILD)/bench_changes
+	taskset -c 0 $(BUILD)/bench_changes 1000 85 || $(BUILD)/bench_changes 1000 85
 
 # Every committed run's report made again by this tree's report tool.
 rerender-results: report

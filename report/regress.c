@@ -586,6 +586,16 @@ static void proc_notes(const m_bench *a, const m_bench *b, findings *f)
  * (results/gate-proc-h200/m5). Reported, never gated, like os_proc_maps. */
 static bool run_bound(const m_row *r) { return layout_bound(r) || !strcmp(m_row_family(r), "memory"); }
 
+bool regress_row_gated(const m_row *r) { return r->repeat == 1 && judged(r) && !run_bound(r); }
+
+int regress_row_estimate(const regress_cfg *c, const m_bench *b, const m_row *r, ha_proc_est *out)
+{
+    family_threshold ft = regress_family(c, m_row_family(r));
+    return proc_estimate(b, r, &ft, out);
+}
+
+void regress_row_name(const m_row *r, char *name, size_t n) { row_name(r, name, n); }
+
 static void cmp_proc_rows(const regress_cfg *cfg, const m_bench *a, const m_bench *b, const instruments *in,
                           findings *f)
 {
@@ -593,7 +603,7 @@ static void cmp_proc_rows(const regress_cfg *cfg, const m_bench *a, const m_benc
     size_t m = 0;
     for (size_t i = 0; i < a->nrows; i++) {
         const m_row *r = &a->rows[i];
-        m += r->repeat == 1 && judged(r) && !run_bound(r) && m_bench_row(b, r->path, r->kind, r->candidate, 1);
+        m += regress_row_gated(r) && m_bench_row(b, r->path, r->kind, r->candidate, 1);
     }
     size_t same = 0, monitor = 0, few = 0, held = 0, ungated = 0, n = 0;
     char worst[512] = "", few_name[400] = "";

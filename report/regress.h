@@ -31,6 +31,7 @@
 
 #include "findings.h"
 #include "model.h"
+#include "procstats.h"
 
 #define HA_THROUGHPUT_MARGIN 0.03
 #define INSTR_CANARY_LIMIT 0.30
@@ -69,5 +70,17 @@ int regress_set_threshold(regress_cfg *c, const char *spec, char *err, size_t n)
 family_threshold regress_family(const regress_cfg *c, const char *family);
 
 void regress_analyse(const regress_cfg *c, const m_run *a, const m_run *b, findings *out);
+
+/* The rows the gate judges: timed, repeat 1, not an instrument, not bound
+ * to the process's layout or the run's memory. */
+bool regress_row_gated(const m_row *r);
+
+/* Row r of run b as the gate sees it: each process's value over its own
+ * instrument (canary, or the syscall loop) to the family's clock share,
+ * summarised (procstats.h). 0, or -1 when no process kept a value. */
+int regress_row_estimate(const regress_cfg *c, const m_bench *b, const m_row *r, ha_proc_est *out);
+
+/* "path / kind / candidate", as compare names a row. */
+void regress_row_name(const m_row *r, char *name, size_t n);
 
 #endif

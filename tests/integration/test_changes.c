@@ -1,0 +1,229 @@
+/* changes over series made from one simulated run (its bench presented as
+ * real, its instruments steady): steps planted at known runs, an exact
+ * fact flipped, a copy, a run that is not whole, a schema break, and bad
+ * input (issue 30). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "itest.h"
+
+static const char *build;
+static char tmp[64];
+static char run[512];
+
+static int setup(void **s)
+{
+    (void)s;
+    build = it_build();
+    if (it_sh("test -x %s/bin/changes", build) != 0)
+        return 0;
+    if (it_tmpdir(tmp, sizeof tmp, "changes"))
+        return -1;
+    char results[128];
+    snprintf(results, sizeof results, "%s/runs", tmp);
+    return it_sim_run(results, run, sizeof run);
+}
+
+static int teardown(void **s)
+{
+    (void)s;
+    return tmp[0] && !getenv("KEEP") ? it_sh("rm -rf %s", tmp) : 0;
+}
+
+static void need_tool(void)
+{
+    if (!tmp[0])
+        it_skip("report tools are not built (libjansson-dev)");
+}
+
+/* Every "time_utc" in a document set to t. */
+static void set_time(json_t *j, const char *t)
+{
+    const char *k;
+    json_t *v;
+    size_t i;
+    if (json_is_object(j)) {
+        json_object_foreach(j, k, v) {
+            if (!strcmp(k, "time_utc") && json_is_string(v))
+                json_object_set_new(j, k, json_string(t));
+            else
+                set_time(v, t);
+        }
+    } else if (json_is_array(j)) {
+        json_array_foreach(j, i, v) set_time(v, t);
+    }
+}
+
+/* Every gated row's per-process values times f (the instruments stay). */
+static void scale_rows(json_t *bench, double f)
+{
+    size_t i, p, b;
+    json_t *r, *proc, *m;
+    json_array_foreach(json_object_get(bench, "rows"), i, r) {
+        const char *path = json_string_value(json_object_get(r, "path"));
+        if (!strcmp(path, "canary") || !strcmp(path, "syscall") || !strcmp(path, "harness"))
+            continue;
+        json_array_foreach(json_object_get(r, "by_process"), p, proc)
+            json_array_foreach(json_object_get(proc, "block_medians_ns"), b, m) json_real_set(m, f * json_number_value(m));
+        json_object_set_new(r, "median_ns", json_real(f * json_number_value(json_object_get(r, "median_ns"))));
+    }
+}
+
+static void edit(const char *dir, const char *name, void (*fn)(json_t *, const void *), const void *arg)
+{
+    char p[700];
+    snprintf(p, sizeof p, "%s/%s", dir, name);
+    json_error_t e;
+    json_t *j = json_load_file(p, 0, &e);
+    assert_non_null(j);
+    fn(j, arg);
+    assert_int_equal(json_dump_file(j, p, JSON_INDENT(1)), 0);
+    json_decref(j);
+}
+
+static void at_time(json_t *j, const void *t) { set_time(j, t); }
+static void as_real_scaled(json_t *j, const void *f)
+{
+    it_as_real(j);
+    scale_rows(j, *(const double *)f);
+}
+static void schema_2(json_t *j, const void *unused)
+{
+    (void)unused;
+    json_object_set_new(j, "schema_version", json_integer(2));
+}
+static void fail_first_check(json_t *j, const void *unused)
+{
+    (void)unused;
+    json_t *c = json_array_get(json_object_get(j, "checks"), 0);
+    json_object_set_new(c, "status", json_string("FAIL"));
+    json_object_set_new(c, "passed", json_false());
+}
+
+/* Run i of a series under dir: the template run at its own time, its rows
+ * times factor (with a little run-to-run noise), sealed. */
+static void make_run_of(const char *dir, int i, double factor, bool check_fails, bool old_schema)
+{
+    char d[600], t[40];
+    snprintf(d, sizeof d, "%s/2026-01-%02dT000000Z-vm-sim-dev0", dir, i + 1);
+    snprintf(t, sizeof t, "2026-01-%02dT00:00:00Z", i + 1);
+    assert_int_equal(it_sh("mkdir -p %s && cd %s && cp env.json probe_discriminator.json probe_memgetaccess.json "
+                           "bench_discriminator.json pool_check.json %s/", d, run, d), 0);
+    double f = factor * (1 + 0.004 * sin(1.7 * i));
+    const char *recs[] = {"env.json", "probe_discriminator.json", "probe_memgetaccess.json",
+                          "bench_discriminator.json", "pool_check.json"};
+    for (int k = 0; k < 5; k++)
+        edit(d, recs[k], at_time, t);
+    edit(d, "bench_discriminator.json", as_real_scaled, &f);
+    if (check_fails)
+        edit(d, "pool_check.json", fail_first_check, NULL);
+    for (int k = 0; old_schema && k < 5; k++)
+        edit(d, recs[k], schema_2, NULL);
+    assert_int_equal(it_seal(d), 0);
+}
+
+static void make_run(const char *dir, int i, double factor, bool check_fails)
+{
+    make_run_of(dir, i, factor, check_fails, false);
+}
+
+/* A +10 % step at run 8 of 14 is found there, named with the runs around
+ * it, and (in the newest ten runs, on one machine) exits 1; the pool
+ * check that starts failing at run 5 is placed there. */
+static void a_planted_step_is_found_at_its_run(void **s)
+{
+    (void)s;
+    need_tool();
+    char dir[128];
+    snprintf(dir, sizeof dir, "%s/step", tmp);
+    for (int i = 0; i < 14; i++)
+        make_run(dir, i, i >= 7 ? 1.10 : 1.0, i >= 4);
+    int rc = it_sh("report/changes %s --json %s/step.json", dir, tmp);
+    if (rc != 1 || !strstr(it_out, "### Between 2026-01-07T000000Z-vm-sim-dev0 and 2026-01-08T000000Z-vm-sim-dev0"))
+        fail_msg("changes exited %d:\n%s", rc, it_out);
+    assert_non_null(strstr(it_out, "a regression in the newest runs"));
+    assert_non_null(strstr(it_out, "at 2026-01-05T000000Z-vm-sim-dev0"));
+    assert_non_null(strstr(it_out, ": PASS → FAIL"));
+    assert_null(strstr(strstr(it_out, "### Between") + 1, "### Between")); /* the one step, once */
+    assert_int_equal(it_sh("python3 -c \"import json; d = json.load(open('%s/step.json')); "
+                           "c = d['classes'][0]['change_points'][0]; "
+                           "print(c['after'], c['regression_in_window'], round(c['rows'][0]['step'], 2))\"", tmp), 0);
+    assert_non_null(strstr(it_out, "2026-01-08T000000Z-vm-sim-dev0 True 1.1"));
+    /* with a window of 3 the step is older than the newest runs: exit 0 */
+    assert_int_equal(it_sh("report/changes %s --window 3", dir), 0);
+}
+
+/* No step, and a copy of one run under another name: nothing found, the
+ * copy named and judged once; a run that is not whole is skipped, named. */
+static void a_flat_series_with_a_copy_and_a_broken_run(void **s)
+{
+    (void)s;
+    need_tool();
+    char dir[128];
+    snprintf(dir, sizeof dir, "%s/flat", tmp);
+    for (int i = 0; i < 10; i++)
+        make_run(dir, i, 1.0, false);
+    assert_int_equal(it_sh("cd %s && cp -r 2026-01-05T000000Z-vm-sim-dev0 2026-01-05T000001Z-vm-sim-dev0 && "
+                           "cp -r 2026-01-06T000000Z-vm-sim-dev0 2026-01-06T000001Z-vm-sim-dev0 && "
+                           "rm 2026-01-06T000001Z-vm-sim-dev0/MANIFEST.json", dir), 0);
+    int rc = it_sh("report/changes %s", dir);
+    if (rc != 0 || strstr(it_out, "### Between"))
+        fail_msg("changes exited %d:\n%s", rc, it_out);
+    assert_non_null(strstr(it_out, "2026-01-05T000001Z-vm-sim-dev0 holds the same records as "
+                                   "2026-01-05T000000Z-vm-sim-dev0"));
+    assert_non_null(strstr(it_out, "Skipped 2026-01-06T000001Z-vm-sim-dev0: "));
+    assert_non_null(strstr(it_out, "10 run(s)"));
+}
+
+/* A new record schema is a break, not a change point: a step that comes
+ * with it is never reported as one, and each side is judged alone. */
+static void a_schema_change_is_a_break(void **s)
+{
+    (void)s;
+    need_tool();
+    char dir[128];
+    snprintf(dir, sizeof dir, "%s/brk", tmp);
+    for (int i = 0; i < 16; i++)
+        make_run_of(dir, i, i >= 8 ? 1.10 : 1.0, false, i < 8);
+    int rc = it_sh("report/changes %s", dir);
+    if (rc != 0 || strstr(it_out, "### Between") ||
+        !strstr(it_out, "A break before 2026-01-09T000000Z-vm-sim-dev0: its records are of schema 3, those before of 2"))
+        fail_msg("changes exited %d:\n%s", rc, it_out);
+}
+
+/* A series too short for change points says so; bad input is one line. */
+static void short_series_and_bad_input(void **s)
+{
+    (void)s;
+    need_tool();
+    char dir[128];
+    snprintf(dir, sizeof dir, "%s/two", tmp);
+    for (int i = 0; i < 2; i++)
+        make_run(dir, i, 1.0 + i, false);
+    assert_int_equal(it_sh("report/changes %s", dir), 0);
+    assert_non_null(strstr(it_out, "too few for change points"));
+    assert_int_equal(it_sh("report/changes %s/nothing-here", tmp), 2);
+    assert_int_equal(it_sh("mkdir -p %s/empty && report/changes %s/empty", tmp, tmp), 2);
+    assert_int_equal(it_sh("report/changes %s --window 0", dir), 2);
+    assert_int_equal(it_sh("report/changes %s --json %s/two/2026-01-01T000000Z-vm-sim-dev0/env.json", dir, tmp), 5);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(a_planted_step_is_found_at_its_run),
+        cmocka_unit_test(a_flat_series_with_a_copy_and_a_broken_run),
+        cmocka_unit_test(a_schema_change_is_a_break),
+        cmocka_unit_test(short_series_and_bad_input),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
