@@ -307,6 +307,49 @@ static void numbers(m_run *r, const json_t *o, int id, double **out, size_t *n)
         (*out)[i] = json_number_value(json_array_get(get(o, id), i));
 }
 
+static size_t row_hash(const char *path, const char *kind, const char *cand, long long repeat)
+{
+    size_t h = 1469598103934665603ull ^ (size_t)repeat;
+    const char *parts[] = {path, kind, cand};
+    for (int k = 0; k < 3; k++) {
+        for (const char *c = parts[k]; *c; c++)
+            h = (h ^ (unsigned char)*c) * 1099511628211ull;
+        h = (h ^ 0xff) * 1099511628211ull; /* "ab","c" is not "a","bc" */
+    }
+    return h;
+}
+
+static bool row_is(const m_row *r, const char *path, const char *kind, const char *cand, long long repeat)
+{
+    return r->repeat == repeat && !r->skipped && !strcmp(r->path, path) && (!kind || !strcmp(r->kind, kind)) &&
+           (!cand || !strcmp(r->candidate, cand));
+}
+
+/* Rows by (path, kind, candidate, repeat), the first of equal keys kept
+ * as the scan keeps it: compare and the derived facts look a row up per
+ * row, and a record of 20,000 rows made that quadratic. */
+static void index_rows(m_run *r, m_bench *b)
+{
+    size_t cap = 16;
+    while (cap < 2 * b->nrows)
+        cap *= 2;
+    b->row_index = m_alloc(r, cap * sizeof *b->row_index);
+    if (!b->row_index)
+        return;
+    memset(b->row_index, 0, cap * sizeof *b->row_index);
+    b->row_index_mask = cap - 1;
+    for (size_t i = 0; i < b->nrows; i++) {
+        const m_row *x = &b->rows[i];
+        if (x->skipped)
+            continue;
+        size_t h = row_hash(x->path, x->kind, x->candidate, x->repeat) & b->row_index_mask;
+        while (b->row_index[h] && !row_is(&b->rows[b->row_index[h] - 1], x->path, x->kind, x->candidate, x->repeat))
+            h = (h + 1) & b->row_index_mask;
+        if (!b->row_index[h])
+            b->row_index[h] = i + 1;
+    }
+}
+
 static void read_bench(m_run *r, const json_t *root, m_bench *b)
 {
     read_head(r, root, &b->head);
@@ -415,6 +458,7 @@ static void read_bench(m_run *r, const json_t *root, m_bench *b)
         b->points[i].has_read_nt = json_is_object(get(x, HF_SP_READ_NT));
         read_stats(get(x, HF_SP_READ_NT), &b->points[i].read_nt);
     }
+    index_rows(r, b);
 }
 
 static void read_pool(m_run *r, const json_t *root, m_pool *p)
@@ -1006,16 +1050,16 @@ void m_free_names(char **names, long n)
 
 const m_row *m_bench_row(const m_bench *b, const char *path, const char *kind, const char *cand, long long repeat)
 {
-    for (size_t i = 0; i < b->nrows; i++) {
-        const m_row *r = &b->rows[i];
-        if (r->repeat != repeat || r->skipped || strcmp(r->path, path))
-            continue;
-        if (kind && strcmp(r->kind, kind))
-            continue;
-        if (cand && strcmp(r->candidate, cand))
-            continue;
-        return r;
+    if (kind && cand && b->row_index) {
+        size_t h = row_hash(path, kind, cand, repeat) & b->row_index_mask;
+        for (; b->row_index[h]; h = (h + 1) & b->row_index_mask)
+            if (row_is(&b->rows[b->row_index[h] - 1], path, kind, cand, repeat))
+                return &b->rows[b->row_index[h] - 1];
+        return NULL;
     }
+    for (size_t i = 0; i < b->nrows; i++)
+        if (row_is(&b->rows[i], path, kind, cand, repeat))
+            return &b->rows[i];
     return NULL;
 }
 

@@ -210,6 +210,8 @@ typedef struct m_bench {
     double fast_median, slow_median, slow_over_fast;
     bool fast_crosses_bar;
     m_row *rows;
+    size_t *row_index; /* open addressing over (path, kind, candidate, repeat): row + 1, 0 empty */
+    size_t row_index_mask;
     size_t nrows;
     bool has_sweep;
     const char *sweep_kind, *sweep_timing;
