@@ -33,7 +33,13 @@
 #include "model.h"
 #include "procstats.h"
 
-#define HA_THROUGHPUT_MARGIN 0.03
+/* A pool throughput goal's move counts only beyond this (a fraction of the
+ * ceiling): one run is one figure, and two runs of one build on one H200
+ * differ by 1.3 points at the median and 3.8 at most over 43 A/A pairs from
+ * 13 machine starts (results/gate-proc-h200/, m1-m14); that spread,
+ * sd 2.0 points, puts 1 % per pair over two sizes at 5.5 points. The
+ * 3-point margin before flagged two of those pairs. */
+#define HA_THROUGHPUT_MARGIN 0.055
 #define INSTR_CANARY_LIMIT 0.30
 #define INSTR_STATE_LIMIT 0.10
 /* A row needs this many uncontended blocks in each run to be judged. */

@@ -279,7 +279,7 @@ static void a_throughput_move_needs_the_cycles_apart_and_the_margin(void **s)
 {
     (void)s;
     pool_with_cycles("t1", 0.96, 0.97, 0.98);
-    pool_with_cycles("t2", 0.93, 0.935, 0.94); /* missed, 3.5 points down, apart */
+    pool_with_cycles("t2", 0.90, 0.905, 0.91); /* missed, 6.5 points down, apart */
     pool_with_cycles("t3", 0.944, 0.955, 0.946); /* within noise, 1.5 points: not a move */
     pool_with_cycles("t4", 0.90, 0.935, 0.99); /* missed by its median, but its cycles overlap t1's */
     it_sh("report/compare --same-machine %s/t1 %s/t2", tmp, tmp);

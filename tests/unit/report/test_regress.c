@@ -542,6 +542,8 @@ static void pool_checks_and_throughput_regress_and_improve(void **s)
     assert_int_equal(f.n, 0);
     pool_pair("PASS", true, 0.955, "PASS", true, 0.945); /* across the goal, within the margin */
     assert_int_equal(f.n, 0);
+    pool_pair("PASS", true, 0.966, "PASS", true, 0.928); /* an A/A pair of m14: 3.8 points, one figure a run */
+    assert_int_equal(f.n, 0);
     spec x = base();
     m_run a = {0}, b = {0};
     pool_of(&a, "PASS", true, 0.97);
