@@ -99,6 +99,33 @@ void export_junit(FILE *f, const m_run *r)
     free(cls);
 }
 
+/* A pool size's figures, one table for every export: the record's keys
+ * for the rates, percent of the ceiling for the goals, which carry their
+ * steady cycles and outcome. */
+typedef struct tput_metric {
+    const char *what, *unit;
+    double v;
+    bool goal_row;
+    const double *cyc;
+    size_t ncyc;
+    int goal;
+} tput_metric;
+#define NTPUT 7
+
+static void tput_metrics(const m_tput *t, tput_metric m[NTPUT])
+{
+    const tput_metric all[NTPUT] = {
+        {ha_fkey(HF_TP_SLEEP), "GB/s", t->sleep, false, NULL, 0, 0},
+        {ha_fkey(HF_TP_WAKE), "GB/s", t->wake, false, NULL, 0, 0},
+        {ha_fkey(HF_TP_D2H), "GB/s", t->d2h, false, NULL, 0, 0},
+        {ha_fkey(HF_TP_H2D), "GB/s", t->h2d, false, NULL, 0, 0},
+        {"sleep_pct_of_ceiling", "%", 100 * t->sleep_frac, true, t->sleep_cyc, t->nsleep_cyc, t->sleep_goal},
+        {"wake_pct_of_ceiling", "%", 100 * t->wake_frac, true, t->wake_cyc, t->nwake_cyc, t->wake_goal},
+        {"wake_right_after_sleep_pct_of_ceiling", "%", 100 * t->wake_now_frac, false, NULL, 0, 0},
+    };
+    memcpy(m, all, sizeof all);
+}
+
 /* github-action-benchmark's own keys: another tool's schema, not ours. */
 static void bench_entry(jw *w, const char *name, const char *unit, double value, const char *range,
                         const char *extra)
@@ -116,6 +143,12 @@ static void bench_entry(jw *w, const char *name, const char *unit, double value,
 
 void export_benchmark(FILE *f, const m_run *r, int bigger)
 {
+    /* github-action-benchmark keys a series by its name alone: the device,
+     * its index and the backend (SIMULATED when so) go in front, so a
+     * fallback to the simulation or another GPU never joins a real series */
+    char *machine = NULL;
+    if (asprintf(&machine, "%s dev%lld", r->d.group, r->env->device) < 0)
+        machine = NULL;
     jw w;
     jw_init(&w, f, true);
     jw_arr(&w);
@@ -125,8 +158,8 @@ void export_benchmark(FILE *f, const m_run *r, int bigger)
         if (x->repeat != 1 || x->skipped)
             continue;
         char *name = NULL, *range = NULL, *extra = NULL;
-        if (asprintf(&name, "%s%s%s%s%s", x->path, *x->kind ? " / " : "", x->kind, *x->candidate ? " / " : "",
-                     x->candidate) < 0 ||
+        if (asprintf(&name, "%s: %s%s%s%s%s", machine ? machine : "", x->path, *x->kind ? " / " : "", x->kind,
+                     *x->candidate ? " / " : "", x->candidate) < 0 ||
             asprintf(&range, "± %.3g", x->st.spread) < 0 ||
             asprintf(&extra, "family=%s n=%lld batch=%lld p99=%.4g ns%s", m_row_family(x), x->n, x->batch, x->st.p99,
                      r->d.simulated ? " SIMULATED" : "") < 0) {
@@ -142,25 +175,20 @@ void export_benchmark(FILE *f, const m_run *r, int bigger)
         const m_tput *t = &r->pool.tputs[i];
         if (!t->measured)
             continue;
-        const struct { const char *what; double v; const char *unit; } m[] = {
-            {ha_fkey(HF_TP_SLEEP), t->sleep, "GB/s"}, {ha_fkey(HF_TP_WAKE), t->wake, "GB/s"},
-            {ha_fkey(HF_TP_D2H), t->d2h, "GB/s"}, {ha_fkey(HF_TP_H2D), t->h2d, "GB/s"},
-            {"sleep_pct_of_ceiling", 100 * t->sleep_frac, "%"}, {"wake_pct_of_ceiling", 100 * t->wake_frac, "%"},
-        };
-        /* The two goals carry their steady cycles' range and outcome. */
-        const double *cyc[] = {NULL, NULL, NULL, NULL, t->sleep_cyc, t->wake_cyc};
-        const size_t ncyc[] = {0, 0, 0, 0, t->nsleep_cyc, t->nwake_cyc};
-        const int goal[] = {0, 0, 0, 0, t->sleep_goal, t->wake_goal};
-        for (size_t k = 0; k < sizeof m / sizeof m[0]; k++) {
+        tput_metric m[NTPUT];
+        tput_metrics(t, m);
+        for (size_t k = 0; k < NTPUT; k++) {
+            if (!isfinite(m[k].v))
+                continue;
             char *name = NULL, *range = NULL, *extra = NULL;
             double lo = NAN, hi = NAN;
-            if (ncyc[k])
-                ha_cycles_range(cyc[k], ncyc[k], &lo, &hi);
-            bool goal_row = k >= 4;
-            if (asprintf(&name, "pool %.0f bytes %s", t->bytes, m[k].what) < 0 ||
-                (ncyc[k] >= 2 && asprintf(&range, "%zu cycles %.1f–%.1f", ncyc[k], 100 * lo, 100 * hi) < 0) ||
+            if (m[k].ncyc)
+                ha_cycles_range(m[k].cyc, m[k].ncyc, &lo, &hi);
+            bool goal_row = m[k].goal_row;
+            if (asprintf(&name, "%s: pool %.0f bytes %s", machine ? machine : "", t->bytes, m[k].what) < 0 ||
+                (m[k].ncyc >= 2 && asprintf(&range, "%zu cycles %.1f–%.1f", m[k].ncyc, 100 * lo, 100 * hi) < 0) ||
                 asprintf(&extra, "mode=%s%s%s%s", t->mode, goal_row ? " goal=" : "",
-                         goal_row ? ha_goal_name(goal[k]) : "", r->d.simulated ? " SIMULATED" : "") < 0) {
+                         goal_row ? ha_goal_name(m[k].goal) : "", r->d.simulated ? " SIMULATED" : "") < 0) {
                 free(name);
                 free(range);
                 continue;
@@ -173,6 +201,7 @@ void export_benchmark(FILE *f, const m_run *r, int bigger)
     }
     jw_arr_end(&w);
     jw_finish(&w);
+    free(machine);
 }
 
 void export_csv_header(FILE *f)
@@ -276,14 +305,11 @@ void export_csv(FILE *f, const m_run *r)
         char *name = NULL;
         if (asprintf(&name, "pool %.0f bytes", t->bytes) < 0)
             continue;
-        const struct { const char *m; double v; const char *u; } tp[] = {
-            {"sleep", t->sleep, "GB/s"}, {"wake", t->wake, "GB/s"}, {"ceiling_d2h", t->d2h, "GB/s"},
-            {"ceiling_h2d", t->h2d, "GB/s"}, {"sleep_fraction", t->sleep_frac, "fraction"},
-            {"wake_fraction", t->wake_frac, "fraction"}, {"wake_right_after_sleep_fraction", t->wake_now_frac, "fraction"},
-        };
-        for (size_t k = 0; k < sizeof tp / sizeof tp[0]; k++)
+        tput_metric tp[NTPUT];
+        tput_metrics(t, tp);
+        for (size_t k = 0; k < NTPUT; k++)
             if (isfinite(tp[k].v))
-                export_csv_row(f, r, "throughput", name, t->mode, tp[k].m, tp[k].v, tp[k].u, "");
+                export_csv_row(f, r, "throughput", name, t->mode, tp[k].what, tp[k].v, tp[k].unit, "");
         free(name);
     }
 }

@@ -286,9 +286,14 @@ static void kinds_table(FILE *f, const m_run *r, const md_opts *o)
 {
     const m_probe *p = &r->probe;
     open_fold(f, o, "Kinds: how each was made and what the host read did");
+    bool forked = !strcmp(p->isolation, "fork");
     fprintf(f, "### Kinds\n\nGround truth: a host read of a pattern the device wrote (and a host write the device "
-               "reads back), with SIGSEGV/SIGBUS contained (isolation: %s).\n\n| kind | host read | host write | "
-               "how it was made, or why not | note |\n|---|---|---|---|---|\n", md_text(p->isolation));
+               "reads back), with SIGSEGV/SIGBUS contained (isolation: %s: %s).\n\n| kind | host read | host write | "
+               "how it was made, or why not | note |\n|---|---|---|---|---|\n", md_text(p->isolation),
+            forked ? "each read was also repeated in a forked child, where a fault ends only the child"
+            : *p->isolation ? "the reads ran in this process, a fault caught by its handler; --isolate fork repeats "
+                              "each in a child"
+                            : "not recorded");
     for (size_t i = 0; i < p->nkinds; i++) {
         const m_kind *k = &p->kinds[i];
         fprintf(f, "| %s%s | %s | %s | %s | %s%s |\n", md_text(k->name), k->control ? " (control: not GPU memory)" : "",
@@ -311,10 +316,13 @@ static void cands_table(FILE *f, const m_run *r, const md_opts *o)
     const m_probe *p = &r->probe;
     open_fold(f, o, "Candidates: each one's verdict");
     fprintf(f, "### Candidates\n\n**FP** says readable of memory that faults (the crash); **FN** says unreadable of "
-               "memory that reads (a lost fast path).\n\n| candidate | asks | verdict | wrong on |\n|---|---|---|---|\n");
+               "memory that reads (a lost fast path). A candidate asks the runtime, the OS (`os_`: the kernel, no "
+               "runtime call) or a model; what it asks follows its source.\n\n| candidate | asks | verdict | wrong on |\n"
+               "|---|---|---|---|\n");
     for (size_t i = 0; i < p->ncands; i++) {
         const m_cand *c = &p->cands[i];
-        fprintf(f, "| %s | %s | %s | ", md_text(c->name), md_text(c->source), verdict_word(c));
+        fprintf(f, "| %s | %s%s%s | %s | ", md_text(c->name), md_text(c->source), *c->api ? ": " : "",
+                md_text(c->api), verdict_word(c));
         for (size_t w = 0; w < c->nwrong; w++)
             fprintf(f, "%s%s %s", w ? ", " : "", c->wrong[w].false_positive ? "FP" : "FN", md_text(c->wrong[w].kind));
         if (c->verdict == V_UNDETERMINED)

@@ -99,7 +99,7 @@ check-fuzz-corpus: $(BUILD)/tests/fuzz_replay $(BUILD)/tests/fuzz_replay_report
 # finding into tests/fuzz/corpus by hand when make check should replay it).
 FUZZ_SECONDS ?= 60
 FUZZ_CFLAGS := -g -O1 -fsanitize=fuzzer,address,undefined -std=c11 -D_GNU_SOURCE -Icommon -Ireport
-FUZZ_LIB_SRC := $(filter-out report/report.c report/compare.c report/trend.c report/fleet.c report/fuzz_%.c,$(wildcard report/*.c)) \
+FUZZ_LIB_SRC := $(filter-out report/report.c report/compare.c report/trend.c report/fleet.c report/changes.c report/fuzz_%.c,$(wildcard report/*.c)) \
                 $(BASE_SRC)
 fuzz:
 	@mkdir -p build-fuzz/corpus-record build-fuzz/corpus-report
