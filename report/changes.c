@@ -1,18 +1,19 @@
 /* changes RESULTS_DIR: which run in a series moved a figure, by how much,
  * and how sure we are (issue 30), where compare --series asks each pair.
  *   changes RESULTS_DIR [--json FILE] [--window N]
- * Runs are grouped into machine classes (device and its index, backend, CPU
- * model and count: a series is one class); runs slowed on purpose are left out; each class is put in time order by its records'
- * times, and a change of record schema breaks it: the parts are judged
- * apart, never against each other. Per gated row, the run's value is its
- * processes' estimate over their instrument (regress.h); change points are
- * those of changepoint.h. Exact facts (a kind's readability, a candidate's
- * verdict, a pool check's status) are placed at the run where they
- * change. Markdown goes to stdout. Exit: 0 no regression in the newest
- * window, 1 a timing change point that is a regression with its first run
- * in the newest N runs (default 10) of a class that is not simulated and
- * whose machine did not change with it, 2 unusable input, 5 the JSON
- * cannot be written. */
+ * Runs are grouped into machine classes (device and its index, backend,
+ * CPU model and count: a series is one class); runs slowed on purpose are
+ * left out; each class is put in time order by its records' times, and a
+ * change of record schema breaks it: the parts are judged apart, never
+ * against each other. Per gated row, the run's value is its processes'
+ * estimate over their instrument (regress.h); change points are those of
+ * changepoint.h. Exact facts (a kind's readability, a candidate's verdict,
+ * a pool check's status) are placed at the run where they change.
+ * Markdown goes to stdout. Exit: 0 no regression in the newest window; 1 a
+ * timing change point that is a regression (its interval wholly above 1)
+ * with its first run among the newest N runs (default 10) of a class that
+ * is not simulated, unless the machine changed there and the tool did not;
+ * 2 unusable input; 5 the JSON cannot be written. */
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -123,9 +124,14 @@ static void summarise(crun *u, const m_run *r, const char *dir)
         }
         if (!regress_row_gated(row))
             continue;
-        char name[400];
-        regress_row_name(row, name, sizeof name);
+        /* whole, never cut: two long names cut alike would join two rows' series */
+        char *name = regress_row_name(row);
+        if (!name) {
+            fprintf(stderr, "changes: out of memory\n");
+            exit(HA_EXIT_USAGE);
+        }
         size_t id = row_id(name);
+        free(name);
         /* records before per-process values (schema 1): the run's median is its value */
         if (regress_row_estimate(&cfg, b, row, &e) == 0)
             u->y[id] = e.mean_log;

@@ -3,6 +3,7 @@
 #include <jansson.h>
 #include <stdalign.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <sys/mman.h>
 
@@ -18,6 +19,8 @@ static chunk *top;
 static void *pa_malloc(size_t n)
 {
     const size_t align = alignof(max_align_t), head = (sizeof(chunk) + align - 1) & ~(align - 1);
+    if (n > SIZE_MAX / 2)
+        return NULL; /* rounding up must not wrap to a small block */
     n = (n + align - 1) & ~(align - 1);
     if (!top || top->size - top->used < n) {
         size_t size = n + head > CHUNK ? n + head : CHUNK;

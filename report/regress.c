@@ -7,6 +7,7 @@
 
 #include "goals.h"
 #include "procstats.h"
+#include "readfile.h"
 #include "stats.h"
 #include "timing.h"
 
@@ -594,7 +595,10 @@ int regress_row_estimate(const regress_cfg *c, const m_bench *b, const m_row *r,
     return proc_estimate(b, r, &ft, out);
 }
 
-void regress_row_name(const m_row *r, char *name, size_t n) { row_name(r, name, n); }
+char *regress_row_name(const m_row *r)
+{
+    return rf_printf("%s / %s%s%s", r->path, r->kind, *r->candidate ? " / " : "", r->candidate);
+}
 
 static void cmp_proc_rows(const regress_cfg *cfg, const m_bench *a, const m_bench *b, const instruments *in,
                           findings *f)

@@ -86,7 +86,7 @@ bool regress_row_gated(const m_row *r);
  * summarised (procstats.h). 0, or -1 when no process kept a value. */
 int regress_row_estimate(const regress_cfg *c, const m_bench *b, const m_row *r, ha_proc_est *out);
 
-/* "path / kind / candidate", as compare names a row. */
-void regress_row_name(const m_row *r, char *name, size_t n);
+/* "path / kind / candidate", as compare names a row, whole (malloc'd; NULL out of memory). */
+char *regress_row_name(const m_row *r);
 
 #endif

@@ -72,8 +72,11 @@ static void scale_rows(json_t *bench, double f)
         const char *path = json_string_value(json_object_get(r, "path"));
         if (!strcmp(path, "canary") || !strcmp(path, "syscall") || !strcmp(path, "harness"))
             continue;
-        json_array_foreach(json_object_get(r, "by_process"), p, proc)
-            json_array_foreach(json_object_get(proc, "block_medians_ns"), b, m) json_real_set(m, f * json_number_value(m));
+        /* set anew: a whole number in the record is a JSON integer, which json_real_set refuses */
+        json_array_foreach(json_object_get(r, "by_process"), p, proc) {
+            json_t *bm = json_object_get(proc, "block_medians_ns");
+            json_array_foreach(bm, b, m) json_array_set_new(bm, b, json_real(f * json_number_value(m)));
+        }
         json_object_set_new(r, "median_ns", json_real(f * json_number_value(json_object_get(r, "median_ns"))));
     }
 }
@@ -200,6 +203,52 @@ static void a_schema_change_is_a_break(void **s)
         fail_msg("changes exited %d:\n%s", rc, it_out);
 }
 
+/* Two disc rows renamed with candidates of 500 characters that differ only
+ * in the last; the first slowed by 10 % from run f on. */
+static void long_names(json_t *j, const void *f)
+{
+    char name[520];
+    memset(name, 'x', 500);
+    size_t i, n = 0;
+    json_t *r;
+    json_array_foreach(json_object_get(j, "rows"), i, r) {
+        if (strcmp(json_string_value(json_object_get(r, "path")), "disc") || n == 2 ||
+            json_is_true(json_object_get(r, "skipped")) || json_integer_value(json_object_get(r, "repeat")) != 1)
+            continue;
+        snprintf(name + 500, 20, "%s", n ? "B" : "A");
+        json_object_set_new(r, "candidate", json_string(name));
+        if (n++ == 0 && *(const double *)f > 1) {
+            size_t p, b;
+            json_t *proc, *m;
+            json_array_foreach(json_object_get(r, "by_process"), p, proc) {
+                json_t *bm = json_object_get(proc, "block_medians_ns");
+                json_array_foreach(bm, b, m) json_array_set_new(bm, b, json_real(1.10 * json_number_value(m)));
+            }
+        }
+    }
+}
+
+/* Row names are whole: two that a 400-byte buffer would cut alike keep
+ * their own series (the first steps, the second does not). */
+static void long_row_names_stay_apart(void **s)
+{
+    (void)s;
+    need_tool();
+    char dir[128];
+    snprintf(dir, sizeof dir, "%s/long", tmp);
+    for (int i = 0; i < 10; i++) {
+        make_run(dir, i, 1.0, false);
+        char d[600];
+        snprintf(d, sizeof d, "%s/2026-01-%02dT000000Z-vm-sim-dev0", dir, i + 1);
+        double f = i >= 5 ? 1.10 : 1.0;
+        edit(d, "bench_discriminator.json", (void (*)(json_t *, const void *))long_names, &f);
+        assert_int_equal(it_seal(d), 0);
+    }
+    it_sh("report/changes %s", dir);
+    if (!strstr(it_out, "xA | ×1.1") || strstr(it_out, "xB | ×"))
+        fail_msg("changes said:\n%s", it_out);
+}
+
 /* A series too short for change points says so; bad input is one line. */
 static void short_series_and_bad_input(void **s)
 {
@@ -223,6 +272,7 @@ int main(void)
         cmocka_unit_test(a_planted_step_is_found_at_its_run),
         cmocka_unit_test(a_flat_series_with_a_copy_and_a_broken_run),
         cmocka_unit_test(a_schema_change_is_a_break),
+        cmocka_unit_test(long_row_names_stay_apart),
         cmocka_unit_test(short_series_and_bad_input),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
