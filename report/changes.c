@@ -321,7 +321,8 @@ static bool judge_class(crun *c, size_t from, size_t to, jw *w, bool json)
         size_t nf = 0;
         for (size_t r = 0; r < nrows; r++)
             row_changes(c, part, end, r, &fs, &nf);
-        qsort(fs, nf, sizeof *fs, by_at_row);
+        if (nf) /* qsort of no array at all is undefined, even of none */
+            qsort(fs, nf, sizeof *fs, by_at_row);
         if (end - part < 8)
             printf("- %zu run(s) of schema %lld: too few for change points (at least 8: 4 on each side).\n",
                    end - part, c[part].schema);
@@ -418,12 +419,14 @@ int main(int argc, char **argv)
     if (n <= 0) {
         fprintf(stderr, "changes: %s: %s\n", dir,
                 n < 0 ? "expected a folder of runs (results/)" : "no run folders in it: expected results/<run>/");
+        m_free_names(names, n > 0 ? n : 0);
         return HA_EXIT_USAGE;
     }
     ha_record rec;
     char err[800];
     if (out_json && ha_record_open(&rec, out_json, err, sizeof err) != 0) {
         fprintf(stderr, "changes: %s\n", err);
+        m_free_names(names, n);
         return HA_EXIT_OUTPUT;
     }
     printf("# hostaccess changes: %s\n\n", md_text(dir));
@@ -456,7 +459,8 @@ int main(int argc, char **argv)
         free(p);
     }
     m_free_names(names, n);
-    qsort(runs, nruns, sizeof *runs, by_class_time);
+    if (nruns)
+        qsort(runs, nruns, sizeof *runs, by_class_time);
     drop_copies();
     jw w;
     if (out_json) {
