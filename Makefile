@@ -53,7 +53,7 @@ REPORT_LIBS := $(shell pkg-config --libs jansson 2>/dev/null || echo -ljansson) 
 REPORT := $(BUILD)/bin/report $(BUILD)/bin/compare $(BUILD)/bin/trend $(BUILD)/bin/fleet $(BUILD)/bin/changes
 
 .SECONDARY:
-.PHONY: all probes bench fix report schema compact-results bench-changes rerender-results check test-tools mutants check-torch check-fuzz-corpus fuzz check-unit check-integration check-sanitize check-gpu check-nohdr check-standin coverage hip-matrix clean backends
+.PHONY: all probes bench fix report diag schema compact-results bench-changes rerender-results check test-tools mutants check-torch check-fuzz-corpus fuzz check-unit check-integration check-sanitize check-gpu check-nohdr check-standin coverage hip-matrix clean backends
 all: probes
 
 # probes builds every tool run_all.sh runs, so the quick start is two commands.
@@ -102,6 +102,14 @@ $(BUILD)/bench_changes: tools/bench_changes.c $(LIBBASE)
 	$(CC) $(BASE) $(CFLAGS) $(LDFLAGS) $^ -o $@ $(LIBS)
 bench-changes: $(BUILD)/bench_changes
 	taskset -c 0 $(BUILD)/bench_changes 1000 85 || $(BUILD)/bench_changes 1000 85
+
+# The diagnostics behind the pool's design (tools/diag, results/*-parts-h200):
+# where a sleep's and a wake's time goes. Built for evidence runs, not tests.
+DIAG := $(BUILD)/diag/sleep_parts $(BUILD)/diag/wake_parts
+$(BUILD)/diag/%: tools/diag/%.c $(LIBCOMMON)
+	@mkdir -p $(dir $@)
+	$(CC) $(BASE) $(CFLAGS) $(LDFLAGS) $^ -o $@ $(LIBS) -lpthread
+diag: $(DIAG)
 
 # Every committed run's report made again by this tree's report tool.
 rerender-results: report

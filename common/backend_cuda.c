@@ -38,7 +38,8 @@
     OPT(cuMemGetAllocationGranularity) OPT(cuMemAddressReserve) OPT(cuMemAddressFree)       \
     OPT(cuMemCreate) OPT(cuMemRelease) OPT(cuMemMap) OPT(cuMemUnmap) OPT(cuMemSetAccess)       \
     OPT(cuMemExportToShareableHandle) OPT(cuMemImportFromShareableHandle) OPT(cuMemHostRegister) \
-    OPT(cuMemHostUnregister) OPT(cuMemAllocAsync) OPT(cuMemFreeAsync)
+    OPT(cuMemHostUnregister) OPT(cuMemAllocAsync) OPT(cuMemFreeAsync) OPT(cuEventCreate)        \
+    OPT(cuEventRecord) OPT(cuEventSynchronize) OPT(cuEventDestroy)
 
 #define DECL(n) static __typeof__(n) *p_##n;
 CU_SYMS(DECL, DECL)
@@ -51,6 +52,7 @@ typedef struct cu_state {
     CUdevice dev;
     CUcontext ctx;
     CUstream stream;
+    CUevent marks[HA_STREAM_MARKS]; /* NULL where cuEventCreate failed */
 } cu_state;
 
 /* The runtime's entry points above are the process's (the library is loaded
@@ -445,9 +447,26 @@ static int cu_h2d_enqueue(const ha_backend *be, void *dst, const void *src, size
     return CALL(cuMemcpyHtoDAsync, dptr(dst), src, n, state(be)->stream);
 }
 
+static int cu_d2h_enqueue(const ha_backend *be, void *dst, const void *src, size_t n)
+{
+    return CALL(cuMemcpyDtoHAsync, dst, dptr(src), n, state(be)->stream);
+}
+
 static int cu_stream_sync(const ha_backend *be)
 {
     return CALL(cuStreamSynchronize, state(be)->stream);
+}
+
+static int cu_stream_mark(const ha_backend *be, int slot)
+{
+    CUevent e = state(be)->marks[slot];
+    return e ? CALL(cuEventRecord, e, state(be)->stream) : HA_ST_OK;
+}
+
+static int cu_mark_wait(const ha_backend *be, int slot)
+{
+    CUevent e = state(be)->marks[slot];
+    return e ? CALL(cuEventSynchronize, e) : cu_stream_sync(be);
 }
 
 static int cu_synchronize(const ha_backend *be)
@@ -490,6 +509,9 @@ static int cu_device_count(const ha_backend *be, int *n)
 /* libcuda stays loaded: unloading a GPU runtime mid-process is not supported */
 static void release_device(cu_state *s)
 {
+    for (int i = 0; i < HA_STREAM_MARKS; i++)
+        if (s->marks[i])
+            CALL(cuEventDestroy, s->marks[i]);
     if (s->stream)
         CALL(cuStreamDestroy, s->stream);
     if (s->ctx)
@@ -563,6 +585,12 @@ static int cu_open(ha_backend *be, int device, char *why, size_t n)
     if (st)
         ha_log(HA_LOG_WARN, "cuStreamCreate: %s; async copies use the null stream",
                 cu_status_name(be, st));
+    for (int i = 0, est = HA_ST_OK; i < HA_STREAM_MARKS && !est; i++)
+        if ((est = CALL(cuEventCreate, &s.marks[i], CU_EVENT_DISABLE_TIMING))) {
+            s.marks[i] = NULL;
+            ha_log(HA_LOG_WARN, "cuEventCreate: %s; a pool's sleep waits for each copy whole",
+                   cu_status_name(be, est));
+        }
     be->device = device;
     cu_state *mine = malloc(sizeof *mine);
     if (!mine) {
@@ -680,7 +708,10 @@ const ha_backend_ops ha_backend_cuda = {
     .copy_d2h = cu_d2h,
     .copy_d2h_async = cu_d2h_async,
     .copy_h2d_enqueue = cu_h2d_enqueue,
+    .copy_d2h_enqueue = cu_d2h_enqueue,
     .stream_sync = cu_stream_sync,
+    .stream_mark = cu_stream_mark,
+    .mark_wait = cu_mark_wait,
     .synchronize = cu_synchronize,
     .host_alloc_pinned = cu_pinned,
     .host_free_pinned = cu_pinned_free,

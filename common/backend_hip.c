@@ -84,6 +84,7 @@ HIP_SYMS(DECL, DECL)
 typedef struct hip_state {
     void *lib;
     hipStream_t stream;
+    hipEvent_t marks[HA_STREAM_MARKS]; /* NULL where hipEventCreateWithFlags failed */
     int runtime_version;
     bool prop_skew;    /* hipMemAllocationProp: header and runtime on two sides of 5.3 */
     bool memtype_skew; /* hipMemoryType: header and runtime on two sides of 6.0 */
@@ -608,9 +609,26 @@ static int hip_h2d_enqueue(const ha_backend *be, void *dst, const void *src, siz
     return CALL(hipMemcpyAsync, dst, src, n, hipMemcpyHostToDevice, state(be)->stream);
 }
 
+static int hip_d2h_enqueue(const ha_backend *be, void *dst, const void *src, size_t n)
+{
+    return CALL(hipMemcpyAsync, dst, src, n, hipMemcpyDeviceToHost, state(be)->stream);
+}
+
 static int hip_stream_sync(const ha_backend *be)
 {
     return CALL(hipStreamSynchronize, state(be)->stream);
+}
+
+static int hip_stream_mark(const ha_backend *be, int slot)
+{
+    hipEvent_t e = state(be)->marks[slot];
+    return e ? CALL(hipEventRecord, e, state(be)->stream) : HA_ST_OK;
+}
+
+static int hip_mark_wait(const ha_backend *be, int slot)
+{
+    hipEvent_t e = state(be)->marks[slot];
+    return e ? CALL(hipEventSynchronize, e) : hip_stream_sync(be);
 }
 
 static int hip_synchronize(const ha_backend *be)
@@ -653,6 +671,9 @@ static int hip_device_count(const ha_backend *be, int *n)
 /* libamdhip64 stays loaded: unloading a GPU runtime mid-process is not supported */
 static void release_device(hip_state *s)
 {
+    for (int i = 0; i < HA_STREAM_MARKS; i++)
+        if (s->marks[i])
+            CALL(hipEventDestroy, s->marks[i]);
     if (s->stream)
         CALL(hipStreamDestroy, s->stream);
 }
@@ -738,6 +759,12 @@ static int hip_open(ha_backend *be, int device, char *why, size_t n)
     if (st)
         ha_log(HA_LOG_WARN, "hipStreamCreateWithFlags: %s; async copies use the null stream",
                 hip_status_name(be, st));
+    for (int i = 0, est = HA_ST_OK; i < HA_STREAM_MARKS && !est; i++)
+        if ((est = CALL(hipEventCreateWithFlags, &s.marks[i], hipEventDisableTiming))) {
+            s.marks[i] = NULL;
+            ha_log(HA_LOG_WARN, "hipEventCreateWithFlags: %s; a pool's sleep waits for each copy whole",
+                   hip_status_name(be, est));
+        }
     be->device = device;
     hip_state *mine = malloc(sizeof *mine);
     if (!mine) {
@@ -874,7 +901,10 @@ const ha_backend_ops ha_backend_hip = {
     .copy_d2h = hip_d2h,
     .copy_d2h_async = hip_d2h_async,
     .copy_h2d_enqueue = hip_h2d_enqueue,
+    .copy_d2h_enqueue = hip_d2h_enqueue,
     .stream_sync = hip_stream_sync,
+    .stream_mark = hip_stream_mark,
+    .mark_wait = hip_mark_wait,
     .synchronize = hip_synchronize,
     .host_alloc_pinned = hip_pinned,
     .host_free_pinned = hip_pinned_free,

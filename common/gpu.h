@@ -150,6 +150,9 @@ typedef struct ha_vmm_ops {
 
 typedef struct ha_env ha_env;
 
+/* Stream marks a backend keeps (events made once, at open). */
+enum { HA_STREAM_MARKS = 4 };
+
 typedef struct ha_backend_ops {
     const char *name;
     const char *desc;
@@ -173,7 +176,16 @@ typedef struct ha_backend_ops {
     /* An H2D copy enqueued on the backend's stream and not waited for
      * (src must be pinned); stream_sync waits for every such copy. */
     int (*copy_h2d_enqueue)(const ha_backend *be, void *dst, const void *src, size_t n);
+    /* The same, device to host (dst must be pinned). */
+    int (*copy_d2h_enqueue)(const ha_backend *be, void *dst, const void *src, size_t n);
     int (*stream_sync)(const ha_backend *be);
+    /* Marks the stream's position in slot (0 .. HA_STREAM_MARKS-1);
+     * mark_wait returns once the stream has passed that mark, so a pool can
+     * release what one enqueued copy read while the next copy runs. Where
+     * the runtime gave no event, mark_wait waits for the whole stream: the
+     * same result, without the overlap. */
+    int (*stream_mark)(const ha_backend *be, int slot);
+    int (*mark_wait)(const ha_backend *be, int slot);
     /* Waits for all work on the device, whoever's stream it is on: what a
      * pool must do before it copies out or unmaps memory a kernel may
      * still be writing. */

@@ -20,6 +20,7 @@
     OPT(hipMemGetAllocationGranularity) OPT(hipMemAddressReserve) OPT(hipMemAddressFree)        \
     OPT(hipMemCreate) OPT(hipMemRelease) OPT(hipMemMap) OPT(hipMemUnmap) OPT(hipMemSetAccess)        \
     OPT(hipMemExportToShareableHandle) OPT(hipMemImportFromShareableHandle) OPT(hipHostRegister)    \
-    OPT(hipHostUnregister) OPT(hipMallocAsync) OPT(hipFreeAsync) OPT(hipExtMallocWithFlags)
+    OPT(hipHostUnregister) OPT(hipMallocAsync) OPT(hipFreeAsync) OPT(hipExtMallocWithFlags)       \
+    OPT(hipEventCreateWithFlags) OPT(hipEventRecord) OPT(hipEventSynchronize) OPT(hipEventDestroy)
 
 #endif

@@ -28,6 +28,7 @@ typedef struct rp_alloc {
     bool waking;    /* woken by the wake in progress: undone if a later one fails */
     void *backup;   /* pinned host copy; kept across cycles, as PyTorch caches pinned blocks */
     bool offloaded; /* the backup holds this sleep's contents */
+    int released;   /* chunks [0, released) given back by the sleep in progress */
 } rp_alloc;
 
 struct refpool {
@@ -36,7 +37,7 @@ struct refpool {
     size_t gran;
     size_t total_vram;
     rp_alloc *head;
-    char err[256];
+    char err[768];
     int inject_what, inject_nth; /* -1: no injection */
 };
 
@@ -99,6 +100,13 @@ static int vmm_map(refpool *p, void *va, size_t size, ha_vmm_handle h)
     return p->be->ops->vmm->map(p->be, va, size, h);
 }
 
+static int offload_enqueue(refpool *p, void *dst, const void *src, size_t n)
+{
+    if (injected(p, REFPOOL_INJECT_OFFLOAD))
+        return INJECTED_STATUS;
+    return p->be->ops->copy_d2h_enqueue(p->be, dst, src, n);
+}
+
 static const char *st_name(refpool *p, int st)
 {
     return st == INJECTED_STATUS ? "injected failure" : ha_status_name(p->be, st);
@@ -156,6 +164,34 @@ static int give_back(refpool *p, rp_alloc *a, int mapped)
     return re_reserve(p, a);
 }
 
+/* Creates, maps and grants chunk i of a, and with restore enqueues the
+ * copy of its bytes back from the backup. On failure *what names the step
+ * and *mapped says whether the chunk got mapped; its handle stays in a->h
+ * for the caller's unmap_release. */
+static int make_chunk(refpool *p, rp_alloc *a, int i, bool restore, const char **what, bool *mapped)
+{
+    *mapped = false;
+    size_t off = (size_t)i * p->cfg.chunk_size, len = chunk_len(p, a, i);
+    char *at = (char *)a->va + off;
+    int st;
+    *what = "create";
+    if ((st = vmm_create(p, &a->h[i], len)))
+        return st;
+    *what = "map";
+    if ((st = vmm_map(p, at, len, a->h[i])))
+        return st;
+    *mapped = true;
+    *what = p->cfg.host_access ? "set access (device+host)" : "set access (device)";
+    if ((st = ha_vmm_grant(p->be, at, len, p->cfg.host_access)))
+        return st;
+    if (restore && off < a->size) {
+        *what = "restore";
+        size_t n = a->size - off < len ? a->size - off : len;
+        st = p->be->ops->copy_h2d_enqueue(p->be, at, (char *)a->backup + off, n);
+    }
+    return st;
+}
+
 /* Creates, maps and grants a's chunks one after another (vLLM creates
  * every handle first; here chunk i is granted before chunk i+1 is made, so
  * a wake's restore of chunk i is enqueued before the runtime makes the
@@ -171,23 +207,9 @@ static int create_and_map(refpool *p, rp_alloc *a, bool waking)
     const char *what = "create";
     bool restore = waking && a->offloaded;
     for (int i = 0; i < a->nchunks && st == HA_ST_OK; i++) {
-        size_t off = (size_t)i * p->cfg.chunk_size, len = chunk_len(p, a, i);
-        char *at = (char *)a->va + off;
-        what = "create";
-        if ((st = vmm_create(p, &a->h[i], len)))
-            break;
-        what = "map";
-        if ((st = vmm_map(p, at, len, a->h[i])))
-            break;
-        mapped++;
-        what = p->cfg.host_access ? "set access (device+host)" : "set access (device)";
-        if ((st = ha_vmm_grant(p->be, at, len, p->cfg.host_access)))
-            break;
-        if (restore && off < a->size) {
-            what = "restore";
-            size_t n = a->size - off < len ? a->size - off : len;
-            st = p->be->ops->copy_h2d_enqueue(p->be, at, (char *)a->backup + off, n);
-        }
+        bool made = false;
+        st = make_chunk(p, a, i, restore, &what, &made);
+        mapped += made;
     }
     if (restore && st == HA_ST_OK) {
         what = "restore";
@@ -366,6 +388,107 @@ static int check_tags(refpool *p, const char *const *tags, size_t n)
     return REFPOOL_OK;
 }
 
+/* ---- sleep: each chunk released as soon as its copy is done ---- */
+
+/* Unmaps and releases a's chunks from a->released on. */
+static int release_rest(refpool *p, rp_alloc *a)
+{
+    size_t off = (size_t)a->released * p->cfg.chunk_size;
+    int left = a->nchunks - a->released;
+    return ha_vmm_unmap_release(p->be, (char *)a->va + off, a->mapped - off, p->cfg.chunk_size, left, left,
+                                a->h + a->released, NULL);
+}
+
+/* Releases the next chunk of a, whose copy has finished. A release that
+ * fails is kept in *first and the sleep goes on, as a whole release does. */
+static void release_next(refpool *p, rp_alloc *a, int *first)
+{
+    size_t off = (size_t)a->released * p->cfg.chunk_size;
+    int st = ha_vmm_unmap_release(p->be, (char *)a->va + off, chunk_len(p, a, a->released),
+                                  p->cfg.chunk_size, 1, 1, a->h + a->released, NULL);
+    a->released++;
+    if (st && !*first)
+        *first = st;
+}
+
+/* A copy failed after some chunks were released: make them again from the
+ * backup, which holds their bytes (their copies finished), so the pool
+ * stays awake as it was. Where that fails too, the allocation is given
+ * back whole and its contents are lost; the message says so. */
+static int undo_offload(refpool *p, const char *what, rp_alloc *at, int st)
+{
+    const ha_backend *be = p->be;
+    be->ops->stream_sync(be); /* no copy may still be writing a backup */
+    char lost[400] = "";
+    for (rp_alloc *a = p->head; a; a = a->next) {
+        int made = 0, rst = HA_ST_OK;
+        const char *step = "create";
+        for (; made < a->released && rst == HA_ST_OK; made++) {
+            bool mapped = false;
+            if ((rst = make_chunk(p, a, made, true, &step, &mapped)) && !mapped)
+                break;
+        }
+        if (rst == HA_ST_OK)
+            rst = be->ops->stream_sync(be);
+        if (rst == HA_ST_OK) {
+            a->released = 0;
+            continue;
+        }
+        be->ops->stream_sync(be); /* the restores enqueued must land before the unmap */
+        int ust = ha_vmm_unmap_release(be, a->va, (size_t)a->released * p->cfg.chunk_size,
+                                       p->cfg.chunk_size, a->released, made, a->h, NULL);
+        int ust2 = release_rest(p, a);
+        ust = ust ? ust : ust2;
+        a->released = 0;
+        a->awake = false;
+        a->offloaded = false;
+        snprintf(lost, sizeof lost, "; making '%s' again failed at %s (%s): it is released%s%s and its "
+                 "contents are lost (a wake gives it fresh memory)", a->tag, step, st_name(p, rst),
+                 ust ? ", though not cleanly: " : "", ust ? ha_status_name(be, ust) : "");
+    }
+    return fail(p, REFPOOL_E_RUNTIME, "offload of '%s' (%zu bytes): %s: %s%s", at->tag, at->size, what,
+                st_name(p, st), *lost ? lost : "; nothing was lost, the pool stays awake");
+}
+
+/* Copies the tagged allocations out chunk by chunk and releases each chunk
+ * once its copy is done, while the next copy runs: the unmap and release
+ * hide behind the copy instead of following it (sleep had reached 92.5 to
+ * 97.2 % of the pinned-copy ceiling with the release after the copy).
+ * One copy is kept queued ahead of the chunk being released. */
+static int offload_releasing(refpool *p, const char *const *tags, size_t ntags, int *first)
+{
+    const ha_backend *be = p->be;
+    rp_alloc *prev = NULL;
+    int seq = 0;
+    for (rp_alloc *a = p->head; a; a = a->next) {
+        if (!tagged(a, tags, ntags))
+            continue;
+        for (int i = 0; i < a->nchunks; i++, seq++) {
+            size_t off = (size_t)i * p->cfg.chunk_size, len = chunk_len(p, a, i);
+            size_t n = off < a->size ? (a->size - off < len ? a->size - off : len) : 0;
+            int st = n ? offload_enqueue(p, (char *)a->backup + off, (char *)a->va + off, n) : HA_ST_OK;
+            if (st)
+                return undo_offload(p, "copy", a, st);
+            if ((st = be->ops->stream_mark(be, seq % HA_STREAM_MARKS)))
+                return undo_offload(p, "stream mark", a, st);
+            if (prev) {
+                if ((st = be->ops->mark_wait(be, (seq - 1) % HA_STREAM_MARKS)))
+                    return undo_offload(p, "copy", prev, st);
+                release_next(p, prev, first);
+            }
+            prev = a;
+        }
+        a->offloaded = true;
+    }
+    if (prev) {
+        int st = be->ops->mark_wait(be, (seq - 1) % HA_STREAM_MARKS);
+        if (st)
+            return undo_offload(p, "copy", prev, st);
+        release_next(p, prev, first);
+    }
+    return REFPOOL_OK;
+}
+
 int refpool_sleep(refpool *p, const char *const *offload_tags, size_t ntags)
 {
     if (!p->head)
@@ -383,25 +506,26 @@ int refpool_sleep(refpool *p, const char *const *offload_tags, size_t ntags)
     int dst = be->ops->synchronize(be);
     if (dst)
         return fail(p, REFPOOL_E_RUNTIME, "waiting for the device before sleep: %s", ha_status_name(be, dst));
-    /* Offload first: if a copy fails, nothing has been released yet. */
     for (rp_alloc *a = p->head; a; a = a->next) {
         a->offloaded = false;
-        if (!tagged(a, offload_tags, ntags))
-            continue;
+        a->released = 0;
         int st = HA_ST_OK;
-        if (!a->backup)
+        if (tagged(a, offload_tags, ntags) && !a->backup)
             st = be->ops->host_alloc_pinned(be, &a->backup, a->size);
-        if (st == HA_ST_OK)
-            st = be->ops->copy_d2h(be, a->backup, a->va, a->size);
         if (st)
-            return fail(p, REFPOOL_E_RUNTIME, "offload of '%s' (%zu bytes): %s", a->tag, a->size,
+            return fail(p, REFPOOL_E_RUNTIME, "pinned backup of '%s' (%zu bytes): %s", a->tag, a->size,
                         ha_status_name(be, st));
-        a->offloaded = true;
     }
     int first = HA_ST_OK;
+    rc = offload_releasing(p, offload_tags, ntags, &first);
+    if (rc)
+        return rc;
     for (rp_alloc *a = p->head; a; a = a->next) {
-        int st = give_back(p, a, a->nchunks);
+        int st = release_rest(p, a);
+        if (st == HA_ST_OK && p->cfg.re_reserve)
+            st = re_reserve(p, a);
         a->awake = false;
+        a->released = 0;
         if (st && !first)
             first = st;
     }

@@ -90,8 +90,9 @@ size_t refpool_granularity(const refpool *p);
 size_t refpool_live_handles(const refpool *p);
 
 /* Test hook, used by pool_check on real runtimes too: the pool's nth VMM
- * create or map from now on fails as if the runtime refused it. */
-enum { REFPOOL_INJECT_CREATE, REFPOOL_INJECT_MAP };
+ * create or map, or nth chunk copy of a sleep's offload, from now on fails
+ * as if the runtime refused it. */
+enum { REFPOOL_INJECT_CREATE, REFPOOL_INJECT_MAP, REFPOOL_INJECT_OFFLOAD };
 void refpool_inject_failure(refpool *p, int what, int nth);
 
 #endif

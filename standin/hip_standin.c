@@ -206,6 +206,46 @@ hipError_t hipStreamSynchronize(hipStream_t s) { (void)s; return hipSuccess; }
 /* The model's copies are done when they return: nothing to wait for. */
 hipError_t hipDeviceSynchronize(void) { return hipSuccess; }
 
+/* Events, with the handle checks of clr's hip_event.cpp: a null event is
+ * hipErrorInvalidHandle, a null out-pointer hipErrorInvalidValue, and a
+ * flag outside the supported set is refused. Every copy has finished when
+ * it returns, so a recorded event is already reached. */
+struct ihipEvent_t {
+    unsigned flags;
+};
+
+hipError_t hipEventCreateWithFlags(hipEvent_t *e, unsigned flags)
+{
+    const unsigned supported = hipEventDefault | hipEventBlockingSync | hipEventDisableTiming |
+                               hipEventReleaseToDevice | hipEventReleaseToSystem | hipEventInterprocess;
+    if (!e)
+        return hipErrorInvalidValue;
+    if (flags & ~supported)
+        return hipErrorInvalidValue;
+    struct ihipEvent_t *made = malloc(sizeof *made);
+    if (!made)
+        return hipErrorOutOfMemory;
+    made->flags = flags;
+    *e = made;
+    return hipSuccess;
+}
+
+hipError_t hipEventRecord(hipEvent_t e, hipStream_t s)
+{
+    (void)s;
+    return e ? hipSuccess : hipErrorInvalidHandle;
+}
+
+hipError_t hipEventSynchronize(hipEvent_t e) { return e ? hipSuccess : hipErrorInvalidHandle; }
+
+hipError_t hipEventDestroy(hipEvent_t e)
+{
+    if (!e)
+        return hipErrorInvalidHandle;
+    free(e);
+    return hipSuccess;
+}
+
 /* ---- plain allocations ---- */
 
 /* Large BAR: all of VRAM is visible, so device memory is mapped for the

@@ -235,8 +235,10 @@ static int (*real_unmap)(const ha_backend *, void *, size_t);
 static void said(char c)
 {
     size_t l = strlen(order);
-    if (l < sizeof order - 1)
+    if (l < sizeof order - 1) {
         order[l] = c;
+        order[l + 1] = 0;
+    }
 }
 static int logged_enqueue(const ha_backend *b, void *d, const void *src, size_t n)
 {
@@ -381,6 +383,133 @@ static void more_allocations_than_any_fixed_table_sleep_and_wake(void **s)
     refpool_destroy(p);
 }
 
+/* ---- sleep: each chunk released once its copy is done, while the next runs ---- */
+
+static int (*real_d2h_enqueue)(const ha_backend *, void *, const void *, size_t);
+static int (*real_mark_wait)(const ha_backend *, int);
+static int (*real_create)(const ha_backend *, ha_vmm_handle *, size_t, ha_loc, bool);
+static int copies_left; /* a copy after this many fails; -1: none does */
+static int logged_d2h_enqueue(const ha_backend *b, void *d, const void *src, size_t n)
+{
+    said('c');
+    if (copies_left >= 0 && copies_left-- == 0)
+        return 700; /* the runtime lost the device */
+    return real_d2h_enqueue(b, d, src, n);
+}
+static int logged_mark_wait(const ha_backend *b, int slot)
+{
+    said('w');
+    return real_mark_wait(b, slot);
+}
+static bool creates_fail;
+static int create_maybe(const ha_backend *b, ha_vmm_handle *h, size_t size, ha_loc backing, bool posix_fd)
+{
+    return creates_fail ? 2 : real_create(b, h, size, backing, posix_fd);
+}
+
+static void log_sleep_calls(int fail_after_copies)
+{
+    wrap_runtime(0, 0);
+    real_d2h_enqueue = wrapped_ops.copy_d2h_enqueue;
+    real_mark_wait = wrapped_ops.mark_wait;
+    real_unmap = wrapped_vmm.unmap;
+    real_create = wrapped_vmm.create;
+    wrapped_ops.copy_d2h_enqueue = logged_d2h_enqueue;
+    wrapped_ops.mark_wait = logged_mark_wait;
+    wrapped_vmm.unmap = logged_unmap;
+    wrapped_vmm.create = create_maybe;
+    copies_left = fail_after_copies;
+    creates_fail = false;
+    order[0] = 0;
+}
+
+static unsigned char *filled(size_t n)
+{
+    unsigned char *b = malloc(n);
+    for (size_t i = 0; i < n; i++)
+        b[i] = (unsigned char)(i * 13 + 5);
+    return b;
+}
+
+static void holds(void *w, const unsigned char *want, size_t n)
+{
+    unsigned char *got = malloc(n);
+    assert_int_equal(be.ops->copy_d2h(&be, got, w, n), 0);
+    assert_memory_equal(got, want, n);
+    free(got);
+}
+
+static void sleep_releases_each_chunk_while_the_next_copy_runs(void **s)
+{
+    (void)s;
+    refpool *p = pool(false);
+    void *w;
+    size_t size = 300 * 1024; /* 3 chunks */
+    unsigned char *pat = filled(size);
+    assert_int_equal(refpool_alloc(p, size, "weights", &w), REFPOOL_OK);
+    assert_int_equal(be.ops->copy_h2d(&be, w, pat, size), 0);
+    log_sleep_calls(-1);
+    const char *tags[] = {"weights"};
+    assert_int_equal(refpool_sleep(p, tags, 1), REFPOOL_OK);
+    unwrap_runtime();
+    /* c copy enqueued, w wait for a copy's mark, u unmap: chunk 0 is
+     * unmapped after its copy is waited for and after chunk 1's copy is
+     * queued behind it; chunk 2 after its own wait. */
+    assert_string_equal(order, "ccwucwuwu");
+    assert_int_equal(refpool_live_handles(p), 0);
+    assert_int_equal(refpool_wake(p, NULL, 0), REFPOOL_OK);
+    holds(w, pat, size);
+    free(pat);
+    refpool_destroy(p);
+}
+
+static void a_copy_failing_midway_remakes_what_was_released(void **s)
+{
+    (void)s;
+    refpool *p = pool(false);
+    void *w;
+    size_t size = 300 * 1024;
+    unsigned char *pat = filled(size);
+    assert_int_equal(refpool_alloc(p, size, "weights", &w), REFPOOL_OK);
+    assert_int_equal(be.ops->copy_h2d(&be, w, pat, size), 0);
+    log_sleep_calls(2); /* the third chunk's copy fails, after chunk 0 was released */
+    const char *tags[] = {"weights"};
+    assert_int_equal(refpool_sleep(p, tags, 1), REFPOOL_E_RUNTIME);
+    unwrap_runtime();
+    assert_non_null(strchr(order, 'u')); /* something had been released */
+    assert_non_null(strstr(refpool_last_error(p), "nothing was lost, the pool stays awake"));
+    assert_int_equal(refpool_live_handles(p), 3);
+    assert_int_equal(refpool_mapped_bytes(p), 320 * 1024);
+    holds(w, pat, size);
+    assert_int_equal(refpool_sleep(p, tags, 1), REFPOOL_OK); /* and it still sleeps and wakes */
+    assert_int_equal(refpool_wake(p, NULL, 0), REFPOOL_OK);
+    holds(w, pat, size);
+    free(pat);
+    refpool_destroy(p);
+}
+
+static void a_copy_failing_where_the_remake_fails_too_says_the_contents_are_lost(void **s)
+{
+    (void)s;
+    refpool *p = pool(false);
+    void *w;
+    assert_int_equal(refpool_alloc(p, 300 * 1024, "weights", &w), REFPOOL_OK);
+    log_sleep_calls(2);
+    creates_fail = true;
+    const char *tags[] = {"weights"};
+    assert_int_equal(refpool_sleep(p, tags, 1), REFPOOL_E_RUNTIME);
+    unwrap_runtime();
+    assert_non_null(strstr(refpool_last_error(p), "contents are lost"));
+    assert_int_equal(refpool_live_handles(p), 0); /* nothing leaked */
+    refpool_tag_info ti;
+    assert_int_equal(refpool_tag(p, "weights", &ti), REFPOOL_OK);
+    assert_int_equal(ti.asleep, 1);
+    assert_int_equal(ti.offloaded_bytes, 0);
+    assert_int_equal(refpool_wake(p, NULL, 0), REFPOOL_OK); /* fresh memory where it was */
+    assert_int_equal(refpool_live_handles(p), 3);
+    refpool_destroy(p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -394,6 +523,9 @@ int main(void)
         cmocka_unit_test(sleep_waits_for_the_device_first),
         cmocka_unit_test(discard_drops_the_backup_and_tags_can_be_asked_about),
         cmocka_unit_test(more_allocations_than_any_fixed_table_sleep_and_wake),
+        cmocka_unit_test(sleep_releases_each_chunk_while_the_next_copy_runs),
+        cmocka_unit_test(a_copy_failing_midway_remakes_what_was_released),
+        cmocka_unit_test(a_copy_failing_where_the_remake_fails_too_says_the_contents_are_lost),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
