@@ -31,7 +31,7 @@ typedef struct check {
     char name[48];
     char mode[32];
     ck_status st;
-    char detail[256];
+    char detail[1024];
 } check;
 
 typedef struct mode {
@@ -272,6 +272,37 @@ static void run_mode(const mode *m)
             what[f], refpool_strerror(wrc), handles, leak, refpool_strerror(rrc),
             same_bytes(w, wpat, wsize) ? "intact" : "NOT intact");
     }
+
+    /* A sleep whose copy fails midway, after a chunk was released, makes
+     * that chunk again from the backup: the pool stays awake and whole, and
+     * sleeps again with nothing leaked. Both tags offloaded: three chunk
+     * copies, the third one failing. Free memory is compared after the next
+     * cycle: where released VRAM stays held while its range is reserved
+     * (ROCm, the model), the chunk made again holds new memory until that
+     * sleep gives the range back. */
+    const char *both[] = {"weights", "kv_cache"};
+    be->ops->copy_h2d(be, k, kpat, ksize); /* the sleeps above did not keep kv_cache */
+    /* One whole cycle first: kv_cache's pinned backup is made there. */
+    int warm = refpool_sleep(p, both, 2);
+    warm = warm ? warm : refpool_wake(p, NULL, 0);
+    size_t lvl = free_bytes(), handles = refpool_live_handles(p), was_mapped = refpool_mapped_bytes(p);
+    refpool_inject_failure(p, REFPOOL_INJECT_OFFLOAD, 2);
+    int src = refpool_sleep(p, both, 2);
+    char said[768];
+    snprintf(said, sizeof said, "%s", refpool_last_error(p));
+    bool whole = refpool_live_handles(p) == handles && refpool_mapped_bytes(p) == was_mapped &&
+                 same_bytes(w, wpat, wsize) && same_bytes(k, kpat, ksize);
+    int again = refpool_sleep(p, both, 2);
+    int woke = again ? again : refpool_wake(p, NULL, 0);
+    size_t after = free_bytes(), leak = after > lvl ? after - lvl : lvl - after;
+    bool kept_after = woke == REFPOOL_OK && same_bytes(w, wpat, wsize) && same_bytes(k, kpat, ksize);
+    add("sleep_rollback_copy", m->name,
+        !warm && src == REFPOOL_E_RUNTIME && whole && leak <= g && kept_after ? CK_PASS : CK_FAIL,
+        "%sinjected failure of the third chunk copy: sleep gave '%s' (%s); the pool %s; the next sleep and "
+        "wake gave '%s', contents %s, free memory then %zu bytes from before",
+        warm ? "the cycle before it failed; " : "", refpool_strerror(src), said,
+        whole ? "stayed awake and whole" : "was NOT left whole", refpool_strerror(woke),
+        kept_after ? "intact" : "NOT intact", leak);
     free(wpat);
     free(kpat);
     refpool_destroy(p);
