@@ -10,7 +10,8 @@
  * changepoint.h. Exact facts (a kind's readability, a candidate's verdict,
  * a pool check's status) are placed at the run where they change.
  * Markdown goes to stdout. Exit: 0 no regression in the newest window; 1 a
- * timing change point that is a regression (its interval wholly above 1)
+ * timing change point that is a regression (its interval wholly above 1;
+ * for the pool's throughput, a share of its ceiling, wholly below 1)
  * with its first run among the newest N runs (default 10) of a class that
  * is not simulated, unless the machine changed there and the tool did not;
  * 2 unusable input; 5 the JSON cannot be written. */
@@ -40,6 +41,7 @@ typedef struct crun {
 } crun;
 
 static char **rows; /* row names, by id */
+static bool *higher_better; /* by id: a share of a ceiling, not a time */
 static size_t nrows;
 static crun *runs;
 static size_t nruns;
@@ -65,13 +67,15 @@ static char *dupe(const char *s)
     return d;
 }
 
-static size_t row_id(const char *name)
+static size_t row_id(const char *name, bool higher_is_better)
 {
     for (size_t i = 0; i < nrows; i++)
         if (!strcmp(rows[i], name))
             return i;
     rows = grow(rows, nrows, sizeof *rows);
     rows[nrows] = dupe(name);
+    higher_better = grow(higher_better, nrows, sizeof *higher_better);
+    higher_better[nrows] = higher_is_better;
     for (size_t i = 0; i < nruns; i++) { /* every run summarised so far lacks the new row */
         runs[i].y = grow(runs[i].y, nrows, sizeof *runs[i].y);
         runs[i].y[nrows] = NAN;
@@ -84,6 +88,40 @@ static void fact(crun *u, const char *fmt, const char *a, const char *b, const c
     char *s = rf_printf(fmt, a, b, c);
     u->facts = grow(u->facts, u->nfacts, sizeof *u->facts);
     u->facts[u->nfacts++] = s ? s : dupe("");
+}
+
+static void pool_row(crun *u, const char *what, const m_tput *t, double frac)
+{
+    if (!(frac > 0))
+        return;
+    char *name = rf_printf("pool %s / %.0f bytes / %s", what, t->bytes, t->mode ? t->mode : "?");
+    if (!name) {
+        fprintf(stderr, "changes: out of memory\n");
+        exit(HA_EXIT_USAGE);
+    }
+    size_t id = row_id(name, true);
+    free(name);
+    u->y[id] = log(frac);
+}
+
+/* The pool's throughput goals, one figure a run as compare gates them: the
+ * share of the pinned-copy ceiling. A wake is named with its pause after
+ * the sleep (records before it was paused timed it right after: the figure
+ * now called "wake right after sleep"), so a definition change starts a
+ * new series instead of a step. */
+static void pool_rows(crun *u, const m_tput *t)
+{
+    if (!t->measured)
+        return;
+    pool_row(u, "sleep", t, t->sleep_frac);
+    if (t->pause_ms > 0) {
+        char what[64];
+        snprintf(what, sizeof what, "wake %lld ms after sleep", t->pause_ms);
+        pool_row(u, what, t, t->wake_frac);
+        pool_row(u, "wake right after sleep", t, t->wake_now_frac);
+    } else {
+        pool_row(u, "wake right after sleep", t, t->wake_frac);
+    }
 }
 
 /* What one whole run contributes; the run itself is freed after. */
@@ -130,7 +168,7 @@ static void summarise(crun *u, const m_run *r, const char *dir)
             fprintf(stderr, "changes: out of memory\n");
             exit(HA_EXIT_USAGE);
         }
-        size_t id = row_id(name);
+        size_t id = row_id(name, false);
         free(name);
         /* records before per-process values (schema 1): the run's median is its value */
         if (regress_row_estimate(&cfg, b, row, &e) == 0)
@@ -138,6 +176,8 @@ static void summarise(crun *u, const m_run *r, const char *dir)
         else if (row->st.median > 0)
             u->y[id] = log(row->st.median);
     }
+    for (size_t i = 0; r->has[RUN_POOL] && i < r->pool.ntputs; i++)
+        pool_rows(u, &r->pool.tputs[i]);
     for (size_t i = 0; r->has[RUN_PROBE] && i < r->probe.nkinds; i++) {
         const m_kind *k = &r->probe.kinds[i];
         fact(u, "kind %s: %s%s", k->name, !k->created ? "not made" : k->readable == 1 ? "readable" : "faults", "");
@@ -333,7 +373,7 @@ static bool judge_class(crun *c, size_t from, size_t to, jw *w, bool json)
             bool machine = machine_moved(c, part, end, a);
             bool slower = false;
             for (size_t q = k; q < j; q++)
-                slower |= fs[q].cp.lo > 1;
+                slower |= higher_better[fs[q].row] ? fs[q].cp.hi < 1 : fs[q].cp.lo > 1;
             bool newest = (long)(to - a) <= window;
             bool tool = strcmp(c[a - 1].tool, c[a].tool) != 0;
             bool counts = slower && newest && !c[a].sim && !(machine && !tool);
@@ -493,6 +533,7 @@ int main(int argc, char **argv)
         free(rows[i]);
     free(runs);
     free(rows);
+    free(higher_better);
     text_pool_free();
     if (out_json) {
         jw_arr_end(&w);

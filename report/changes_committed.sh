@@ -9,6 +9,8 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 out=${1:-}
 [ -n "$out" ] || { echo "changes_committed: usage: report/changes_committed.sh OUT_DIR" >&2; exit 2; }
 [ -e "$out" ] && { echo "changes_committed: $out exists: choose another" >&2; exit 5; }
+# the tool runs from inside the scratch folder: a relative BUILD made absolute
+if [ -n "${BUILD:-}" ]; then BUILD=$(cd "$BUILD" && pwd) || exit 2; export BUILD; fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 find "$here/results" \( -name env.json -o -name env.json.gz \) -printf '%h\0' | sort -z |

@@ -112,6 +112,19 @@ static void fail_first_check(json_t *j, const void *unused)
     json_object_set_new(c, "passed", json_false());
 }
 
+/* The pool's sleep share of the ceiling in every run made next (the
+ * template's, times this, with a little run-to-run noise). */
+static double pool_sleep_factor = 1.0;
+static void pool_sleep_scaled(json_t *j, const void *f)
+{
+    size_t i;
+    json_t *t;
+    json_array_foreach(json_object_get(j, "throughput"), i, t) {
+        double v = json_number_value(json_object_get(t, "sleep_fraction_of_ceiling"));
+        json_object_set_new(t, "sleep_fraction_of_ceiling", json_real(v * *(const double *)f));
+    }
+}
+
 /* Run i of a series under dir: the template run at its own time, its rows
  * times factor (with a little run-to-run noise), sealed. */
 static void make_run_of(const char *dir, int i, double factor, bool check_fails, bool old_schema)
@@ -129,6 +142,8 @@ static void make_run_of(const char *dir, int i, double factor, bool check_fails,
     edit(d, "bench_discriminator.json", as_real_scaled, &f);
     if (check_fails)
         edit(d, "pool_check.json", fail_first_check, NULL);
+    double pf = pool_sleep_factor * (1 + 0.002 * cos(2.3 * i));
+    edit(d, "pool_check.json", pool_sleep_scaled, &pf);
     for (int k = 0; old_schema && k < 5; k++)
         edit(d, recs[k], schema_2, NULL);
     assert_int_equal(it_seal(d), 0);
@@ -163,6 +178,39 @@ static void a_planted_step_is_found_at_its_run(void **s)
     assert_non_null(strstr(it_out, "2026-01-08T000000Z-vm-sim-dev0 True 1.1"));
     /* with a window of 3 the step is older than the newest runs: exit 0 */
     assert_int_equal(it_sh("report/changes %s --window 3", dir), 0);
+}
+
+/* The pool's throughput is one figure a run, judged like a bench row but
+ * higher is better: a sleep 4 % faster from run 7 on is found there, and
+ * only it, and is no regression; 4 % slower is. */
+static void a_pool_throughput_step_is_found(void **s)
+{
+    (void)s;
+    need_tool();
+    char dir[128];
+    snprintf(dir, sizeof dir, "%s/pool", tmp);
+    for (int i = 0; i < 12; i++) {
+        pool_sleep_factor = i >= 6 ? 1.04 : 1.0;
+        make_run(dir, i, 1.0, false);
+    }
+    pool_sleep_factor = 1.0;
+    int rc = it_sh("report/changes %s", dir);
+    if (rc != 0 || !strstr(it_out, "### Between 2026-01-06T000000Z-vm-sim-dev0 and 2026-01-07T000000Z-vm-sim-dev0"))
+        fail_msg("changes exited %d:\n%s", rc, it_out);
+    const char *row = strstr(it_out, "| pool sleep / ");
+    assert_non_null(row);
+    assert_non_null(strstr(row, "| ×1.04"));
+    assert_null(strstr(strstr(it_out, "### Between") + 1, "### Between"));
+    /* a faster sleep is no regression (exit 0 above); a slower one is */
+    snprintf(dir, sizeof dir, "%s/pool-slower", tmp);
+    for (int i = 0; i < 12; i++) {
+        pool_sleep_factor = i >= 6 ? 0.96 : 1.0;
+        make_run(dir, i, 1.0, false);
+    }
+    pool_sleep_factor = 1.0;
+    rc = it_sh("report/changes %s", dir);
+    if (rc != 1 || !strstr(it_out, "| ×0.96"))
+        fail_msg("a 4 %% slower sleep: changes exited %d:\n%s", rc, it_out);
 }
 
 /* No step, and a copy of one run under another name: nothing found, the
@@ -275,6 +323,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(a_planted_step_is_found_at_its_run),
+        cmocka_unit_test(a_pool_throughput_step_is_found),
         cmocka_unit_test(a_flat_series_with_a_copy_and_a_broken_run),
         cmocka_unit_test(a_schema_change_is_a_break),
         cmocka_unit_test(long_row_names_stay_apart),

@@ -102,6 +102,36 @@ static void a_series_of_two_machines_is_judged_as_its_pair(void **s)
     assert_int_equal(pair, 6); /* another machine start: timings not judged */
 }
 
+/* The committed change points (results/changes-h200) and the gate's
+ * campaign summaries (results/gate-proc-h200) are what this tree's tools
+ * make of the committed runs, byte for byte: they are regenerated, never
+ * edited, and a change to the method or its wording shows here. */
+static void the_committed_change_points_and_summaries_are_what_this_tree_makes(void **s)
+{
+    (void)s;
+    if (it_sh("test -x %s/bin/changes && test -x %s/bin/compare", it_build(), it_build()) != 0)
+        it_skip("report tools are not built (libjansson-dev, zlib1g-dev)");
+    if (it_sh("command -v python3") != 0)
+        it_skip("python3 is not installed (campaign_summary.py)");
+    int rc = it_sh("report/changes_committed.sh %s/chg >/dev/null || exit 1; "
+                   "cmp results/changes-h200/CHANGES.md %s/chg/CHANGES.md && "
+                   "cmp results/changes-h200/changes.json %s/chg/changes.json || "
+                   "{ diff results/changes-h200/CHANGES.md %s/chg/CHANGES.md | head -20; exit 1; }",
+                   tmp, tmp, tmp, tmp);
+    if (rc != 0)
+        fail_msg("results/changes-h200 is not what report/changes_committed.sh makes now:\n%s", it_out);
+    const char *g = "results/gate-proc-h200";
+    rc = it_sh("python3 report/campaign_summary.py --compare %s/bin/compare %s/m1 %s/m2 %s/m3 %s/m5 %s/m6 %s/m7 "
+               "%s/m8 %s/m9 %s/m10 %s/m11 %s/m12 %s/m13 %s/m14 %s/m15 %s/m16 %s/m17 > %s/SUMMARY.md 2>/dev/null && "
+               "cmp %s/SUMMARY.md %s/SUMMARY.md && "
+               "python3 report/campaign_summary.py --compare %s/bin/compare %s/m4-k16 > %s/SUMMARY-k16.md 2>/dev/null && "
+               "cmp %s/SUMMARY-k16.md %s/SUMMARY-k16.md",
+               it_build(), g, g, g, g, g, g, g, g, g, g, g, g, g, g, g, g, tmp, g, tmp, it_build(), g, tmp, g, tmp);
+    if (rc != 0)
+        fail_msg("a campaign summary under %s is not what results/gate-proc-h200/README.md's commands make "
+                 "now:\n%s", g, it_out);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -109,6 +139,7 @@ int main(void)
         cmocka_unit_test(every_committed_report_is_what_this_tree_renders),
         cmocka_unit_test(the_committed_series_holds_no_regression),
         cmocka_unit_test(a_series_of_two_machines_is_judged_as_its_pair),
+        cmocka_unit_test(the_committed_change_points_and_summaries_are_what_this_tree_makes),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -75,10 +75,31 @@ static void readme_quick_start_writes_a_report(void **s)
         assert_int_equal(it_sh("grep -c SIMULATED %s", path), 0);
 }
 
+/* Every relative link in the README, docs/ and the evidence folders'
+ * READMEs leads to a file or folder in the tree: the example report, the
+ * evidence a claim points to. */
+static void every_link_in_the_docs_leads_somewhere(void **s)
+{
+    (void)s;
+    if (it_sh("command -v python3") != 0)
+        it_skip("python3 is not installed");
+    int rc = it_sh("python3 -c \"import glob, os, re, sys\n"
+                   "bad = []\n"
+                   "for f in ['README.md'] + sorted(glob.glob('docs/*.md') + glob.glob('results/*/README.md')):\n"
+                   "    for m in re.finditer(r'\\]\\(([^)#\\s]+)', open(f, encoding='utf-8').read()):\n"
+                   "        t = m.group(1)\n"
+                   "        if '://' in t or t.startswith('mailto:'): continue\n"
+                   "        if not os.path.exists(os.path.normpath(os.path.join(os.path.dirname(f), t))): bad.append(f + ': ' + t)\n"
+                   "print('\\n'.join(bad)); sys.exit(1 if bad else 0)\"");
+    if (rc != 0)
+        fail_msg("links that lead nowhere:\n%s", it_out);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(readme_quick_start_writes_a_report),
+        cmocka_unit_test(every_link_in_the_docs_leads_somewhere),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
