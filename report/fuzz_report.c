@@ -46,8 +46,8 @@ static void drive(const m_run *r)
     plots_prepare(r, dir);
     trend_run u[1];
     trend_summarise(&u[0], r, "fuzz-run", "fuzz-run/REPORT.md");
-    trend_write_group(dir, 0, u, 0, 1);
-    trend_write_html(dir, "fuzz", u, 1, NULL, 0, NULL);
+    trend_write_group(dir, 0, u, 0, 1, NULL, 0);
+    trend_write_html(dir, "fuzz", u, 1, NULL, 0, NULL, NULL, 0);
     trend_run_free(&u[0]);
     ha_remove_flat_dir(dir);
     text_pool_free();

@@ -1,8 +1,10 @@
-/* trend DIR [--out OUTDIR]: every run folder under DIR on one static HTML
- * page, grouped by device and backend, in run-time order, with
- * gnuplot SVG trend plots. Writes OUTDIR, which must not exist; by default
+/* trend DIR [--out OUTDIR] [--changes FILE]: every run folder under DIR on
+ * one static HTML page, grouped by device and backend, in run-time order,
+ * with gnuplot SVG trend plots; with FILE (report/changes --json), each
+ * change point marked on its group's plots and listed with links to both
+ * its runs. Writes OUTDIR, which must not exist; by default
  * build/trend-<UTC time> under the current folder, never inside DIR (results/
- * is tracked: derived pages do not belong there). Exit: 0 written; 2 unusable input; 3 gnuplot missing; 5 the output
+ * is tracked: derived pages do not belong there). Exit: 0 written; 2 unusable input (FILE included); 3 gnuplot missing; 5 the output
  * exists or cannot be written. */
 #include <errno.h>
 #include <math.h>
@@ -19,6 +21,7 @@
 #include "gnuplot.h"
 #include "readfile.h"
 #include "text.h"
+#include "trendmarks.h"
 #include "trendpage.h"
 
 static trend_run *runs;
@@ -89,8 +92,12 @@ static int load_all(const char *dir)
     return 0;
 }
 
-static const char *out;
+static const char *out, *changes_json;
+static trend_mark *marks;
+static size_t nmarks;
 static const ha_opt options[] = {
+    {"changes", HA_OPT_STRING, 0, 0, &changes_json, "FILE", "mark the change points in FILE (what report/changes "
+                                                             "--json FILE writes over these runs) on the plots", NULL},
     {"out", HA_OPT_STRING, 0, 0, &out, "OUTDIR", "write the page into OUTDIR, which must not exist "
                                                  "(default: build/trend-<UTC time>)", NULL},
     {NULL, 0, 0, 0, NULL, NULL, NULL, NULL},
@@ -108,6 +115,7 @@ static void free_all(void)
     }
     free(runs);
     free(skipped);
+    trend_marks_free(marks, nmarks);
     text_pool_free();
 }
 
@@ -131,6 +139,13 @@ int main(int argc, char **argv)
         fprintf(stderr, "trend: %s: exists; not overwritten: choose another --out\n", out);
         free_all();
         return HA_EXIT_OUTPUT;
+    }
+    char *merr = NULL;
+    if (changes_json && trend_marks_load(changes_json, &marks, &nmarks, &merr) != 0) {
+        fprintf(stderr, "trend: --changes %s\n", merr ? merr : changes_json);
+        free(merr);
+        free_all();
+        return HA_EXIT_USAGE;
     }
     int rc = load_all(dir);
     if (rc) {
@@ -160,7 +175,7 @@ int main(int argc, char **argv)
             j++;
         char script[64];
         snprintf(script, sizeof script, "group%d.gp", g);
-        if (trend_write_group(out, g, runs, i, j) != 0 || gp_run(out, script, err, sizeof err) != 0) {
+        if (trend_write_group(out, g, runs, i, j, marks, nmarks) != 0 || gp_run(out, script, err, sizeof err) != 0) {
             fprintf(stderr, "trend: %s\n", err[0] ? err : "cannot write the plots' data");
             ha_remove_flat_dir(out);
             free_all();
@@ -172,7 +187,7 @@ int main(int argc, char **argv)
     char *ferr = NULL;
     bool have_fleet = fleet_load(&fl, dir, &ferr) == 0;
     free(ferr);
-    int wrote = trend_write_html(out, dir, runs, nruns, skipped, nskipped, have_fleet ? &fl : NULL);
+    int wrote = trend_write_html(out, dir, runs, nruns, skipped, nskipped, have_fleet ? &fl : NULL, marks, nmarks);
     if (have_fleet)
         fleet_free(&fl);
     if (wrote < 0) {

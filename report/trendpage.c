@@ -161,9 +161,16 @@ static FILE *tracked_file(const char *out, const char *name)
 }
 
 /* One plot of a group: its series that have data, then where its axes landed. */
-static void plot_script(FILE *gp, int g, int k, const trend_run *runs, size_t from, size_t to, double lo)
+static void plot_script(FILE *gp, int g, int k, const trend_run *runs, size_t from, size_t to, double lo,
+                        const double *marks_x, size_t nmarks)
 {
     bool sim = runs[from].sim;
+    /* a change point: a dotted line just before its first run (the
+     * position only: nothing of the marks file reaches the script) */
+    fprintf(gp, "unset arrow\n");
+    for (size_t m = 0; m < nmarks; m++)
+        fprintf(gp, "set arrow %zu from %.1f, graph 0 to %.1f, graph 1 nohead dt 3 lw 2 lc rgb '#7030a0' back\n",
+                m + 1, marks_x[m], marks_x[m]);
     fprintf(gp, "set output 'group%d_%s.svg'\nset title '%s%s'\n", g, plots[k], plot_titles[k],
             sim ? " - SIMULATED, not a measurement of any GPU" : "");
     if (sim)
@@ -202,7 +209,23 @@ static void plot_script(FILE *gp, int g, int k, const trend_run *runs, size_t fr
  * text: they go into the data file as quoted fields, whole, never into
  * the script. After each plot the script prints where its axes landed,
  * for the page's map of points to runs. */
-int trend_write_group(const char *out, int g, const trend_run *runs, size_t from, size_t to)
+/* Where run name lies in runs[from, to), or -1. */
+static long run_at(const trend_run *runs, size_t from, size_t to, const char *name)
+{
+    for (size_t i = from; i < to; i++)
+        if (!strcmp(runs[i].dir, name))
+            return (long)(i - from);
+    return -1;
+}
+
+/* Whether a mark lies in this group: both its runs are here. */
+static bool mark_here(const trend_mark *m, const trend_run *runs, size_t from, size_t to)
+{
+    return run_at(runs, from, to, m->before) >= 0 && run_at(runs, from, to, m->after) >= 0;
+}
+
+int trend_write_group(const char *out, int g, const trend_run *runs, size_t from, size_t to,
+                      const trend_mark *marks, size_t nmarks)
 {
     char name[64];
     snprintf(name, sizeof name, "group%d.dat", g);
@@ -236,6 +259,11 @@ int trend_write_group(const char *out, int g, const trend_run *runs, size_t from
             "set xtics rotate by -30 left font ',8'\nset bmargin 9\nset offsets 0.3, 0.3, 0, 0\nd = 'group%d.dat'\n"
             "set xlabel 'runs by time (tool, runtime, time)'\n",
             PLOT_W, PLOT_H, g);
+    double *xs = malloc((nmarks + 1) * sizeof *xs);
+    size_t nx = 0;
+    for (size_t m = 0; xs && m < nmarks; m++)
+        if (mark_here(&marks[m], runs, from, to))
+            xs[nx++] = (double)run_at(runs, from, to, marks[m].after) - 0.5;
     for (int k = 0; k < NPLOTS; k++) {
         if (!trend_plot_has_data(k, runs, from, to))
             continue;
@@ -243,9 +271,11 @@ int trend_write_group(const char *out, int g, const trend_run *runs, size_t from
         free(trend_track(out, name));
         snprintf(name, sizeof name, "group%d_%s.box", g, plots[k]);
         free(trend_track(out, name));
-        plot_script(gp, g, k, runs, from, to, fmin(85, floor(low - 2)));
+        plot_script(gp, g, k, runs, from, to, fmin(85, floor(low - 2)), xs, nx);
     }
-    return fclose(gp) == 0 ? 0 : -1;
+    bool placed = xs || !nmarks;
+    free(xs);
+    return fclose(gp) == 0 && placed ? 0 : -1;
 }
 
 /* A fresh nonce per page: the one script the page carries runs, nothing
@@ -427,8 +457,76 @@ static void group_table(FILE *f, const trend_run *runs, size_t i, size_t j)
     fprintf(f, "</table>\n");
 }
 
+/* A link to run name's report, its name the link's text. */
+static void run_link(FILE *f, const trend_run *runs, size_t from, size_t to, const char *name)
+{
+    long at = run_at(runs, from, to, name);
+    fprintf(f, "<a href=\"");
+    html_text(f, runs[from + (size_t)at].link);
+    fprintf(f, "\">");
+    html_text(f, name);
+    fprintf(f, "</a>");
+}
+
+/* The group's change points (report/changes), each linking both its runs;
+ * the plots mark them with a dotted line. */
+static void change_points(FILE *f, const trend_run *runs, size_t from, size_t to, const trend_mark *marks,
+                          size_t nmarks)
+{
+    bool any = false;
+    for (size_t m = 0; m < nmarks; m++) {
+        if (!mark_here(&marks[m], runs, from, to))
+            continue;
+        if (!any)
+            fprintf(f, "<h3>Change points (report/changes; the dotted lines)</h3>\n<ul>\n");
+        any = true;
+        fprintf(f, "<li%s>between ", marks[m].regression ? " class=\"off\"" : "");
+        run_link(f, runs, from, to, marks[m].before);
+        fprintf(f, " and ");
+        run_link(f, runs, from, to, marks[m].after);
+        fprintf(f, " (");
+        html_text(f, marks[m].cause);
+        fprintf(f, "%s): ", marks[m].regression ? "; a regression among the newest runs" : "");
+        html_text(f, marks[m].what);
+        fprintf(f, "</li>\n");
+    }
+    if (any)
+        fprintf(f, "</ul>\n");
+}
+
+/* Marks whose two runs are in no group here: named, not dropped. */
+static void marks_elsewhere(FILE *f, const trend_run *runs, size_t nruns, const trend_mark *marks, size_t nmarks)
+{
+    bool any = false;
+    for (size_t m = 0; m < nmarks; m++) {
+        bool here = false;
+        for (size_t i = 0; i < nruns && !here;) {
+            size_t j = i;
+            while (j < nruns && !strcmp(runs[j].group, runs[i].group))
+                j++;
+            here = mark_here(&marks[m], runs, i, j);
+            i = j;
+        }
+        if (here)
+            continue;
+        if (!any)
+            fprintf(f, "<h2>Change points whose runs are not both here, not marked</h2>\n<ul>\n");
+        any = true;
+        fprintf(f, "<li>between ");
+        html_text(f, marks[m].before);
+        fprintf(f, " and ");
+        html_text(f, marks[m].after);
+        fprintf(f, ": ");
+        html_text(f, marks[m].what);
+        fprintf(f, "</li>\n");
+    }
+    if (any)
+        fprintf(f, "</ul>\n");
+}
+
 int trend_write_html(const char *out, const char *dir, const trend_run *runs, size_t nruns,
-                     const trend_skip *skipped, size_t nskipped, const fleet *fl)
+                     const trend_skip *skipped, size_t nskipped, const fleet *fl, const trend_mark *marks,
+                     size_t nmarks)
 {
     char n[40];
     char *p = trend_track(out, "index.html");
@@ -462,6 +560,7 @@ int trend_write_html(const char *out, const char *dir, const trend_run *runs, si
         }
         fprintf(f, "</ul>\n");
     }
+    marks_elsewhere(f, runs, nruns, marks, nmarks);
     int g = 0;
     for (size_t i = 0; i < nruns; g++) {
         size_t j = i;
@@ -474,6 +573,7 @@ int trend_write_html(const char *out, const char *dir, const trend_run *runs, si
             fprintf(f, "<p class=\"sim\"><b>SIMULATED:</b> the simulation backend, not a measurement of any GPU; "
                        "its plots say so.</p>\n");
         group_table(f, runs, i, j);
+        change_points(f, runs, i, j, marks, nmarks);
         definitions(f, runs, i, j);
         for (int k = 0; k < NPLOTS; k++) {
             if (!trend_plot_has_data(k, runs, i, j)) {

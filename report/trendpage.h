@@ -11,6 +11,7 @@
 
 #include "fleetmodel.h"
 #include "model.h"
+#include "trendmarks.h"
 
 typedef struct trend_run {
     char *dir;   /* the folder's name */
@@ -47,15 +48,21 @@ char *trend_track(const char *out, const char *name);
 bool trend_plot_has_data(int k, const trend_run *runs, size_t from, size_t to);
 
 /* Writes groupG.dat and groupG.gp into out for runs[from, to): the plots
- * that have data, each titled SIMULATED where the group is. The script
- * also prints where each plot's axes landed (groupG_K.box), from which the
- * page maps each point to its run. 0, or -1 when a file could not be written. */
-int trend_write_group(const char *out, int g, const trend_run *runs, size_t from, size_t to);
+ * that have data, each titled SIMULATED where the group is, with a dotted
+ * line before the first run of each of marks whose two runs are in the
+ * group. The script also prints where each plot's axes landed
+ * (groupG_K.box), from which the page maps each point to its run. 0, or -1
+ * when a file could not be written. */
+int trend_write_group(const char *out, int g, const trend_run *runs, size_t from, size_t to,
+                      const trend_mark *marks, size_t nmarks);
 
 /* Writes out/index.html for runs (sorted into groups), the folders
- * skipped as not whole, and with fl (NULL: none) and more than one host,
- * a fleet view first. Returns the number of groups, or -1. */
+ * skipped as not whole, with fl (NULL: none) and more than one host a
+ * fleet view first, and each group's change points among marks linking
+ * both their runs (those whose runs are not both in one group are named
+ * apart). Returns the number of groups, or -1. */
 int trend_write_html(const char *out, const char *dir, const trend_run *runs, size_t nruns,
-                     const trend_skip *skipped, size_t nskipped, const fleet *fl);
+                     const trend_skip *skipped, size_t nskipped, const fleet *fl, const trend_mark *marks,
+                     size_t nmarks);
 
 #endif

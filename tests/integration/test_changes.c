@@ -213,6 +213,46 @@ static void a_pool_throughput_step_is_found(void **s)
         fail_msg("a 4 %% slower sleep: changes exited %d:\n%s", rc, it_out);
 }
 
+/* The trend page marks each change point on its group's plots (a dotted
+ * line before its first run) and lists it with links to both runs; a row
+ * name from the marks file is text on the page and never reaches gnuplot.
+ * A marks file that is not changes' output is refused before the work. */
+static void trend_marks_the_change_points(void **s)
+{
+    (void)s;
+    need_tool();
+    if (it_sh("command -v gnuplot") != 0)
+        it_skip("gnuplot is not installed (apt-get install gnuplot-nox)");
+    char dir[128];
+    snprintf(dir, sizeof dir, "%s/marks", tmp);
+    for (int i = 0; i < 12; i++)
+        make_run(dir, i, i >= 6 ? 1.10 : 1.0, false);
+    assert_int_equal(it_sh("report/changes %s --json %s/marks.json >/dev/null", dir, tmp), 1);
+    /* a hostile row name, as an attached file could carry */
+    assert_int_equal(it_sh("python3 -c \"import json; p = '%s/marks.json'; d = json.load(open(p)); "
+                           "d['classes'][0]['change_points'][0]['rows'][0]['row'] = \\\"x'<script>\\\\nset output\\\"; "
+                           "json.dump(d, open(p, 'w'))\"", tmp), 0);
+    assert_int_equal(it_sh("report/trend %s --changes %s/marks.json --out %s/marks-trend", dir, tmp, tmp), 0);
+    assert_int_equal(it_sh("grep -c \"set arrow 1 from 5.5, graph 0\" %s/marks-trend/group0.gp", tmp), 0);
+    assert_int_equal(it_sh("grep -c '<script>\\|x.<script' %s/marks-trend/group0.gp", tmp), 1); /* none there */
+    assert_int_equal(it_sh("grep -o 'between <a href=\"[^\"]*2026-01-06T000000Z-vm-sim-dev0/REPORT.md\">"
+                           "2026-01-06T000000Z-vm-sim-dev0</a> and <a href=\"[^\"]*2026-01-07T000000Z-vm-sim-dev0/"
+                           "REPORT.md\">' %s/marks-trend/index.html", tmp), 0);
+    assert_int_equal(it_sh("grep -c 'x&#39;&lt;script&gt;' %s/marks-trend/index.html", tmp), 0);
+    assert_int_equal(it_sh("grep -c \"x'<script>\" %s/marks-trend/index.html", tmp), 1); /* never raw */
+    /* marks of runs that are not here are named, not drawn */
+    assert_int_equal(it_sh("mkdir %s/few && cp -r %s/2026-01-0[1-4]* %s/few/", tmp, dir, tmp), 0);
+    assert_int_equal(it_sh("report/trend %s/few --changes %s/marks.json --out %s/few-trend", tmp, tmp, tmp), 0);
+    assert_int_equal(it_sh("grep -c 'Change points whose runs are not both here' %s/few-trend/index.html", tmp), 0);
+    assert_int_equal(it_sh("grep -c '^set arrow' %s/few-trend/group0.gp", tmp), 1);
+    /* not changes' output: one line, exit 2, nothing written */
+    int rc = it_sh("report/trend %s --changes %s/2026-01-01T000000Z-vm-sim-dev0/MANIFEST.json --out %s/bad-trend",
+                   dir, dir, tmp);
+    if (rc != 2 || !strstr(it_out, "expected the file report/changes --json writes"))
+        fail_msg("trend with a marks file that is not changes' exited %d:\n%s", rc, it_out);
+    assert_int_not_equal(it_sh("test -e %s/bad-trend", tmp), 0);
+}
+
 /* No step, and a copy of one run under another name: nothing found, the
  * copy named and judged once; a run that is not whole is skipped, named. */
 static void a_flat_series_with_a_copy_and_a_broken_run(void **s)
@@ -324,6 +364,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(a_planted_step_is_found_at_its_run),
         cmocka_unit_test(a_pool_throughput_step_is_found),
+        cmocka_unit_test(trend_marks_the_change_points),
         cmocka_unit_test(a_flat_series_with_a_copy_and_a_broken_run),
         cmocka_unit_test(a_schema_change_is_a_break),
         cmocka_unit_test(long_row_names_stay_apart),

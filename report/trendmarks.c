@@ -1,0 +1,110 @@
+#include "trendmarks.h"
+
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "readfile.h"
+#include "text.h"
+
+/* changes.json of 1,000 runs x 85 rows is a few MB; far more is not it. */
+#define MARKS_MAX_BYTES (256u << 20)
+
+static char *str_of(json_t *o, const char *key)
+{
+    const char *s = json_string_value(json_object_get(o, key));
+    return s ? strdup(s) : NULL;
+}
+
+/* "row ×step [lo, hi]" for every row, joined; whole, however long. */
+static char *rows_text(json_t *rows)
+{
+    char *t = strdup("");
+    size_t i;
+    json_t *r;
+    json_array_foreach(rows, i, r) {
+        const char *name = json_string_value(json_object_get(r, "row"));
+        double step = json_number_value(json_object_get(r, "step")), lo = json_number_value(json_object_get(r, "lo")),
+               hi = json_number_value(json_object_get(r, "hi"));
+        char *next = t ? rf_printf("%s%s%s ×%.3f [%.3f, %.3f]", t, i ? "; " : "", name ? name : "?", step, lo, hi)
+                       : NULL;
+        free(t);
+        t = next;
+    }
+    return t;
+}
+
+static const char *cause_of(json_t *cp)
+{
+    bool machine = json_is_true(json_object_get(cp, "machine_changed")),
+         tool = json_is_true(json_object_get(cp, "tool_changed"));
+    return machine && tool ? "the tool and the machine changed together"
+           : machine       ? "the machine changed, not the code"
+           : tool          ? "the tool changed"
+                           : "neither the tool nor the machine changed";
+}
+
+static int fail(char **err, const char *path, const char *why)
+{
+    *err = rf_printf("%s: %s (expected the file report/changes --json writes)", path, why);
+    return -1;
+}
+
+int trend_marks_load(const char *path, trend_mark **marks, size_t *n, char **err)
+{
+    *marks = NULL;
+    *n = 0;
+    *err = NULL;
+    char *buf = NULL, *rerr = NULL;
+    size_t len = 0;
+    if (rf_read(path, MARKS_MAX_BYTES, false, &buf, &len, &rerr) != 0) {
+        *err = rf_printf("%s: %s", path, rerr ? rerr : "cannot be read");
+        free(rerr);
+        return -1;
+    }
+    json_error_t je;
+    json_t *root = json_loadb(buf, len, 0, &je);
+    free(buf);
+    if (!root)
+        return fail(err, path, "not JSON");
+    json_t *classes = json_object_get(root, "classes");
+    if (!json_is_array(classes) || !json_is_string(json_object_get(root, "tool"))) {
+        json_decref(root);
+        return fail(err, path, "no classes of change points");
+    }
+    size_t ci, pi;
+    json_t *c, *cp;
+    json_array_foreach(classes, ci, c) {
+        json_array_foreach(json_object_get(c, "change_points"), pi, cp) {
+            trend_mark m = {str_of(cp, "before"), str_of(cp, "after"), rows_text(json_object_get(cp, "rows")),
+                            strdup(cause_of(cp)), json_is_true(json_object_get(cp, "regression_in_window"))};
+            trend_mark *more = realloc(*marks, (*n + 1) * sizeof **marks);
+            if (more)
+                *marks = more;
+            if (!m.before || !m.after || !m.what || !m.cause || !more) {
+                const char *why = m.before && m.after ? "out of memory" : "a change point without its two runs";
+                free(m.before), free(m.after), free(m.what), free(m.cause);
+                json_decref(root);
+                trend_marks_free(*marks, *n);
+                *marks = NULL;
+                *n = 0;
+                return fail(err, path, why);
+            }
+            (*marks)[(*n)++] = m;
+        }
+    }
+    json_decref(root);
+    return 0;
+}
+
+void trend_marks_free(trend_mark *marks, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        free(marks[i].before);
+        free(marks[i].after);
+        free(marks[i].what);
+        free(marks[i].cause);
+    }
+    free(marks);
+}
