@@ -33,6 +33,17 @@ static inline unsigned long long ha_xorshift64(unsigned long long *state)
     return *state;
 }
 
+/* FNV-1a of s, continuing from h (start with HA_FNV_OFFSET): a seed or a
+ * hash-table slot from a name, the same on every machine. */
+#define HA_FNV_OFFSET 1469598103934665603ull
+#define HA_FNV_PRIME 1099511628211ull
+static inline unsigned long long ha_fnv1a(unsigned long long h, const char *s)
+{
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * HA_FNV_PRIME;
+    return h;
+}
+
 /* The median of n values, which are copied, not reordered; NaN for none
  * (or when memory runs out). */
 double ha_median(const double *x, size_t n);

@@ -3,16 +3,6 @@
 #include <stdio.h>
 #include <string.h>
 
-const char *ha_verdict_name(ha_verdict_kind v)
-{
-    switch (v) {
-    case HA_V_DISTINGUISHES: return "distinguishes";
-    case HA_V_FAILS: return "fails";
-    case HA_V_UNDETERMINED: return "undetermined";
-    }
-    return "?";
-}
-
 static void append(char *buf, size_t n, const char *s)
 {
     size_t l = strlen(buf);

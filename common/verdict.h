@@ -16,6 +16,7 @@
 #include <stddef.h>
 
 #include "gpu.h"
+#include "verdictname.h"
 
 typedef enum { HA_TRUTH_UNKNOWN = -1, HA_TRUTH_NO = 0, HA_TRUTH_YES = 1 } ha_truth;
 
@@ -30,8 +31,6 @@ typedef struct ha_vcell {
      * rule (judged as said, not by majority); HA_SAYS_INFER for a query. */
     ha_says says;
 } ha_vcell;
-
-typedef enum { HA_V_DISTINGUISHES, HA_V_FAILS, HA_V_UNDETERMINED } ha_verdict_kind;
 
 typedef struct ha_wrong {
     const char *kind;
@@ -48,6 +47,5 @@ typedef struct ha_verdict {
 
 void ha_verdict_compute(const ha_vcell *cells, size_t n, ha_verdict *out);
 
-const char *ha_verdict_name(ha_verdict_kind v);
 
 #endif

@@ -22,12 +22,14 @@
 #include <string.h>
 
 #include "changepoint.h"
+#include "derive.h"
 #include "exitcodes.h"
 #include "jsonw.h"
 #include "opts.h"
 #include "readfile.h"
 #include "record.h"
 #include "regress.h"
+#include "stats.h"
 #include "text.h"
 
 typedef struct crun {
@@ -254,14 +256,6 @@ static int by_at_row(const void *x, const void *y)
     return (a->row > b->row) - (a->row < b->row);
 }
 
-static unsigned long long seed_of(const char *s)
-{
-    unsigned long long h = 1469598103934665603ull;
-    for (; *s; s++)
-        h = (h ^ (unsigned char)*s) * 1099511628211ull;
-    return h;
-}
-
 /* Change points of one row over the class's runs [from, to) that have it. */
 static size_t row_changes(const crun *c, size_t from, size_t to, size_t row, found **out, size_t *nout)
 {
@@ -279,7 +273,7 @@ static size_t row_changes(const crun *c, size_t from, size_t to, size_t row, fou
         }
     ha_cp_cfg cc;
     ha_cp_defaults(&cc);
-    long got = ha_changepoints(y, n, &cc, seed_of(rows[row]), cps, n ? n : 1);
+    long got = ha_changepoints(y, n, &cc, ha_fnv1a(HA_FNV_OFFSET, rows[row]), cps, n ? n : 1);
     for (long k = 0; k < got; k++) {
         *out = grow(*out, *nout, sizeof **out);
         (*out)[(*nout)++] = (found){row, idx[cps[k].at], cps[k]};

@@ -25,6 +25,7 @@
 #include "recw.h"
 #include "regress.h"
 #include "text.h"
+#include "derive.h"
 
 static regress_cfg cfg;
 static findings found;

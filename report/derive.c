@@ -4,62 +4,16 @@
  * why a simulated run did not use a GPU, and the expectations JUnit
  * judges. */
 #include <math.h>
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "goals.h"
-#include "model.h"
-
-static uint64_t hash(const char *s)
-{
-    uint64_t h = 1469598103934665603ull;
-    for (; *s; s++)
-        h = (h ^ (unsigned char)*s) * 1099511628211ull;
-    return h;
-}
-
-/* Kind names to indices, so a candidate's cells line up with the kinds in
- * time linear in the record (a record of thousands of kinds stays quick). */
-static void kind_index(m_run *r, m_probe *p)
-{
-    size_t cap = 16;
-    while (cap < 2 * p->nkinds)
-        cap *= 2;
-    p->kslot = m_alloc(r, cap * sizeof *p->kslot);
-    if (!p->kslot)
-        return;
-    p->kcap = cap;
-    for (size_t i = 0; i < cap; i++)
-        p->kslot[i] = -1;
-    for (size_t k = 0; k < p->nkinds; k++) {
-        size_t h = hash(p->kinds[k].name) & (cap - 1);
-        while (p->kslot[h] >= 0 && strcmp(p->kinds[p->kslot[h]].name, p->kinds[k].name))
-            h = (h + 1) & (cap - 1);
-        if (p->kslot[h] < 0)
-            p->kslot[h] = (long)k; /* a name given twice keeps its first kind */
-    }
-}
-
-long m_probe_kind_index(const m_probe *p, const char *name)
-{
-    if (!p->kcap) {
-        for (size_t i = 0; i < p->nkinds; i++)
-            if (!strcmp(p->kinds[i].name, name))
-                return (long)i;
-        return -1;
-    }
-    for (size_t h = hash(name) & (p->kcap - 1); p->kslot[h] >= 0; h = (h + 1) & (p->kcap - 1))
-        if (!strcmp(p->kinds[p->kslot[h]].name, name))
-            return p->kslot[h];
-    return -1;
-}
+#include "derive.h"
 
 static void probe_facts(m_run *r)
 {
     m_derived *d = &r->d;
     m_probe *p = &r->probe;
-    kind_index(r, p);
     d->readable = m_alloc(r, (p->nkinds + 1) * sizeof *d->readable);
     d->unreadable = m_alloc(r, (p->nkinds + 1) * sizeof *d->unreadable);
     d->distinguishing = m_alloc(r, (p->ncands + 1) * sizeof *d->distinguishing);
@@ -88,11 +42,11 @@ static void probe_facts(m_run *r)
         }
         if (!strcmp(cd->source, "model"))
             d->torch_rule = cd;
-        if (cd->verdict == V_DISTINGUISHES)
+        if (cd->verdict == HA_V_DISTINGUISHES)
             d->distinguishing[d->ndistinguishing++] = cd;
         if (!strcmp(cd->source, "runtime")) {
             d->nruntime++;
-            d->nruntime_distinguishing += cd->verdict == V_DISTINGUISHES;
+            d->nruntime_distinguishing += cd->verdict == HA_V_DISTINGUISHES;
         }
         bool fp = false, fn = false;
         for (size_t w = 0; w < cd->nwrong; w++) {
@@ -241,4 +195,20 @@ void m_derive(m_run *r)
                         d->simulated && *d->sim_profile ? ", profile " : "",
                         d->simulated ? m_printf(r, "%s)", d->sim_profile) : "");
     expectations(r);
+}
+
+int m_load_run(m_run *r, const char *path, unsigned flags, char **err)
+{
+    int rc = m_read_run(r, path, flags, err);
+    if (rc == 0)
+        m_derive(r);
+    return rc;
+}
+
+int m_load_buffer(m_run *r, const char *buf, size_t len, char **err)
+{
+    int rc = m_read_buffer(r, buf, len, err);
+    if (rc == 0)
+        m_derive(r);
+    return rc;
 }

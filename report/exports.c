@@ -64,8 +64,7 @@ void export_junit(FILE *f, const m_run *r)
         for (size_t i = 0; i < p->ncands; i++) {
             const m_cand *c = &p->cands[i];
             char *wrong = wrong_text(c);
-            const char *v = c->verdict == V_DISTINGUISHES ? "distinguishes" : c->verdict == V_FAILS ? "fails"
-                                                                                                    : "undetermined";
+            const char *v = ha_verdict_name(c->verdict);
             const char *props[] = {ha_fkey(HF_CAND_VERDICT), v, ha_fkey(HF_WRONG), wrong ? wrong : "",
                                    ha_fkey(HF_CAND_WHY), c->why, ha_fkey(HF_CAND_SOURCE), c->source, NULL};
             junit_case(f, cls ? cls : "hostaccess", c->name, NULL, NULL, props);
@@ -253,8 +252,7 @@ void export_csv(FILE *f, const m_run *r)
     for (size_t i = 0; r->has[RUN_PROBE] && i < p->ncands; i++) {
         const m_cand *c = &p->cands[i];
         export_csv_row(f, r, "verdict", c->name, "", "distinguishes", c->distinguishes, "bool",
-                       c->verdict == V_DISTINGUISHES ? "distinguishes" : c->verdict == V_FAILS ? "fails"
-                                                                                               : "undetermined");
+                       ha_verdict_name(c->verdict));
         /* The metric names what is measured, never its outcome: a key that
          * moved with the result would start a new series on a dashboard. */
         for (size_t w = 0; w < c->nwrong; w++) {

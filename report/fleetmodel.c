@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "derive.h"
 #include "fields.h"
 #include "readfile.h"
 

@@ -13,10 +13,10 @@
 #include <unistd.h>
 
 #include "cleanup.h"
+#include "derive.h"
 #include "exports.h"
 #include "markdown.h"
 #include "plots.h"
-#include "model.h"
 #include "text.h"
 #include "trendpage.h"
 

@@ -120,9 +120,9 @@ static void verdict_probe(FILE *f, const m_run *r)
     const m_cand *t = d->torch_rule;
     if (t) {
         fprintf(f, "| PyTorch ROCm's `.item()` rule (a model of `aten/src/ATen/native/cuda/CUDAScalar.cu`, not PyTorch) | ");
-        if (t->verdict == V_DISTINGUISHES)
+        if (t->verdict == HA_V_DISTINGUISHES)
             fprintf(f, "takes the host read exactly where it works");
-        else if (t->verdict == V_UNDETERMINED)
+        else if (t->verdict == HA_V_UNDETERMINED)
             fprintf(f, "undetermined: %s", md_text(t->why));
         int fp = 0, fn = 0;
         for (size_t w = 0; w < t->nwrong; w++)
@@ -308,7 +308,7 @@ static void kinds_table(FILE *f, const m_run *r, const md_opts *o)
 
 static const char *verdict_word(const m_cand *c)
 {
-    return c->verdict == V_DISTINGUISHES ? "✔ distinguishes" : c->verdict == V_FAILS ? "✘ does not" : "– undetermined";
+    return c->verdict == HA_V_DISTINGUISHES ? "✔ distinguishes" : c->verdict == HA_V_FAILS ? "✘ does not" : "– undetermined";
 }
 
 static void cands_table(FILE *f, const m_run *r, const md_opts *o)
@@ -325,7 +325,7 @@ static void cands_table(FILE *f, const m_run *r, const md_opts *o)
                 md_text(c->api), verdict_word(c));
         for (size_t w = 0; w < c->nwrong; w++)
             fprintf(f, "%s%s %s", w ? ", " : "", c->wrong[w].false_positive ? "FP" : "FN", md_text(c->wrong[w].kind));
-        if (c->verdict == V_UNDETERMINED)
+        if (c->verdict == HA_V_UNDETERMINED)
             fprintf(f, "%s", md_text(c->why));
         fprintf(f, " |\n");
     }

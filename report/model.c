@@ -17,6 +17,7 @@
 #include "parsearena.h"
 #include "readfile.h"
 #include "sha256.h"
+#include "stats.h"
 #include "validate.h"
 
 const char *const run_files[RUN_NREC] = {"env.json", "probe_discriminator.json", "probe_memgetaccess.json",
@@ -195,6 +196,42 @@ static void read_head(m_run *r, const json_t *root, m_head *h)
     read_env(r, get(root, HF_ENV), &h->env);
 }
 
+/* Kind names to indices, so a candidate's cells line up with the kinds in
+ * time linear in the record (a record of thousands of kinds stays quick). */
+static void index_kinds(m_run *r, m_probe *p)
+{
+    size_t cap = 16;
+    while (cap < 2 * p->nkinds)
+        cap *= 2;
+    p->kslot = m_alloc(r, cap * sizeof *p->kslot);
+    if (!p->kslot)
+        return;
+    p->kcap = cap;
+    for (size_t i = 0; i < cap; i++)
+        p->kslot[i] = -1;
+    for (size_t k = 0; k < p->nkinds; k++) {
+        size_t h = ha_fnv1a(HA_FNV_OFFSET, p->kinds[k].name) & (cap - 1);
+        while (p->kslot[h] >= 0 && strcmp(p->kinds[p->kslot[h]].name, p->kinds[k].name))
+            h = (h + 1) & (cap - 1);
+        if (p->kslot[h] < 0)
+            p->kslot[h] = (long)k; /* a name given twice keeps its first kind */
+    }
+}
+
+long m_probe_kind_index(const m_probe *p, const char *name)
+{
+    if (!p->kcap) {
+        for (size_t i = 0; i < p->nkinds; i++)
+            if (!strcmp(p->kinds[i].name, name))
+                return (long)i;
+        return -1;
+    }
+    for (size_t h = ha_fnv1a(HA_FNV_OFFSET, name) & (p->kcap - 1); p->kslot[h] >= 0; h = (h + 1) & (p->kcap - 1))
+        if (!strcmp(p->kinds[p->kslot[h]].name, name))
+            return p->kslot[h];
+    return -1;
+}
+
 static void read_probe(m_run *r, const json_t *root, m_probe *p)
 {
     read_head(r, root, &p->head);
@@ -221,6 +258,7 @@ static void read_probe(m_run *r, const json_t *root, m_probe *p)
         d->writable = gt(k, HF_KIND_WRITABLE);
         d->isolation_agrees = gt(k, HF_KIND_ISOLATION_AGREES);
     }
+    index_kinds(r, p);
     ARR(r, root, HF_CANDS, m_cand, p->cands, p->ncands);
     for (size_t i = 0; i < p->ncands; i++) {
         const json_t *c = json_array_get(get(root, HF_CANDS), i);
@@ -231,8 +269,7 @@ static void read_probe(m_run *r, const json_t *root, m_probe *p)
         if (!*d->source) /* older records: the OS candidates are named os_* */
             d->source = !strncmp(d->name, "os_", 3) ? "os" : "runtime";
         d->why = gs(r, c, HF_CAND_WHY);
-        const char *v = json_string_value(get(c, HF_CAND_VERDICT));
-        d->verdict = !strcmp(v, "distinguishes") ? V_DISTINGUISHES : !strcmp(v, "fails") ? V_FAILS : V_UNDETERMINED;
+        d->verdict = ha_verdict_parse(json_string_value(get(c, HF_CAND_VERDICT)));
         d->distinguishes = gb(c, HF_CAND_DISTINGUISHES);
         ARR(r, c, HF_WRONG, m_wrong, d->wrong, d->nwrong);
         for (size_t k = 0; k < d->nwrong; k++) {
@@ -309,15 +346,13 @@ static void numbers(m_run *r, const json_t *o, int id, double **out, size_t *n)
 
 static size_t row_hash(const char *path, const char *kind, const char *cand, long long repeat)
 {
-    size_t h = 1469598103934665603ull ^ (size_t)repeat;
+    unsigned long long h = HA_FNV_OFFSET ^ (unsigned long long)repeat;
     const char *parts[] = {path, kind, cand};
-    for (int k = 0; k < 3; k++) {
-        for (const char *c = parts[k]; *c; c++)
-            h = (h ^ (unsigned char)*c) * 1099511628211ull;
-        h = (h ^ 0xff) * 1099511628211ull; /* "ab","c" is not "a","bc" */
-    }
-    return h;
+    for (int k = 0; k < 3; k++)
+        h = (ha_fnv1a(h, parts[k]) ^ 0xff) * HA_FNV_PRIME; /* "ab","c" is not "a","bc" */
+    return (size_t)h;
 }
+
 
 static bool row_is(const m_row *r, const char *path, const char *kind, const char *cand, long long repeat)
 {
@@ -657,7 +692,7 @@ static void own_env(m_run *r)
     r->env = e ? e : &none;
 }
 
-int m_load_buffer(m_run *r, const char *buf, size_t len, char **err)
+int m_read_buffer(m_run *r, const char *buf, size_t len, char **err)
 {
     memset(r, 0, sizeof *r);
     r->path = strdup("(buffer)");
@@ -684,7 +719,6 @@ int m_load_buffer(m_run *r, const char *buf, size_t len, char **err)
     r->incomplete = strdup("");
     r->torch_text = "";
     own_env(r);
-    m_derive(r);
     return 0;
 }
 
@@ -752,7 +786,7 @@ static bool known_record(const char *name)
 
 /* The manifest's own word: complete, and sealing every record it names
  * with a size and a SHA-256; the records themselves are checked against
- * it as they are read (m_load_run). */
+ * it as they are read (m_read_run). */
 static char *manifest_seals(const m_manifest *m)
 {
     if (!m->complete)
@@ -856,7 +890,7 @@ int m_check_whole(const char *path, char **why)
     m_run tmp;
     char *err = NULL;
     *why = NULL;
-    if (m_load_run(&tmp, path, M_ALLOW_INCOMPLETE, &err) != 0) {
+    if (m_read_run(&tmp, path, M_ALLOW_INCOMPLETE, &err) != 0) {
         *why = err;
         return -1;
     }
@@ -900,7 +934,7 @@ static void torch_text(m_run *r)
     free(err);
 }
 
-int m_load_run(m_run *r, const char *path, unsigned flags, char **err)
+int m_read_run(m_run *r, const char *path, unsigned flags, char **err)
 {
     memset(r, 0, sizeof *r);
     r->path = strdup(path);
@@ -977,7 +1011,6 @@ int m_load_run(m_run *r, const char *path, unsigned flags, char **err)
     }
     torch_text(r);
     own_env(r);
-    m_derive(r);
     return 0;
 }
 

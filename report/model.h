@@ -12,6 +12,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "verdictname.h"
+
 /* The records a run folder may hold, in run order. */
 enum { RUN_ENV, RUN_PROBE, RUN_MGA, RUN_BENCH, RUN_POOL, RUN_NREC };
 
@@ -81,7 +83,6 @@ typedef struct m_cell {
     long long status;
 } m_cell;
 
-typedef enum { V_DISTINGUISHES, V_FAILS, V_UNDETERMINED } m_verdict;
 
 typedef struct m_wrong {
     const char *kind, *outcome;
@@ -90,7 +91,7 @@ typedef struct m_wrong {
 
 typedef struct m_cand {
     const char *name, *api, *source, *why;
-    m_verdict verdict;
+    ha_verdict_kind verdict;
     bool distinguishes;
     m_wrong *wrong;
     size_t nwrong;
@@ -107,7 +108,7 @@ typedef struct m_probe {
     size_t nkinds;
     m_cand *cands;
     size_t ncands;
-    long *kslot; /* kind names hashed to indices (derive.c) */
+    long *kslot; /* kind names hashed to indices, made as the kinds are read */
     size_t kcap;
 } m_probe;
 
@@ -328,12 +329,13 @@ enum {
     M_WITH_SAMPLES = 2,     /* read the raw samples (compare); otherwise dropped while parsing */
 };
 
-/* Loads and checks every record of the run folder at path. A present
- * record that does not parse or check fails the load, naming the file,
- * the place and what was expected; so does a run with no record and one
- * that is not whole (m_check_whole) unless M_ALLOW_INCOMPLETE. Returns 0,
- * or -1 with a one-line reason in *err (malloc'd; the caller frees it). */
-int m_load_run(m_run *r, const char *path, unsigned flags, char **err);
+/* Reads and checks every record of the run folder at path, and nothing
+ * more: r->d is left for derive.h's m_derive (m_load_run does both). A
+ * present record that does not parse or check fails the read, naming the
+ * file, the place and what was expected; so does a run with no record and
+ * one that is not whole (m_check_whole) unless M_ALLOW_INCOMPLETE. Returns
+ * 0, or -1 with a one-line reason in *err (malloc'd; the caller frees it). */
+int m_read_run(m_run *r, const char *path, unsigned flags, char **err);
 void m_free_run(m_run *r);
 
 /* Whether the folder is a whole run: a manifest that says complete and
@@ -344,9 +346,9 @@ void m_free_run(m_run *r);
 int m_check_whole(const char *path, char **why);
 
 /* One record from a buffer, as the fuzz targets feed it: parsed, checked
- * and put into r by its tool (r zeroed first). 0, or -1 with *err (r then
- * holds nothing to free). */
-int m_load_buffer(m_run *r, const char *buf, size_t len, char **err);
+ * and put into r by its tool (r zeroed first); r->d is not derived. 0, or
+ * -1 with *err (r then holds nothing to free). */
+int m_read_buffer(m_run *r, const char *buf, size_t len, char **err);
 
 /* The run folders under dir (holding env.json or a probe record, plain or
  * compressed), sorted by name, which run_all.sh makes time order: a
@@ -368,9 +370,6 @@ bool m_family_is_instrument(const char *family);
 const m_cand *m_probe_cand(const m_probe *p, const char *name);
 const m_kind *m_probe_kind(const m_probe *p, const char *name);
 long m_probe_kind_index(const m_probe *p, const char *name);
-
-/* derive.c: fills r->d (m_load_run calls it). */
-void m_derive(m_run *r);
 
 /* An arena allocation that lives as long as the run (NULL when out of memory). */
 void *m_alloc(m_run *r, size_t n);

@@ -129,10 +129,6 @@ static void cmp_kinds(const m_probe *a, const m_probe *b, findings *f)
             findings_add(f, CHANGE, "kind", b->kinds[i].name, "new");
 }
 
-static const char *vname(m_verdict v)
-{
-    return v == V_DISTINGUISHES ? "distinguishes" : v == V_FAILS ? "fails" : "undetermined";
-}
 
 static void cmp_candidates(const m_probe *a, const m_probe *b, findings *f)
 {
@@ -140,15 +136,15 @@ static void cmp_candidates(const m_probe *a, const m_probe *b, findings *f)
         const m_cand *ca = &a->cands[i], *cb = m_probe_cand(b, ca->name);
         if (!cb) {
             findings_add(f, REGRESSION, "candidate", ca->name, "no longer probed: its verdict (%s) is no longer checked",
-                         vname(ca->verdict));
+                         ha_verdict_name(ca->verdict));
             continue;
         }
-        bool da = ca->verdict == V_DISTINGUISHES, db = cb->verdict == V_DISTINGUISHES;
+        bool da = ca->verdict == HA_V_DISTINGUISHES, db = cb->verdict == HA_V_DISTINGUISHES;
         if (da != db)
             findings_add(f, da ? REGRESSION : IMPROVEMENT, "candidate", ca->name, "%s distinguishing (%s → %s)",
-                         da ? "stopped" : "started", vname(ca->verdict), vname(cb->verdict));
+                         da ? "stopped" : "started", ha_verdict_name(ca->verdict), ha_verdict_name(cb->verdict));
         else if (ca->verdict != cb->verdict)
-            findings_add(f, CHANGE, "candidate", ca->name, "verdict %s → %s", vname(ca->verdict), vname(cb->verdict));
+            findings_add(f, CHANGE, "candidate", ca->name, "verdict %s → %s", ha_verdict_name(ca->verdict), ha_verdict_name(cb->verdict));
         for (size_t k = 0; k < ca->ncells; k++) {
             const m_cell *x = &ca->cells[k];
             long ki = m_probe_kind_index(b, x->kind);
@@ -164,7 +160,7 @@ static void cmp_candidates(const m_probe *a, const m_probe *b, findings *f)
     }
     for (size_t i = 0; i < b->ncands; i++)
         if (!m_probe_cand(a, b->cands[i].name))
-            findings_add(f, CHANGE, "candidate", b->cands[i].name, "new (%s)", vname(b->cands[i].verdict));
+            findings_add(f, CHANGE, "candidate", b->cands[i].name, "new (%s)", ha_verdict_name(b->cands[i].verdict));
 }
 
 static bool ranges_overlap(const double *a, size_t na, const double *b, size_t nb)
@@ -291,13 +287,8 @@ static bool judged(const m_row *r) { return !r->skipped && !m_family_is_instrume
  * Reported, never gated. */
 static bool layout_bound(const m_row *r) { return r->candidate && !strcmp(r->candidate, "os_proc_maps"); }
 
-static unsigned long long seed_of(const char *s)
-{
-    unsigned long long h = 1469598103934665603ull;
-    for (; *s; s++)
-        h = (h ^ (unsigned char)*s) * 1099511628211ull;
-    return h | 1;
-}
+/* A row's seed: from its name, never 0 (xorshift's one dead state). */
+static unsigned long long seed_of(const char *s) { return ha_fnv1a(HA_FNV_OFFSET, s) | 1; }
 
 static double pct_of(double *v, size_t n, double p)
 {

@@ -20,6 +20,7 @@
 #include "readfile.h"
 #include "record.h"
 #include "text.h"
+#include "derive.h"
 
 /* What this run has written so far, removed again if a later file fails. */
 static char *written[16];

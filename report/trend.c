@@ -16,9 +16,10 @@
 #include <unistd.h>
 
 #include "cleanup.h"
+#include "derive.h"
 #include "exitcodes.h"
-#include "opts.h"
 #include "gnuplot.h"
+#include "opts.h"
 #include "readfile.h"
 #include "text.h"
 #include "trendmarks.h"

@@ -61,7 +61,7 @@ static int teardown(void **s)
     return it_sh("rm -rf %s", tmp);
 }
 
-static void sim_verdicts_follow_the_model(void **s)
+static void siha_verdict_kinds_follow_the_model(void **s)
 {
     (void)s;
     assert_int_equal(it_sh("%s/probe_discriminator --backend sim --json %s/pd.json", build, tmp), 0);
@@ -289,7 +289,7 @@ static void first_contact_is_clean(void **s)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(sim_verdicts_follow_the_model),
+        cmocka_unit_test(siha_verdict_kinds_follow_the_model),
         cmocka_unit_test(fork_isolation_agrees_on_sim),
         cmocka_unit_test(memgetaccess_stages_on_sim),
         cmocka_unit_test(hip_without_gpu_exits_with_reason),

@@ -541,6 +541,25 @@ static void the_report_tools_hold_no_gpu_code(void **s)
     }
 }
 
+/* The pipeline has one direction: the model reads records and never
+ * calls what derives facts from them (derive.c reads the model; the
+ * loader once called back into it). */
+static void the_model_never_calls_derive(void **s)
+{
+    (void)s;
+    if (it_sh("command -v nm") != 0)
+        it_skip("nm (binutils) is not installed: nothing to list the symbols with");
+    int rc = it_sh("test -e %s/report/model.o && test -e %s/report/derive.o && "
+                   "nm -u %s/report/model.o | awk '{print $NF}' | sort > %s/model.u && "
+                   "nm --defined-only %s/report/derive.o | awk '$2 ~ /^[TDBR]$/ {print $3}' | sort > %s/derive.d && "
+                   "comm -12 %s/model.u %s/derive.d",
+                   it_build(), it_build(), it_build(), tmp, it_build(), tmp, tmp, tmp);
+    if (rc != 0)
+        it_skip("the report objects are not built");
+    if (it_out[0])
+        fail_msg("report/model.c calls into report/derive.c: %s", it_out);
+}
+
 static void trend_page_renders_every_plot(void **s)
 {
     (void)s;
@@ -659,6 +678,7 @@ int main(void)
         cmocka_unit_test(simulated_timings_are_never_gated),
         cmocka_unit_test(a_slowed_run_says_so),
         cmocka_unit_test(the_report_tools_hold_no_gpu_code),
+        cmocka_unit_test(the_model_never_calls_derive),
         cmocka_unit_test(trend_page_renders_every_plot),
         cmocka_unit_test(trend_keeps_a_changed_definition_apart),
         cmocka_unit_test(trend_draws_only_plots_with_figures),

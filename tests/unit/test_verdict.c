@@ -150,10 +150,28 @@ static void a_model_is_judged_by_what_it_says(void **s)
     assert_int_equal(run(right, 2).v, HA_V_DISTINGUISHES);
 }
 
+/* One spelling per verdict, the record's words (results/SCHEMA.md): what
+ * the probe writes the report tools read back, and nothing else parses as
+ * a verdict that would make a candidate look decided. */
+static void verdict_names_round_trip(void **s)
+{
+    (void)s;
+    assert_string_equal(ha_verdict_name(HA_V_DISTINGUISHES), "distinguishes");
+    assert_string_equal(ha_verdict_name(HA_V_FAILS), "fails");
+    assert_string_equal(ha_verdict_name(HA_V_UNDETERMINED), "undetermined");
+    for (int v = HA_V_DISTINGUISHES; v <= HA_V_UNDETERMINED; v++)
+        assert_int_equal(ha_verdict_parse(ha_verdict_name((ha_verdict_kind)v)), v);
+    assert_int_equal(ha_verdict_parse("Distinguishes"), HA_V_UNDETERMINED);
+    assert_int_equal(ha_verdict_parse("distinguishes "), HA_V_UNDETERMINED);
+    assert_int_equal(ha_verdict_parse(NULL), HA_V_UNDETERMINED);
+    assert_string_equal(ha_verdict_name((ha_verdict_kind)7), "?");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(separating_outcomes_distinguish),
+        cmocka_unit_test(verdict_names_round_trip),
         cmocka_unit_test(a_model_is_judged_by_what_it_says),
         cmocka_unit_test(same_answer_everywhere_fails_with_false_positives),
         cmocka_unit_test(majority_unreadable_names_false_negatives),

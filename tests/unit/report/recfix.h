@@ -8,7 +8,7 @@
 #include <jansson.h>
 #include <stdbool.h>
 
-#include "model.h"
+#include "derive.h"
 
 #define RECFIX_RUN "results/2026-12-02T130224Z-vm-cuda-dev0"
 

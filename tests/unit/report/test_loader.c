@@ -16,6 +16,7 @@
 
 #include "readfile.h"
 #include "recfix.h"
+#include "derive.h"
 
 /* The record is refused, and the reason names where. */
 static void refused(const json_t *rec, const char *where)

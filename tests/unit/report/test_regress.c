@@ -13,6 +13,7 @@
 
 #include <cmocka.h>
 
+#include "derive.h"
 #include "exitcodes.h"
 #include "goals.h"
 #include "regress.h"
@@ -445,7 +446,7 @@ static void probe_of(m_run *r, bool readable, bool created, bool distinguishes, 
     p->ncands = with_cand;
     p->cands = m_alloc(r, sizeof *p->cands);
     p->cands[0] = (m_cand){.name = "os_guarded_read", .api = "", .source = "os", .why = "",
-                           .verdict = distinguishes ? V_DISTINGUISHES : V_FAILS, .distinguishes = distinguishes};
+                           .verdict = distinguishes ? HA_V_DISTINGUISHES : HA_V_FAILS, .distinguishes = distinguishes};
 }
 
 static void probe_pair(bool ra_, bool ca, bool da, bool ka, bool qa, bool rb_, bool cb, bool db, bool kb, bool qb)

@@ -1,0 +1,18 @@
+/* The facts every renderer shares, derived from a run the model read:
+ * the one direction of the pipeline is read (model.h) -> derive (here) ->
+ * render; the model never calls back into this. */
+#ifndef HA_DERIVE_H
+#define HA_DERIVE_H
+
+#include "model.h"
+
+/* Fills r->d from what the model read. */
+void m_derive(m_run *r);
+
+/* m_read_run, then m_derive: what every tool loads a run with. */
+int m_load_run(m_run *r, const char *path, unsigned flags, char **err);
+
+/* m_read_buffer, then m_derive: one record, as the fuzz targets feed it. */
+int m_load_buffer(m_run *r, const char *buf, size_t len, char **err);
+
+#endif
