@@ -47,7 +47,13 @@ BENCH_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(filter-out bench/bench_discriminator.
 # where libjansson-dev and zlib1g-dev are installed.
 HASH := \#
 HAVE_JANSSON := $(shell pkg-config --exists jansson 2>/dev/null && printf '$(HASH)include <zlib.h>\n' | $(CC) -x c -fsyntax-only - 2>/dev/null && echo yes)
-REPORT_LIB_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(filter-out report/report.c report/compare.c report/trend.c report/fleet.c report/changes.c report/fuzz_record.c report/fuzz_report.c,$(wildcard report/*.c)))
+# report/: load (the records into a model) -> derive (the facts) -> render
+# (Markdown, exports, plots, the trend page), the gate's statistics beside
+# them; tools/ holds each tool's main, fuzz/ the fuzz targets, evidence/
+# the scripts that make and judge the committed evidence.
+REPORT_LIB_SRC := $(wildcard report/load/*.c report/derive/*.c report/stats/*.c report/render/*.c)
+REPORT_LIB_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(REPORT_LIB_SRC))
+REPORT_INC := -Ireport/load -Ireport/derive -Ireport/stats -Ireport/render
 # zlib inflates records stored compressed (NAME.json.gz).
 REPORT_LIBS := $(shell pkg-config --libs jansson 2>/dev/null || echo -ljansson) -lz
 REPORT := $(BUILD)/bin/report $(BUILD)/bin/compare $(BUILD)/bin/trend $(BUILD)/bin/fleet $(BUILD)/bin/changes
@@ -63,7 +69,7 @@ probes: $(PROBES) $(BENCH) $(FIX) $(if $(HAVE_JANSSON),$(REPORT))
 $(BUILD)/common/backend_hip.o: BACKEND_FLAGS = $(HIP_FLAGS)
 $(BUILD)/common/backend_cuda.o: BACKEND_FLAGS = $(CUDA_FLAGS)
 
-$(BUILD)/%.o: %.c $(wildcard common/*.h common/*.def bench/*.h fix/*.h report/*.h) Makefile tests/tests.mk
+$(BUILD)/%.o: %.c $(wildcard common/*.h common/*.def bench/*.h fix/*.h report/*/*.h) Makefile tests/tests.mk
 	@mkdir -p $(dir $@)
 	$(CC) $(BASE) $(BACKEND_FLAGS) $(CFLAGS) -c $< -o $@
 
@@ -132,8 +138,8 @@ $(BUILD)/pool_check: $(BUILD)/fix/pool_check.o $(BUILD)/fix/refpool.o $(LIBCOMMO
 $(BUILD)/libhostaccess_pool.so: $(BUILD)/fix/torch_alloc.o $(BUILD)/fix/refpool.o $(LIBCOMMON)
 	$(CC) -shared $(CFLAGS) $(LDFLAGS) $^ -o $@ $(LIBS)
 
-$(BUILD)/report/%.o: BACKEND_FLAGS = -Ireport $(shell pkg-config --cflags jansson 2>/dev/null)
-$(BUILD)/bin/%: $(BUILD)/report/%.o $(REPORT_LIB_OBJ) $(LIBBASE)
+$(BUILD)/report/%.o: BACKEND_FLAGS = $(REPORT_INC) $(shell pkg-config --cflags jansson 2>/dev/null)
+$(BUILD)/bin/%: $(BUILD)/report/tools/%.o $(REPORT_LIB_OBJ) $(LIBBASE)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LDFLAGS) $^ -o $@ $(REPORT_LIBS) $(LIBS)
 report: $(REPORT)

@@ -17,7 +17,7 @@
 # With turns (the default) the bench and pool_check of different devices take
 # turns through a lock (flock), so no timed section overlaps another device's.
 # With overlap they run at once, each device's run on its own share of the
-# CPUs (taskset): faster, and right only where report/parallel_check.sh has
+# CPUs (taskset): faster, and right only where report/evidence/parallel_check.sh has
 # shown on that machine that the devices' figures do not disturb each other.
 #
 # --sim-profile NAME runs the hip backend over the stand-in ROCm runtime

@@ -22,7 +22,7 @@ REPORT_UNIT_BIN := $(REPORT_UNIT_SRC:tests/unit/report/%.c=$(BUILD)/tests/report
 $(BUILD)/tests/report_%: tests/unit/report/%.c tests/unit/report/recfix.c tests/unit/report/recfix.h $(REPORT_LIB_OBJ) \
                          $(LIBBASE) $(FILTER_OBJ)
 	@mkdir -p $(dir $@)
-	$(CC) $(BASE) -Ireport $(CFLAGS) $(LDFLAGS) $< tests/unit/report/recfix.c $(REPORT_LIB_OBJ) $(FILTER_OBJ) $(LIBBASE) \
+	$(CC) $(BASE) $(REPORT_INC) $(CFLAGS) $(LDFLAGS) $< tests/unit/report/recfix.c $(REPORT_LIB_OBJ) $(FILTER_OBJ) $(LIBBASE) \
 	    -o $@ $(CMOCKA) $(JANSSON) $(LIBS)
 
 check-unit: $(UNIT_BIN) $(REPORT_UNIT_BIN)
@@ -82,10 +82,10 @@ check-sanitize:
 
 # The fuzz corpus, replayed through both fuzz targets (ASan in check-sanitize):
 # the record reader alone, and the whole report path behind it.
-$(BUILD)/tests/fuzz_replay: tests/fuzz/replay.c $(BUILD)/report/fuzz_record.o $(REPORT_LIB_OBJ) $(LIBBASE)
+$(BUILD)/tests/fuzz_replay: tests/fuzz/replay.c $(BUILD)/report/fuzz/fuzz_record.o $(REPORT_LIB_OBJ) $(LIBBASE)
 	@mkdir -p $(dir $@)
 	$(CC) $(BASE) $(CFLAGS) $(LDFLAGS) $^ -o $@ $(JANSSON) $(LIBS)
-$(BUILD)/tests/fuzz_replay_report: tests/fuzz/replay.c $(BUILD)/report/fuzz_report.o $(REPORT_LIB_OBJ) $(LIBBASE)
+$(BUILD)/tests/fuzz_replay_report: tests/fuzz/replay.c $(BUILD)/report/fuzz/fuzz_report.o $(REPORT_LIB_OBJ) $(LIBBASE)
 	@mkdir -p $(dir $@)
 	$(CC) $(BASE) $(CFLAGS) $(LDFLAGS) $^ -o $@ $(JANSSON) $(LIBS)
 
@@ -98,13 +98,13 @@ check-fuzz-corpus: $(BUILD)/tests/fuzz_replay $(BUILD)/tests/fuzz_replay_report
 # build-fuzz/corpus-<target>; the tracked corpus is only read (copy a
 # finding into tests/fuzz/corpus by hand when make check should replay it).
 FUZZ_SECONDS ?= 60
-FUZZ_CFLAGS := -g -O1 -fsanitize=fuzzer,address,undefined -std=c11 -D_GNU_SOURCE -Icommon -Ireport
-FUZZ_LIB_SRC := $(filter-out report/report.c report/compare.c report/trend.c report/fleet.c report/changes.c report/fuzz_%.c,$(wildcard report/*.c)) \
-                $(BASE_SRC)
+FUZZ_CFLAGS := -g -O1 -fsanitize=fuzzer,address,undefined -std=c11 -D_GNU_SOURCE -Icommon $(REPORT_INC)
+# the report library without any tool's main (report/tools/), as the tools link it
+FUZZ_LIB_SRC := $(REPORT_LIB_SRC) $(BASE_SRC)
 fuzz:
 	@mkdir -p build-fuzz/corpus-record build-fuzz/corpus-report
-	clang $(FUZZ_CFLAGS) report/fuzz_record.c $(FUZZ_LIB_SRC) -o build-fuzz/fuzz_record $(JANSSON) $(LIBS)
-	clang $(FUZZ_CFLAGS) -DHA_VERSION='"fuzz"' report/fuzz_report.c $(FUZZ_LIB_SRC) -o build-fuzz/fuzz_report \
+	clang $(FUZZ_CFLAGS) report/fuzz/fuzz_record.c $(FUZZ_LIB_SRC) -o build-fuzz/fuzz_record $(JANSSON) $(LIBS)
+	clang $(FUZZ_CFLAGS) -DHA_VERSION='"fuzz"' report/fuzz/fuzz_report.c $(FUZZ_LIB_SRC) -o build-fuzz/fuzz_report \
 	    $(JANSSON) $(LIBS)
 	build-fuzz/fuzz_record -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 build-fuzz/corpus-record \
 	    tests/fuzz/corpus

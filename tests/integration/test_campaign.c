@@ -1,5 +1,5 @@
-/* The gate's evidence scripts: report/campaign.sh makes one machine's runs
- * (plain, then slowed on purpose) and report/campaign_summary.py judges
+/* The gate's evidence scripts: report/evidence/campaign.sh makes one machine's runs
+ * (plain, then slowed on purpose) and report/evidence/campaign_summary.py judges
  * them with compare. Live runs on the simulation, so only what does not
  * depend on timing is asserted: the runs are listed in order, the slowed
  * ones carry their stretch, every pair and every slowed path is reported,
@@ -43,7 +43,7 @@ static void a_campaign_is_listed_and_judged(void **s)
     snprintf(cmp, sizeof cmp, "%s/bin/compare", build);
     if (access(cmp, X_OK) != 0)
         it_skip("compare is not built here (%s: no libjansson-dev or zlib1g-dev)", cmp);
-    int rc = it_sh("BUILD=%s report/campaign.sh --results %s/c1 --plain 3 --slowed fast=15,copy_pinned=3 -- " QUICK,
+    int rc = it_sh("BUILD=%s report/evidence/campaign.sh --results %s/c1 --plain 3 --slowed fast=15,copy_pinned=3 -- " QUICK,
                    build, tmp);
     if (rc != 0)
         fail_msg("campaign: %d\n%s", rc, it_out);
@@ -53,7 +53,7 @@ static void a_campaign_is_listed_and_judged(void **s)
     assert_int_equal(it_sh("awk -F'\t' '$2 == 0 && $3 > 0 && $4 != \"\" { n++ } END { print n }' %s/c1/runs.tsv", tmp), 0);
     assert_string_equal(it_out, "4\n");
     assert_int_equal(it_sh("grep -c 'fast=15,copy_pinned=3' %s/c1/campaign.tsv", tmp), 0);
-    rc = it_sh("BUILD=%s report/campaign_summary.py --out %s/judged %s/c1", build, tmp, tmp);
+    rc = it_sh("BUILD=%s report/evidence/campaign_summary.py --out %s/judged %s/c1", build, tmp, tmp);
     assert_true(rc == 0 || rc == 1); /* whether the goals hold is the timing's business */
     assert_non_null(strstr(it_out, "A/A pairs: 2 from 1 machine start(s)"));
     assert_non_null(strstr(it_out, "| fast | read | +15 % |"));
@@ -70,14 +70,14 @@ static void bad_campaign_input_is_refused(void **s)
     (void)s;
     if (it_sh("command -v python3") != 0)
         it_skip("python3 is not installed: campaign_summary.py needs it");
-    assert_int_equal(it_sh("report/campaign.sh --results %s/x --plain 1", tmp), 2);
-    assert_int_equal(it_sh("report/campaign.sh --results %s/x --slowed 'fast=15;rm -rf /'", tmp), 2);
+    assert_int_equal(it_sh("report/evidence/campaign.sh --results %s/x --plain 1", tmp), 2);
+    assert_int_equal(it_sh("report/evidence/campaign.sh --results %s/x --slowed 'fast=15;rm -rf /'", tmp), 2);
     assert_non_null(strstr(it_out, "is not PATH=PERCENT"));
-    assert_int_equal(it_sh("mkdir -p %s/exists && report/campaign.sh --results %s/exists", tmp, tmp), 2);
+    assert_int_equal(it_sh("mkdir -p %s/exists && report/evidence/campaign.sh --results %s/exists", tmp, tmp), 2);
     assert_non_null(strstr(it_out, "a campaign is never added to"));
-    assert_int_equal(it_sh("report/campaign_summary.py %s/exists", tmp), 2);
+    assert_int_equal(it_sh("report/evidence/campaign_summary.py %s/exists", tmp), 2);
     assert_non_null(strstr(it_out, "not a campaign folder"));
-    assert_int_equal(it_sh("printf 'plain\\t../../etc\\n' > %s/exists/campaign.tsv && report/campaign_summary.py %s/exists",
+    assert_int_equal(it_sh("printf 'plain\\t../../etc\\n' > %s/exists/campaign.tsv && report/evidence/campaign_summary.py %s/exists",
                            tmp, tmp), 2);
     assert_non_null(strstr(it_out, "is not a run folder's name"));
 }

@@ -113,18 +113,18 @@ static void the_committed_change_points_and_summaries_are_what_this_tree_makes(v
         it_skip("report tools are not built (libjansson-dev, zlib1g-dev)");
     if (it_sh("command -v python3") != 0)
         it_skip("python3 is not installed (campaign_summary.py)");
-    int rc = it_sh("report/changes_committed.sh %s/chg >/dev/null || exit 1; "
+    int rc = it_sh("report/evidence/changes_committed.sh %s/chg >/dev/null || exit 1; "
                    "cmp results/changes-h200/CHANGES.md %s/chg/CHANGES.md && "
                    "cmp results/changes-h200/changes.json %s/chg/changes.json || "
                    "{ diff results/changes-h200/CHANGES.md %s/chg/CHANGES.md | head -20; exit 1; }",
                    tmp, tmp, tmp, tmp);
     if (rc != 0)
-        fail_msg("results/changes-h200 is not what report/changes_committed.sh makes now:\n%s", it_out);
+        fail_msg("results/changes-h200 is not what report/evidence/changes_committed.sh makes now:\n%s", it_out);
     const char *g = "results/gate-proc-h200";
-    rc = it_sh("python3 report/campaign_summary.py --compare %s/bin/compare %s/m1 %s/m2 %s/m3 %s/m5 %s/m6 %s/m7 "
+    rc = it_sh("python3 report/evidence/campaign_summary.py --compare %s/bin/compare %s/m1 %s/m2 %s/m3 %s/m5 %s/m6 %s/m7 "
                "%s/m8 %s/m9 %s/m10 %s/m11 %s/m12 %s/m13 %s/m14 %s/m15 %s/m16 %s/m17 > %s/SUMMARY.md 2>/dev/null && "
                "cmp %s/SUMMARY.md %s/SUMMARY.md && "
-               "python3 report/campaign_summary.py --compare %s/bin/compare %s/m4-k16 > %s/SUMMARY-k16.md 2>/dev/null && "
+               "python3 report/evidence/campaign_summary.py --compare %s/bin/compare %s/m4-k16 > %s/SUMMARY-k16.md 2>/dev/null && "
                "cmp %s/SUMMARY-k16.md %s/SUMMARY-k16.md",
                it_build(), g, g, g, g, g, g, g, g, g, g, g, g, g, g, g, g, tmp, g, tmp, it_build(), g, tmp, g, tmp);
     if (rc != 0)

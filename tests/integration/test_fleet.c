@@ -212,7 +212,7 @@ static void overlapping_devices_each_keep_to_their_own_cpus(void **s)
     assert_non_null(strstr(it_out, "--parallel takes turns or overlap"));
 }
 
-/* report/parallel_check.sh: each device alone, then both modes at once,
+/* report/evidence/parallel_check.sh: each device alone, then both modes at once,
  * each parallel run compared with the same device's run alone. */
 static void the_parallel_check_times_and_compares_both_modes(void **s)
 {
@@ -221,7 +221,7 @@ static void the_parallel_check_times_and_compares_both_modes(void **s)
         it_skip("flock or taskset (util-linux) is not installed");
     if (it_sh("test -x %s/bin/compare", it_build()) != 0)
         it_skip("report tools are not built (libjansson-dev)");
-    int rc = it_sh("HA_SIM_DEVICES=2 report/parallel_check.sh --results %s/pc -- " FAST, tmp);
+    int rc = it_sh("HA_SIM_DEVICES=2 report/evidence/parallel_check.sh --results %s/pc -- " FAST, tmp);
     assert_true(rc == 0 || rc == 1); /* met or not: sim timings on a busy CI machine decide */
     assert_int_equal(it_sh("cat %s/pc/parallel-check-*.md", tmp), 0);
     assert_non_null(strstr(it_out, "SIMULATED"));
@@ -230,7 +230,7 @@ static void the_parallel_check_times_and_compares_both_modes(void **s)
     assert_int_equal(it_sh("ls %s/pc/par-turns-*-dev0-vs-*-dev0.md %s/pc/par-overlap-*-dev1-vs-*-dev1.md | wc -l",
                            tmp, tmp), 0);
     assert_string_equal(it_out, "2\n");
-    assert_int_equal(it_sh("report/parallel_check.sh --results %s/pc1 -- --backend sim", tmp), 2);
+    assert_int_equal(it_sh("report/evidence/parallel_check.sh --results %s/pc1 -- --backend sim", tmp), 2);
     assert_non_null(strstr(it_out, "the check needs two or more"));
 }
 

@@ -46,7 +46,7 @@ static void catalogue(const char *find, const char *extra)
     snprintf(p, sizeof p, "%s/cat.md", tmp);
     f = fopen(p, "w");
     assert_non_null(f);
-    fprintf(f, "### one: a mutation\n- file: `report/text.c`\n- find: `%s`\n- replace: `x`\n%s- why: w\n", find,
+    fprintf(f, "### one: a mutation\n- file: `report/render/text.c`\n- find: `%s`\n- replace: `x`\n%s- why: w\n", find,
             extra);
     fclose(f);
 }
@@ -58,10 +58,10 @@ static void a_catalogue_it_cannot_apply_exactly_is_refused(void **s)
         it_skip("python3 is not installed");
     catalogue("text that is in no file of this tree", "- tests: `report_test_text`\n");
     assert_int_equal(it_sh("tools/mutants.py --catalogue %s/cat.md", tmp), 2);
-    assert_non_null(strstr(it_out, "one: the text to replace occurs 0 times in report/text.c"));
+    assert_non_null(strstr(it_out, "one: the text to replace occurs 0 times in report/render/text.c"));
     catalogue("    return out;", "- tests: `report_test_text`\n"); /* more than once in text.c */
     assert_int_equal(it_sh("tools/mutants.py --catalogue %s/cat.md", tmp), 2);
-    assert_non_null(strstr(it_out, "times in report/text.c (must be once)"));
+    assert_non_null(strstr(it_out, "times in report/render/text.c (must be once)"));
     catalogue("#define WORD_JOINER", "");
     assert_int_equal(it_sh("tools/mutants.py --catalogue %s/cat.md", tmp), 2);
     assert_non_null(strstr(it_out, "one has no tests"));

@@ -549,15 +549,30 @@ static void the_model_never_calls_derive(void **s)
     (void)s;
     if (it_sh("command -v nm") != 0)
         it_skip("nm (binutils) is not installed: nothing to list the symbols with");
-    int rc = it_sh("test -e %s/report/model.o && test -e %s/report/derive.o && "
-                   "nm -u %s/report/model.o | awk '{print $NF}' | sort > %s/model.u && "
-                   "nm --defined-only %s/report/derive.o | awk '$2 ~ /^[TDBR]$/ {print $3}' | sort > %s/derive.d && "
+    int rc = it_sh("test -e %s/report/load/model.o && test -e %s/report/derive/derive.o && "
+                   "nm -u %s/report/load/model.o | awk '{print $NF}' | sort > %s/model.u && "
+                   "nm --defined-only %s/report/derive/derive.o | awk '$2 ~ /^[TDBR]$/ {print $3}' | sort > %s/derive.d && "
                    "comm -12 %s/model.u %s/derive.d",
                    it_build(), it_build(), it_build(), tmp, it_build(), tmp, tmp, tmp);
+    if (rc != 0 && it_sh("test -x %s/bin/report", it_build()) != 0)
+        it_skip("the report tools are not built");
     if (rc != 0)
-        it_skip("the report objects are not built");
+        fail_msg("the report tools are built but not from report/load/model.o and report/derive/derive.o");
     if (it_out[0])
-        fail_msg("report/model.c calls into report/derive.c: %s", it_out);
+        fail_msg("report/load/model.c calls into report/derive/derive.c: %s", it_out);
+}
+
+/* report/ shows the pipeline: nothing but the tools' wrappers at its top,
+ * each stage in its folder (docs/architecture.md says which holds what). */
+static void report_folders_show_the_pipeline(void **s)
+{
+    (void)s;
+    if (it_sh("ls report/*.c report/*.h report/*.sh report/*.py 2>/dev/null") == 0)
+        fail_msg("sources at the top of report/ (give each its stage's folder):\n%s", it_out);
+    assert_int_equal(it_sh("for d in load derive stats render tools fuzz evidence; do "
+                           "ls report/$d/* >/dev/null || exit 1; grep -q \"^report/$d/\" docs/architecture.md || "
+                           "{ echo \"docs/architecture.md does not say what report/$d holds\"; exit 1; }; done"),
+                     0);
 }
 
 static void trend_page_renders_every_plot(void **s)
@@ -656,7 +671,7 @@ static void bench_report_fails_when_a_tool_fails(void **s)
     (void)s;
     assert_int_equal(it_sh("mkdir -p %s/broken/bin && for t in report compare trend; do printf '#!/bin/sh\\nexit 2\\n' "
                            "> %s/broken/bin/$t; chmod +x %s/broken/bin/$t; done", tmp, tmp, tmp), 0);
-    assert_int_equal(it_sh("BUILD=%s/broken report/bench_report.sh %s 2", tmp, run), 1);
+    assert_int_equal(it_sh("BUILD=%s/broken report/evidence/bench_report.sh %s 2", tmp, run), 1);
     assert_non_null(strstr(it_out, "not measured: a tool failed"));
     assert_null(strstr(it_out, ": met"));
 }
@@ -679,6 +694,7 @@ int main(void)
         cmocka_unit_test(a_slowed_run_says_so),
         cmocka_unit_test(the_report_tools_hold_no_gpu_code),
         cmocka_unit_test(the_model_never_calls_derive),
+        cmocka_unit_test(report_folders_show_the_pipeline),
         cmocka_unit_test(trend_page_renders_every_plot),
         cmocka_unit_test(trend_keeps_a_changed_definition_apart),
         cmocka_unit_test(trend_draws_only_plots_with_figures),

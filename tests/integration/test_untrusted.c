@@ -623,7 +623,7 @@ static void fifty_megabytes(json_t *j)
 
 /* A 50 MB record is reported and compared with bounded memory, and says
  * what the small one says (its blocks are the small one's, repeated). How
- * long it takes is a benchmark's figure (report/bench_report.sh --big),
+ * long it takes is a benchmark's figure (report/evidence/bench_report.sh --big),
  * never a test's: a busy machine stretches it. */
 static void a_fifty_megabyte_record_is_read_in_bounded_memory_and_reads_as_the_small_one(void **s)
 {
@@ -658,17 +658,17 @@ static void a_fifty_megabyte_record_is_read_in_bounded_memory_and_reads_as_the_s
 }
 
 /* A record people attach can be long in any of its arrays: each shape
- * report/bigrecords.py knows, grown to 10 MB, is reported and compared in
- * memory linear in its size (a copy per item, as report/derive.c once made,
+ * report/evidence/bigrecords.py knows, grown to 10 MB, is reported and compared in
+ * memory linear in its size (a copy per item, as report/derive/derive.c once made,
  * needs gigabytes here; the address space is capped so it fails, not
- * swaps). Their time is report/bench_report.sh's figure, never a test's. */
+ * swaps). Their time is report/evidence/bench_report.sh's figure, never a test's. */
 static void every_shape_of_a_long_record_is_read_in_linear_memory(void **s)
 {
     (void)s;
     if (it_sh("command -v python3") != 0)
         it_skip("python3 is not installed: it grows the records and measures the tools' memory");
     bool asan = strstr(build, "asan") != NULL;
-    assert_int_equal(it_sh("python3 report/bigrecords.py --list"), 0);
+    assert_int_equal(it_sh("python3 report/evidence/bigrecords.py --list"), 0);
     char shapes[512];
     assert_true(strlen(it_out) < sizeof shapes);
     memcpy(shapes, it_out, strlen(it_out) + 1);
@@ -676,7 +676,7 @@ static void every_shape_of_a_long_record_is_read_in_linear_memory(void **s)
         char dir[160];
         snprintf(dir, sizeof dir, "%s/shape-%s", tmp, shape);
         copy_run(dir, "env.json", NULL);
-        assert_int_equal(it_sh("python3 report/bigrecords.py %s %s 10", shape, dir), 0);
+        assert_int_equal(it_sh("python3 report/evidence/bigrecords.py %s %s 10", shape, dir), 0);
         assert_int_equal(it_seal(dir), 0);
         int rc = it_sh("python3 -c \"import resource, subprocess; "
                        "cap = lambda: %s; "

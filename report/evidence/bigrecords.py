@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
 """Grows one record of a run folder to about MB megabytes in one shape, for
-the report tools' size benchmark (report/bench_report.sh) and their memory
+the report tools' size benchmark (report/evidence/bench_report.sh) and their memory
 test: a record people attach can be long in any of its arrays, and each
 shape walks a different path of the loader, the derived facts and the
 renderers. The folder's manifest is left to the caller (run_manifest).
 
-    report/bigrecords.py SHAPE RUN_DIR MB
-    report/bigrecords.py --list
+    report/evidence/bigrecords.py SHAPE RUN_DIR MB
+    report/evidence/bigrecords.py --list
 
 Exit 0 written, 2 bad arguments or a record without what the shape grows.
 """

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""Judges campaigns (report/campaign.sh) with this tree's compare.
+"""Judges campaigns (report/evidence/campaign.sh) with this tree's compare.
 
-   report/campaign_summary.py [--compare PATH] [--out DIR] [--threshold FAMILY=PERCENT]... CAMPAIGN_DIR...
+   report/evidence/campaign_summary.py [--compare PATH] [--out DIR] [--threshold FAMILY=PERCENT]... CAMPAIGN_DIR...
 
 Each CAMPAIGN_DIR is one machine start. For every pair of consecutive plain
 runs (A/A: nothing changed) it prints compare's verdict, its findings and the
@@ -23,7 +23,7 @@ import subprocess
 import sys
 import tempfile
 
-HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+HERE = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SHOWN = 5  # findings printed per class and pair
 SLOWED_NOTE = re.compile(r"HOSTACCESS_TEST_SLOWDOWN: (\S+) \+(\d+)%\): (\d+) of (\d+) rows flagged"
                          r"(?:; of the (\d+) gated \(the rest monitor-only\), (\d+) flagged)?")
@@ -40,7 +40,7 @@ def read_campaign(d):
         with open(path, encoding="utf-8") as f:
             lines = [l.rstrip("\n").split("\t") for l in f if l.strip()]
     except OSError as e:
-        die(f"{path}: {e.strerror}: not a campaign folder (report/campaign.sh writes it)")
+        die(f"{path}: {e.strerror}: not a campaign folder (report/evidence/campaign.sh writes it)")
     plain = [l[1] for l in lines if l[0] == "plain" and len(l) == 2]
     slowed = [(l[1], l[2]) for l in lines if l[0] == "slowed" and len(l) == 3]
     if len(plain) + len(slowed) != len(lines):

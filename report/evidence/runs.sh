@@ -1,4 +1,4 @@
-# Sourced by report/aa_check.sh and report/parallel_check.sh (which set
+# Sourced by report/evidence/aa_check.sh and report/evidence/parallel_check.sh (which set
 # `here` and `tool`): one run of run_all.sh whose folders a check can use.
 #
 # run_whole RESULTS_DIR RUN_ALL_ARGS...: prints the run's folders in device

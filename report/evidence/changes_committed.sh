@@ -3,11 +3,11 @@
 # each folder holding a run's records is copied into one scratch series
 # (a run committed twice is the same records: changes judges it once; a
 # name met twice gets a suffix), then report/changes reads them all.
-#   report/changes_committed.sh OUT_DIR    (writes OUT_DIR/CHANGES.md and changes.json; OUT_DIR must not exist)
+#   report/evidence/changes_committed.sh OUT_DIR    (writes OUT_DIR/CHANGES.md and changes.json; OUT_DIR must not exist)
 set -u
-here=$(cd "$(dirname "$0")/.." && pwd)
+here=$(cd "$(dirname "$0")/../.." && pwd)
 out=${1:-}
-[ -n "$out" ] || { echo "changes_committed: usage: report/changes_committed.sh OUT_DIR" >&2; exit 2; }
+[ -n "$out" ] || { echo "changes_committed: usage: report/evidence/changes_committed.sh OUT_DIR" >&2; exit 2; }
 [ -e "$out" ] && { echo "changes_committed: $out exists: choose another" >&2; exit 5; }
 # the tool runs from inside the scratch folder: a relative BUILD made absolute
 if [ -n "${BUILD:-}" ]; then BUILD=$(cd "$BUILD" && pwd) || exit 2; export BUILD; fi

@@ -3,22 +3,22 @@
 # back to back, then one run per --slowed SPEC (HOSTACCESS_TEST_SLOWDOWN,
 # the bench's test-only stretch, which the record carries), all of one
 # build, into DIR. DIR/campaign.tsv lists them in order ("plain FOLDER",
-# "slowed SPEC FOLDER"); report/campaign_summary.py judges them later, on
+# "slowed SPEC FOLDER"); report/evidence/campaign_summary.py judges them later, on
 # this machine or another, with whatever compare the tree then has.
 #
-#   report/campaign.sh --results DIR [--plain N] [--slowed SPEC]... [-- RUN_ALL_ARGS...]
+#   report/evidence/campaign.sh --results DIR [--plain N] [--slowed SPEC]... [-- RUN_ALL_ARGS...]
 #
 # DIR/runs.tsv has one line per run: kind, run_all.sh's exit status, its
 # seconds, the folder. DIR must not exist (a campaign is never added to or
 # overwritten). Exit:
 # 0 every run whole, 2 bad usage or a run that did not complete.
 set -u -o pipefail
-here=$(cd "$(dirname "$0")/.." && pwd)
+here=$(cd "$(dirname "$0")/../.." && pwd)
 plain=5
 results=
 slowed=()
 usage() {
-    echo "usage: report/campaign.sh --results DIR [--plain N] [--slowed PATH=PERCENT[,...]]... [-- RUN_ALL_ARGS...]" >&2
+    echo "usage: report/evidence/campaign.sh --results DIR [--plain N] [--slowed PATH=PERCENT[,...]]... [-- RUN_ALL_ARGS...]" >&2
     exit 2
 }
 while [ $# -gt 0 ]; do
@@ -41,8 +41,8 @@ done
 mkdir -p "$results" || exit 2
 
 tool=campaign
-# shellcheck source=report/runs.sh
-. "$here/report/runs.sh"
+# shellcheck source=report/evidence/runs.sh
+. "$here/report/evidence/runs.sh"
 # Every run's exit status and seconds go to runs.tsv, whole or not: the
 # health of a healthy machine's runs is evidence too (issue 27).
 status_file=$(mktemp "${TMPDIR:-/tmp}/campaign-status.XXXXXX") || exit 2

@@ -9,7 +9,7 @@
 # way (no regression, improvement or verdict change), and the time is at
 # most 1.2x that of one device. On the sim backend the table says SIMULATED.
 #
-#   report/parallel_check.sh [--results DIR] [--mode turns|overlap]... [-- RUN_ALL_ARGS...]
+#   report/evidence/parallel_check.sh [--results DIR] [--mode turns|overlap]... [-- RUN_ALL_ARGS...]
 #
 # --mode checks that mode only (repeatable; default both).
 #
@@ -19,13 +19,13 @@
 # meets the goal, 1 when none does, 2 on bad usage, a node of one device or
 # a run that did not complete.
 set -u -o pipefail
-here=$(cd "$(dirname "$0")/.." && pwd)
+here=$(cd "$(dirname "$0")/../.." && pwd)
 build=${BUILD:-$here/build}
 results=$here/results
 goal=1.2
 modes=()
 usage() {
-    echo "usage: report/parallel_check.sh [--results DIR] [--mode turns|overlap]... [-- RUN_ALL_ARGS...]" >&2
+    echo "usage: report/evidence/parallel_check.sh [--results DIR] [--mode turns|overlap]... [-- RUN_ALL_ARGS...]" >&2
     exit 2
 }
 while [ $# -gt 0 ]; do
@@ -57,8 +57,8 @@ count=${listing##* }
 mkdir -p "$results" || exit 2
 
 tool=parallel_check
-# shellcheck source=report/runs.sh
-. "$here/report/runs.sh"
+# shellcheck source=report/evidence/runs.sh
+. "$here/report/evidence/runs.sh"
 # One run of run_all.sh, timed: sets secs and runs (its folders in device order).
 timed_run() {
     local t0 out

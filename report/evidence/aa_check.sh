@@ -6,7 +6,7 @@
 # test-only knob the bench records), each compared with the plain one:
 # every row of each slowed path must be flagged, every time.
 #
-#   report/aa_check.sh [--pairs N] [--results DIR] [--device N]
+#   report/evidence/aa_check.sh [--pairs N] [--results DIR] [--device N]
 #                      [--slowdown PATH=PERCENT[,PATH=PERCENT]] [-- RUN_ALL_ARGS...]
 #
 # The runs stay in DIR (default results/) as ordinary run folders; the
@@ -14,14 +14,14 @@
 # Exit: 0 every pair as expected, 1 a pair was not, 2 bad usage or a run
 # that did not complete.
 set -u -o pipefail
-here=$(cd "$(dirname "$0")/.." && pwd)
+here=$(cd "$(dirname "$0")/../.." && pwd)
 build=${BUILD:-$here/build}
 pairs=3
 results=$here/results
 device=0
 slowdown=
 usage() {
-    echo "usage: report/aa_check.sh [--pairs N] [--results DIR] [--device N] [--slowdown PATH=PERCENT[,...]] [-- RUN_ALL_ARGS...]" >&2
+    echo "usage: report/evidence/aa_check.sh [--pairs N] [--results DIR] [--device N] [--slowdown PATH=PERCENT[,...]] [-- RUN_ALL_ARGS...]" >&2
     exit 2
 }
 while [ $# -gt 0 ]; do
@@ -40,8 +40,8 @@ done
 [ -x "$build/bin/compare" ] || { echo "aa_check: $build/bin/compare is missing: install libjansson-dev and run 'make probes'" >&2; exit 2; }
 
 tool=aa_check
-# shellcheck source=report/runs.sh
-. "$here/report/runs.sh"
+# shellcheck source=report/evidence/runs.sh
+. "$here/report/evidence/runs.sh"
 # One run; prints its folder. A run that fails or is not whole ends the check.
 one_run() {
     local dirs

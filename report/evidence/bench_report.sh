@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # Benchmark figure (not a timed test): report on each run, compare each run
-# with the one before, and trend over a 100-run results folder, on one core;
+# with the one before, trend, and change points (report/changes) over a
+# 100-run results folder (N runs: 1000 for changes' goal), on one core;
 # then report and compare on runs with one record grown to 60 MB in each
-# shape report/bigrecords.py knows (the tests check their memory and their
+# shape report/evidence/bigrecords.py knows (the tests check their memory and their
 # verdicts, never their time). The folder is generated from one
 # real run (default: the newest committed H200 run), each copy given its own
 # runtime version.
-#   report/bench_report.sh [RUN_DIR] [N]
+#   report/evidence/bench_report.sh [RUN_DIR] [N]
 set -u
-here=$(cd "$(dirname "$0")/.." && pwd)
+here=$(cd "$(dirname "$0")/../.." && pwd)
 src=${1:-$(ls -d "$here"/results/*-cuda-dev0 2>/dev/null | sort | tail -1)}
 n=${2:-100}
 [ -d "$src" ] || { echo "bench_report: no run folder to copy ($src)" >&2; exit 2; }
@@ -52,6 +53,7 @@ t() {
 r=$(t $one_core bash -c "for d in runs/*; do '$bin/report' --no-plots \$d >/dev/null || exit 1; done" report)
 c=$(t $one_core bash -c "'$bin/compare' --series runs >/dev/null; rc=\$?; [ \$rc -le 1 ] || [ \$rc -eq 6 ]" compare)
 g=$(t $one_core bash -c "'$bin/trend' runs --out trend-out >/dev/null" trend)
+ch=$(t $one_core bash -c "'$bin/changes' runs >/dev/null; [ \$? -le 1 ]" changes)
 cp -r runs/run001 one
 rm -f one/REPORT.md one/junit.xml one/benchmark*.json one/results.csv
 p=$(t $one_core bash -c "'$bin/report' one >/dev/null" report-with-plots)
@@ -60,21 +62,23 @@ echo "bench_report: $n runs ($size) from $(basename "$src"), one core${one_core:
 echo "  report x$n (--no-plots):   $r s"
 echo "  compare --series ($((n - 1)) pairs):  $c s"
 echo "  trend over all:            $g s"
+echo "  changes over all:          $ch s (issue 30's goal: 1,000 runs in under 10 s: $(awk -v t="$ch" -v n="$n" \
+    'BEGIN { print n < 1000 ? "judged at N = 1000" : (t < 10 ? "met" : "MISSED") }'))"
 verdict=$(awk -v t="$total" 'BEGIN { print (t <= 5 ? "met" : "MISSED") }')
 [ -s fails ] && verdict="not measured: a tool failed"
 echo "  total report + compare:     $total s (target <= 5 s: $verdict)"
 echo "  (plots are gnuplot's: one report with its three plots takes $p s)"
-# 60 MB records of every shape (report/bigrecords.py): each grows one
+# 60 MB records of every shape (report/evidence/bigrecords.py): each grows one
 # array of one record (samples, rows, kinds, candidates, pool checks, pool
 # sizes) to 60 MB, under the 64 MiB a record may hold. Issue 28's goal:
 # report and compare together under 10 s on one core, whatever the shape.
 if [ -s fails ]; then
     echo "  (the long records are not timed: a tool already failed)"
 elif command -v python3 >/dev/null; then
-    for shape in $(python3 "$here/report/bigrecords.py" --list); do
+    for shape in $(python3 "$here/report/evidence/bigrecords.py" --list); do
         cp -r runs/run001 "$shape"
         rm -f "$shape"/REPORT.md "$shape"/junit.xml "$shape"/benchmark*.json "$shape"/results.csv "$shape"/MANIFEST.json
-        python3 "$here/report/bigrecords.py" "$shape" "$shape" 60 || { echo "$shape" >>fails; continue; }
+        python3 "$here/report/evidence/bigrecords.py" "$shape" "$shape" 60 || { echo "$shape" >>fails; continue; }
         steps=()
         for f in env probe_discriminator probe_memgetaccess bench_discriminator pool_check; do
             [ -f "$shape/$f.json" ] && steps+=("$f:0")
