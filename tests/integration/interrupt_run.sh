@@ -6,7 +6,15 @@ set -u
 build=$1 results=$2 sig=$3
 # Job control on: a background job keeps SIGINT, as a run in a terminal does.
 set -m
-BUILD=$build ./run_all.sh --backend sim --results "$results" \
+# A signal this script was started with ignored (nohup, a non-interactive
+# shell's background job, some CI runners: SIGINT and SIGQUIT) would stay
+# ignored in run_all.sh, and bash cannot trap a signal ignored on entry:
+# run_all.sh starts with them at their defaults, as under a terminal.
+reset=(env --default-signal=INT,TERM,HUP)
+"${reset[@]}" true 2>/dev/null || reset=(python3 -c 'import os, signal, sys
+for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP): signal.signal(s, signal.SIG_DFL)
+os.execvp(sys.argv[1], sys.argv[1:])')
+BUILD=$build "${reset[@]}" ./run_all.sh --backend sim --results "$results" \
     --bench-args '--iterations 200 --row-seconds 0.2' >"$results.log" 2>&1 &
 pid=$!
 # A busy machine may take a while to get there: up to 120 s, and the
