@@ -430,6 +430,7 @@ static int undo_offload(refpool *p, const char *what, rp_alloc *at, int st)
         }
         if (rst == HA_ST_OK)
             rst = be->ops->stream_sync(be);
+        a->offloaded = false; /* awake again, or lost: no backup is for a wake */
         if (rst == HA_ST_OK) {
             a->released = 0;
             continue;
@@ -441,7 +442,6 @@ static int undo_offload(refpool *p, const char *what, rp_alloc *at, int st)
         ust = ust ? ust : ust2;
         a->released = 0;
         a->awake = false;
-        a->offloaded = false;
         snprintf(lost, sizeof lost, "; making '%s' again failed at %s (%s): it is released%s%s and its "
                  "contents are lost (a wake gives it fresh memory)", a->tag, step, st_name(p, rst),
                  ust ? ", though not cleanly: " : "", ust ? ha_status_name(be, ust) : "");

@@ -510,6 +510,26 @@ static void a_copy_failing_where_the_remake_fails_too_says_the_contents_are_lost
     refpool_destroy(p);
 }
 
+/* A copy failing in the second allocation, after the first was copied out
+ * whole: the pool stays awake and says nothing is held for a wake. */
+static void a_failed_sleep_leaves_no_allocation_offloaded(void **s)
+{
+    (void)s;
+    refpool *p = pool(false);
+    void *k, *w;
+    assert_int_equal(refpool_alloc(p, 64 * 1024, "kv_cache", &k), REFPOOL_OK);
+    assert_int_equal(refpool_alloc(p, 300 * 1024, "weights", &w), REFPOOL_OK); /* copied first */
+    refpool_inject_failure(p, REFPOOL_INJECT_OFFLOAD, 3); /* kv_cache's copy, the fourth */
+    const char *both[] = {"weights", "kv_cache"};
+    assert_int_equal(refpool_sleep(p, both, 2), REFPOOL_E_RUNTIME);
+    refpool_tag_info ti;
+    assert_int_equal(refpool_tag(p, "weights", &ti), REFPOOL_OK);
+    assert_int_equal(ti.asleep, 0);
+    assert_int_equal(ti.offloaded_bytes, 0);
+    assert_int_equal(refpool_live_handles(p), 4);
+    refpool_destroy(p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -526,6 +546,7 @@ int main(void)
         cmocka_unit_test(sleep_releases_each_chunk_while_the_next_copy_runs),
         cmocka_unit_test(a_copy_failing_midway_remakes_what_was_released),
         cmocka_unit_test(a_copy_failing_where_the_remake_fails_too_says_the_contents_are_lost),
+        cmocka_unit_test(a_failed_sleep_leaves_no_allocation_offloaded),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
