@@ -96,6 +96,17 @@ double ha_t_quantile(double p, double df)
     return (lo + hi) / 2;
 }
 
+int ha_proc_interval(const ha_proc_est *e, double level, double *lo, double *hi)
+{
+    *lo = *hi = NAN;
+    if (e->k < 2 || !(level >= 0.5 && level < 1))
+        return -1;
+    double h = ha_t_quantile(0.5 + level / 2, (double)(e->k - 1)) * e->sd_log / sqrt((double)e->k);
+    *lo = exp(e->mean_log - h);
+    *hi = exp(e->mean_log + h);
+    return 0;
+}
+
 int ha_proc_compare(const ha_proc_est *a, const ha_proc_est *b, double level, ha_proc_ratio *out)
 {
     memset(out, 0, sizeof *out);

@@ -43,6 +43,12 @@ double ha_proc_value(const double *blocks, size_t n);
  * finite are left out (k counts the rest). Returns -1 when none is left. */
 int ha_proc_summary(const double *v, size_t k, ha_proc_est *out);
 
+/* The interval of one run's geometric mean over its processes, at
+ * two-sided confidence `level`: exp(mean_log +- t(k - 1) * sd_log / sqrt(k)).
+ * What report and trend draw around a figure. Needs two processes;
+ * returns -1 otherwise (lo and hi NaN). */
+int ha_proc_interval(const ha_proc_est *e, double level, double *lo, double *hi);
+
 /* Welch's interval of b/a at two-sided confidence `level` (0.5 .. 1).
  * Needs two processes on each side; returns -1 otherwise. */
 int ha_proc_compare(const ha_proc_est *a, const ha_proc_est *b, double level, ha_proc_ratio *out);

@@ -9,6 +9,7 @@
 
 #include "goals.h"
 #include "derive.h"
+#include "procstats.h"
 
 static void probe_facts(m_run *r)
 {
@@ -60,11 +61,56 @@ static void probe_facts(m_run *r)
     }
 }
 
+/* Each row's figure from its processes (one value each: the median of its
+ * blocks, ha_proc_value), summarised as compare's unit does; a row of an
+ * older record keeps the median the bench pooled. Unlike compare's
+ * estimate, nothing is divided by an instrument: the figure is the time
+ * a reader pays, in ns. */
+static void figures(m_run *r)
+{
+    m_derived *d = &r->d;
+    const m_bench *b = &r->bench;
+    d->figs = m_alloc(r, (b->nrows + 1) * sizeof *d->figs);
+    if (!d->figs)
+        return;
+    for (size_t i = 0; i < b->nrows; i++) {
+        const m_row *x = &b->rows[i];
+        m_figure *g = &d->figs[i];
+        *g = (m_figure){x->st.median, NAN, NAN, NAN, 0};
+        double *v = x->nprocs ? m_alloc(r, x->nprocs * sizeof *v) : NULL;
+        if (!v)
+            continue;
+        for (size_t p = 0; p < x->nprocs; p++)
+            v[p] = ha_proc_value(x->procs[p].blocks, x->procs[p].nblocks);
+        ha_proc_est e;
+        if (ha_proc_summary(v, x->nprocs, &e) != 0)
+            continue;
+        *g = (m_figure){e.gmean, NAN, NAN, e.sd_log, e.k};
+        ha_proc_interval(&e, 0.95, &g->lo, &g->hi);
+        d->by_process = true;
+        d->procs = e.k > d->procs ? e.k : d->procs;
+    }
+}
+
+const m_figure *m_row_figure(const m_run *r, const m_row *x)
+{
+    static const m_figure none = {NAN, NAN, NAN, NAN, 0};
+    const m_bench *b = &r->bench;
+    if (!x || !r->d.figs || x < b->rows || x >= b->rows + b->nrows)
+        return &none;
+    return &r->d.figs[x - b->rows];
+}
+
+double m_fast_ns(const m_run *r) { return r->d.fast ? m_row_figure(r, r->d.fast)->ns : r->bench.fast_median; }
+
+double m_slow_ns(const m_run *r) { return r->d.slow ? m_row_figure(r, r->d.slow)->ns : r->bench.slow_median; }
+
 static void bench_facts(m_run *r)
 {
     m_derived *d = &r->d;
     const m_bench *b = &r->bench;
     d->slowed = b->nslowdowns > 0;
+    figures(r);
     if (!b->has_headline)
         return;
     d->fast = m_bench_row(b, "fast", b->fast_kind, NULL, 1);
@@ -73,6 +119,7 @@ static void bench_facts(m_run *r)
     static const char *const copies[3] = {"copy_pageable", "copy_pinned", "copy_async"};
     for (int i = 0; i < 3; i++)
         d->copies[i] = m_bench_row(b, copies[i], *b->slow_kind ? b->slow_kind : b->fast_kind, NULL, 1);
+    d->slow = *b->slow_kind ? d->copies[0] : NULL;
     d->hardened = m_alloc(r, (b->nrows + 1) * sizeof *d->hardened);
     d->alone = m_alloc(r, (b->nrows + 1) * sizeof *d->alone);
     if (!d->hardened || !d->alone)

@@ -9,6 +9,16 @@
 /* Fills r->d from what the model read. */
 void m_derive(m_run *r);
 
+/* Row x's figure (x one of r's bench rows): what report, trend and the
+ * exports show of it. */
+const m_figure *m_row_figure(const m_run *r, const m_row *x);
+
+/* The headline's two figures, ns: the fast path's and the slow path's
+ * (the recorded medians where the rows are absent; NaN where the run has
+ * no headline). */
+double m_fast_ns(const m_run *r);
+double m_slow_ns(const m_run *r);
+
 /* m_read_run, then m_derive: what every tool loads a run with. */
 int m_load_run(m_run *r, const char *path, unsigned flags, char **err);
 

@@ -279,6 +279,14 @@ typedef struct m_expect {
 } m_expect;
 
 /* The facts the renderers share, derived once (derive.c). */
+/* A timed row's figure, in the one unit compare judges with (common/procstats.h). */
+typedef struct m_figure {
+    double ns;     /* the geometric mean of the processes' medians; an older record's pooled median */
+    double lo, hi; /* its 95 % interval over the processes; NaN with fewer than two */
+    double sd_log; /* the spread between processes (sd of logs); NaN without processes */
+    size_t k;      /* processes with a value; 0: a record of one process, pooled */
+} m_figure;
+
 typedef struct m_derived {
     bool simulated, slowed;
     const char *sim_profile;
@@ -295,6 +303,10 @@ typedef struct m_derived {
     const m_row *copies[3]; /* copy_pageable, copy_pinned, copy_async from the slow kind */
     const m_row **hardened, **alone;
     size_t nhardened;
+    const m_row *slow;     /* the headline's copy (copy_pageable of the slow kind) */
+    m_figure *figs;        /* one per bench row, in the rows' order (m_row_figure) */
+    bool by_process;       /* some row's figure comes from processes */
+    size_t procs;          /* the most processes any row's figure has */
     size_t pool_failed;
     bool pool_goal_known; /* some size was measured */
     int pool_goal;        /* ha_goal_outcome over sleep and wake of every measured size: the worst */

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "derive.h"
 #include "fields.h"
 #include "goals.h"
 #include "jsonw.h"
@@ -140,6 +141,18 @@ static void bench_entry(jw *w, const char *name, const char *unit, double value,
     jw_obj_end(w);
 }
 
+/* A value's range as the dashboard shows it: its interval over the
+ * processes, or an older record's robust spread. */
+static const char *range_text(const m_run *r, const m_row *x)
+{
+    const m_figure *g = m_row_figure(r, x);
+    if (!g->k)
+        return text_printf("± %.3g", x->st.spread);
+    if (g->k < 2)
+        return "one process: no interval";
+    return text_printf("95 %% [%.4g, %.4g] over %zu processes", g->lo, g->hi, g->k);
+}
+
 void export_benchmark(FILE *f, const m_run *r, int bigger)
 {
     /* github-action-benchmark keys a series by its name alone: the device,
@@ -159,13 +172,13 @@ void export_benchmark(FILE *f, const m_run *r, int bigger)
         char *name = NULL, *range = NULL, *extra = NULL;
         if (asprintf(&name, "%s: %s%s%s%s%s", machine ? machine : "", x->path, *x->kind ? " / " : "", x->kind,
                      *x->candidate ? " / " : "", x->candidate) < 0 ||
-            asprintf(&range, "± %.3g", x->st.spread) < 0 ||
+            asprintf(&range, "%s", range_text(r, x)) < 0 ||
             asprintf(&extra, "family=%s n=%lld batch=%lld p99=%.4g ns%s", m_row_family(x), x->n, x->batch, x->st.p99,
                      r->d.simulated ? " SIMULATED" : "") < 0) {
             name = range = extra = NULL;
         }
         if (name && range && extra)
-            bench_entry(&w, name, "ns", x->st.median, range, extra);
+            bench_entry(&w, name, "ns", m_row_figure(r, x)->ns, range, extra);
         free(name);
         free(range);
         free(extra);
@@ -280,11 +293,17 @@ void export_csv(FILE *f, const m_run *r)
         char *name = NULL;
         if (asprintf(&name, "%s%s%s#%lld", x->path, *x->candidate ? " " : "", x->candidate, x->repeat) < 0)
             continue;
-        const struct { const char *m; double v; } st[] = {
-            {"median", x->st.median}, {"spread", x->st.spread}, {"p90", x->st.p90}, {"p99", x->st.p99},
+        /* the figure and its interval over processes (where it has one),
+         * then the pooled samples' statistics, as every record has them */
+        const m_figure *g = m_row_figure(r, x);
+        const struct { const char *m; double v; bool always; } st[] = {
+            {"figure", g->ns, true},         {"interval_lo", g->lo, false}, {"interval_hi", g->hi, false},
+            {"median", x->st.median, true},  {"spread", x->st.spread, true}, {"p90", x->st.p90, true},
+            {"p99", x->st.p99, true},
         };
         for (size_t k = 0; k < sizeof st / sizeof st[0]; k++)
-            export_csv_row(f, r, "bench", name, x->kind, st[k].m, st[k].v, "ns", m_row_family(x));
+            if (st[k].always || isfinite(st[k].v))
+                export_csv_row(f, r, "bench", name, x->kind, st[k].m, st[k].v, "ns", m_row_family(x));
         free(name);
     }
     const m_pool *pl = &r->pool;

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "derive.h"
 #include "goals.h"
 #include "statusname.h"
 #include "text.h"
@@ -157,22 +158,22 @@ static void verdict_bench(FILE *f, const m_run *r)
         /* Records from before the headline compared like with like. */
         fprintf(f, "a 4 B host read of %s (%s): **%s**; the runtime copy of another allocation (%s): %s — not the "
                    "same memory, so no ratio. ",
-                md_text(b->fast_kind), memory, fmt_ns(b->fast_median), md_text(b->slow_kind), fmt_ns(b->slow_median));
+                md_text(b->fast_kind), memory, fmt_ns(m_fast_ns(r)), md_text(b->slow_kind), fmt_ns(m_slow_ns(r)));
     else
         fprintf(f, "a 4 B host read of %s (%s): **%s**; the runtime's copy of the same allocation: **%s**; the read is "
                    "**%s faster**. ",
-                md_text(b->fast_kind), memory, fmt_ns(b->fast_median), fmt_ns(b->slow_median),
-                fmt_times(b->slow_over_fast));
+                md_text(b->fast_kind), memory, fmt_ns(m_fast_ns(r)), fmt_ns(m_slow_ns(r)),
+                fmt_times(m_slow_ns(r) / m_fast_ns(r)));
     if (!b->fast_crosses_bar && d->cold)
-        fprintf(f, "Through a warm cache; with the line flushed first: %s.", fmt_ns(d->cold->st.median));
+        fprintf(f, "Through a warm cache; with the line flushed first: %s.", fmt_ns(m_row_figure(r, d->cold)->ns));
     fprintf(f, " |\n| The hardened fast path (a query, then the read) | ");
     const m_row *best = NULL;
     for (size_t i = 0; i < d->nhardened; i++)
-        if (!best || d->hardened[i]->st.median < best->st.median)
+        if (!best || m_row_figure(r, d->hardened[i])->ns < m_row_figure(r, best)->ns)
             best = d->hardened[i];
     if (best)
         fprintf(f, "best: %s, **%s** (%s over the bare read) — of %zu distinguishing candidate(s) timed |\n",
-                md_text(best->candidate), fmt_ns(best->st.median), fmt_ns(best->st.median - b->fast_median),
+                md_text(best->candidate), fmt_ns(m_row_figure(r, best)->ns), fmt_ns(m_row_figure(r, best)->ns - m_fast_ns(r)),
                 d->nhardened);
     else
         fprintf(f, "none timed: no candidate distinguishes here |\n");
@@ -421,11 +422,55 @@ static void mga_table(FILE *f, const m_run *r, const md_opts *o)
     fprintf(f, "\n</details>\n\n");
 }
 
-/* "median | repeat 2 | spread" cells of a row. */
-static void figures(FILE *f, const m_bench *b, const m_row *x)
+/* A figure's uncertainty: over the processes, or an older record's robust
+ * spread of its pooled samples. */
+static const char *uncertainty(const m_run *r, const m_row *x)
 {
-    const m_row *x2 = m_bench_row(b, x->path, x->kind, x->candidate, 2);
-    fprintf(f, " %s | %s | %s |", fmt_ns(x->st.median), x2 ? fmt_ns(x2->st.median) : "–", fmt_ns(x->st.spread));
+    const m_figure *g = m_row_figure(r, x);
+    if (!g->k)
+        return text_printf("± %s", fmt_ns(x->st.spread));
+    if (g->k < 2)
+        return "one process: no interval";
+    return text_printf("%s – %s (sd %.1f %%)", fmt_ns(g->lo), fmt_ns(g->hi), 100 * g->sd_log);
+}
+
+/* Whether rows were timed twice: older records split the rounds in two
+ * repeats, a record of processes samples again in processes instead. */
+static bool has_repeat2(const m_bench *b)
+{
+    for (size_t i = 0; i < b->nrows; i++)
+        if (b->rows[i].repeat == 2)
+            return true;
+    return false;
+}
+
+/* "figure | uncertainty | repeat 2" cells of a row. */
+static void figures(FILE *f, const m_run *r, const m_row *x)
+{
+    fprintf(f, " %s | %s |", fmt_ns(m_row_figure(r, x)->ns), uncertainty(r, x));
+    if (has_repeat2(&r->bench)) {
+        const m_row *x2 = m_bench_row(&r->bench, x->path, x->kind, x->candidate, 2);
+        fprintf(f, " %s |", x2 ? fmt_ns(m_row_figure(r, x2)->ns) : "–");
+    }
+}
+
+/* How the run's figures were made: its processes, or one pooled process. */
+static void figures_basis(FILE *f, const m_run *r)
+{
+    const m_bench *b = &r->bench;
+    if (!r->d.by_process) {
+        fprintf(f, "Medians of batched samples with the robust spread (1.4826 MAD), all from one process: a record "
+                   "from before the bench ran several, so no figure here has an interval between processes.");
+        return;
+    }
+    fprintf(f, "Each figure is the geometric mean of its processes' medians (a process is one sample: the median of "
+               "its blocks), with its 95 %% interval over the processes (Student's t) and the spread between them "
+               "(sd of logs) — the unit `compare` judges with. %lld of %lld processes finished",
+            b->procs_finished, b->procs_requested);
+    for (size_t i = 0; i < b->nprocs; i++)
+        if (!b->procs[i].ok)
+            fprintf(f, "; process %lld did not (%s)", b->procs[i].index, md_text(b->procs[i].detail));
+    fprintf(f, ".");
 }
 
 static void bench_tables(FILE *f, const m_run *r, const md_opts *o)
@@ -434,31 +479,35 @@ static void bench_tables(FILE *f, const m_run *r, const md_opts *o)
     const m_derived *d = &r->d;
     open_fold(f, o, "Timings: the fast path, the hardened paths and the copies");
     fprintf(f, "### Timings\n\n");
+    figures_basis(f, r);
+    bool r2 = has_repeat2(b);
+    fprintf(f, "%s\n\n", r2 ? " Repeat 2 took the other half of the interleaved rounds." : "");
     if (b->has_headline && d->fast) {
-        fprintf(f, "Medians of batched samples with the robust spread (1.4826 MAD); repeat 2 took the other half "
-                   "of the interleaved rounds.\n\n| path | median | repeat 2 | spread | against the fast path |\n"
-                   "|---|---|---|---|---|\n| host read, 4 B (fast path) |");
-        figures(f, b, d->fast);
+        double fast = m_row_figure(r, d->fast)->ns;
+        fprintf(f, "| path | %s | %s |%s against the fast path |\n|---|---|---|%s---|\n| host read, 4 B (fast path) |",
+                d->by_process ? "figure" : "median", d->by_process ? "95 % interval" : "spread",
+                r2 ? " repeat 2 |" : "", r2 ? "---|" : "");
+        figures(f, r, d->fast);
         fprintf(f, " 1× |\n");
         if (d->cold) {
             fprintf(f, "| host read, line flushed first |");
-            figures(f, b, d->cold);
-            fprintf(f, " %s |\n", fmt_times(d->cold->st.median / d->fast->st.median));
+            figures(f, r, d->cold);
+            fprintf(f, " %s |\n", fmt_times(m_row_figure(r, d->cold)->ns / fast));
         }
         for (size_t i = 0; i < d->nhardened; i++) {
             fprintf(f, "| %s, then the read (hardened) |", md_text(d->hardened[i]->candidate));
-            figures(f, b, d->hardened[i]);
-            fprintf(f, " %s more |\n", fmt_ns(d->hardened[i]->st.median - d->fast->st.median));
+            figures(f, r, d->hardened[i]);
+            fprintf(f, " %s more |\n", fmt_ns(m_row_figure(r, d->hardened[i])->ns - fast));
         }
         for (int i = 0; i < 3; i++)
             if (d->copies[i]) {
                 fprintf(f, "| %s (slow path) |", md_text(d->copies[i]->what));
-                figures(f, b, d->copies[i]);
-                fprintf(f, " the read is %s faster |\n", fmt_times(d->copies[i]->st.median / d->fast->st.median));
+                figures(f, r, d->copies[i]);
+                fprintf(f, " the read is %s faster |\n", fmt_times(m_row_figure(r, d->copies[i])->ns / fast));
             }
         if (d->fault_fallback) {
             fprintf(f, "| contained fault, then the copy (%s) |", md_text(d->fault_fallback->kind));
-            figures(f, b, d->fault_fallback);
+            figures(f, r, d->fault_fallback);
             fprintf(f, " |\n");
         }
         fprintf(f, "\n");
@@ -484,8 +533,8 @@ static void bench_tables(FILE *f, const m_run *r, const md_opts *o)
     if (o->drop >= 2)
         return;
     fprintf(f, "<details><summary>Every timed row (%zu)</summary>\n\n| path | family | kind | candidate | repeat | "
-               "median | spread | p99 | n × batch | harness share |\n|---|---|---|---|---|---|---|---|---|---|\n",
-            b->nrows);
+               "%s | %s | p99 | n × batch | harness share |\n|---|---|---|---|---|---|---|---|---|---|\n",
+            b->nrows, d->by_process ? "figure" : "median", d->by_process ? "95 % interval" : "spread");
     for (size_t i = 0; i < b->nrows; i++) {
         const m_row *x = &b->rows[i];
         if (x->skipped) {
@@ -495,8 +544,8 @@ static void bench_tables(FILE *f, const m_run *r, const md_opts *o)
             continue;
         }
         fprintf(f, "| %s | %s | %s | %s | %lld | %s | %s | %s | %lld × %lld | %.2f %% |\n", md_text(x->path),
-                md_text(m_row_family(x)), md_text(x->kind), md_text(x->candidate), x->repeat, fmt_ns(x->st.median),
-                fmt_ns(x->st.spread), fmt_ns(x->st.p99), x->n, x->batch, x->overhead_pct);
+                md_text(m_row_family(x)), md_text(x->kind), md_text(x->candidate), x->repeat,
+                fmt_ns(m_row_figure(r, x)->ns), uncertainty(r, x), fmt_ns(x->st.p99), x->n, x->batch, x->overhead_pct);
     }
     fprintf(f, "\n</details>\n\n");
 }

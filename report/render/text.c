@@ -41,8 +41,7 @@ void text_pool_free(void)
     npool = cap = 0;
 }
 
-static const char *kprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static const char *kprintf(const char *fmt, ...)
+const char *text_printf(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -192,7 +191,7 @@ static const char *sig3(double v, const char *unit)
 {
     double a = fabs(v);
     int dec = a >= 100 ? 0 : a >= 10 ? 1 : 2;
-    return kprintf("%.*f %s", dec, v, unit);
+    return text_printf("%.*f %s", dec, v, unit);
 }
 
 const char *fmt_ns(double ns)
@@ -213,26 +212,26 @@ const char *fmt_bytes(double b)
 {
     char buf[48];
     ha_bytes_text(b, buf, sizeof buf);
-    return kprintf("%s", buf);
+    return text_printf("%s", buf);
 }
 
 const char *fmt_times(double x)
 {
     if (!isfinite(x) || x <= 0)
         return "n/a";
-    return x >= 10 ? kprintf("%.0f×", x) : kprintf("%.1f×", x);
+    return x >= 10 ? text_printf("%.0f×", x) : text_printf("%.1f×", x);
 }
 
 const char *fmt_pct(double f)
 {
     if (!isfinite(f))
         return "n/a";
-    return kprintf("%.1f %%", 100 * f);
+    return text_printf("%.1f %%", 100 * f);
 }
 
 const char *fmt_change(double f)
 {
     if (!isfinite(f))
         return "n/a";
-    return kprintf("%+.1f %%", 100 * f);
+    return text_printf("%+.1f %%", 100 * f);
 }

@@ -47,6 +47,10 @@ const char *fmt_pct(double fraction); /* 0.976 -> "97.6 %" */
 /* The same as a signed change: 0.123 -> "+12.3 %". */
 const char *fmt_change(double fraction);
 
+/* A formatted string with the same lifetime (it says nothing of escaping:
+ * what it formats must already be safe where it goes). */
+const char *text_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
 /* The strings md_text and the fmt_ functions returned, freed. */
 void text_pool_free(void);
 

@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "cleanup.h"
+#include "derive.h"
 #include "gnuplot.h"
 #include "goals.h"
 #include "readfile.h"
@@ -29,18 +30,26 @@ void trend_summarise(trend_run *u, const m_run *r, const char *name, const char 
     u->runtime = dup(r->env->runtime_version);
     u->tool = dup(r->env->tool_version);
     u->time = dup(r->env->time_utc);
-    u->fast = u->cold = u->slow = u->slow_other = u->hardened = u->sleep = u->wake = u->wake_now = NAN;
+    u->fast = u->fast_lo = u->fast_hi = u->cold = u->slow = u->slow_other = u->hardened = NAN;
+    u->sleep = u->wake = u->wake_now = NAN;
     u->pause_ms = -1;
     u->ndist = u->ncand = -1;
     const m_bench *b = &r->bench;
     if (r->has[RUN_BENCH] && b->has_headline) {
-        u->fast = b->fast_median;
+        /* the figures report shows: over the processes where the record has them */
+        u->fast = m_fast_ns(r);
+        if (r->d.fast) {
+            u->fast_lo = m_row_figure(r, r->d.fast)->lo;
+            u->fast_hi = m_row_figure(r, r->d.fast)->hi;
+        }
         bool same = b->slow_kind && b->fast_kind && !strcmp(b->slow_kind, b->fast_kind);
-        *(same ? &u->slow : &u->slow_other) = b->slow_median;
-        u->cold = r->d.cold ? r->d.cold->st.median : NAN;
-        for (size_t i = 0; i < r->d.nhardened; i++)
-            if (isnan(u->hardened) || r->d.hardened[i]->st.median < u->hardened)
-                u->hardened = r->d.hardened[i]->st.median;
+        *(same ? &u->slow : &u->slow_other) = m_slow_ns(r);
+        u->cold = r->d.cold ? m_row_figure(r, r->d.cold)->ns : NAN;
+        for (size_t i = 0; i < r->d.nhardened; i++) {
+            double h = m_row_figure(r, r->d.hardened[i])->ns;
+            if (isnan(u->hardened) || h < u->hardened)
+                u->hardened = h;
+        }
     }
     if (r->has[RUN_PROBE]) {
         u->ncand = (int)r->probe.ncands;
@@ -94,7 +103,7 @@ char *trend_track(const char *out, const char *name)
 
 static void num(FILE *f, double v) { isfinite(v) ? fprintf(f, " %.6g", v) : fputs(" NaN", f); }
 /* The data file's columns: 1 the run's index, 2 its label, then these. */
-enum { C_FAST = 3, C_COLD, C_SLOW, C_HARD, C_DIST, C_SLEEP, C_WAKE, C_WAKE_NOW, C_SLOW_OTHER, C_UNDER };
+enum { C_FAST = 3, C_COLD, C_SLOW, C_HARD, C_DIST, C_SLEEP, C_WAKE, C_WAKE_NOW, C_SLOW_OTHER, C_FAST_LO, C_FAST_HI, C_UNDER };
 #define NCOLS (C_UNDER + 3)
 
 static double value(const trend_run *u, int col)
@@ -109,6 +118,8 @@ static double value(const trend_run *u, int col)
     case C_WAKE: return u->wake;
     case C_WAKE_NOW: return u->wake_now;
     case C_SLOW_OTHER: return u->slow_other;
+    case C_FAST_LO: return u->fast_lo;
+    case C_FAST_HI: return u->fast_hi;
     default: { /* a value under the goal, for the red marks; NaN where it is not */
         double v = value(u, C_SLEEP + (col - C_UNDER));
         return isfinite(v) && v < 100 * HA_POOL_THROUGHPUT_GOAL ? v : NAN;
@@ -178,7 +189,7 @@ static void plot_script(FILE *gp, int g, int k, const trend_run *runs, size_t fr
     else
         fprintf(gp, "unset label 1\n");
     if (k == 0)
-        fprintf(gp, "set logscale y\nset ylabel 'ns (median)'\nset yrange [*:*]\n");
+        fprintf(gp, "set logscale y\nset ylabel 'ns (geometric mean of processes; older: median)'\nset yrange [*:*]\n");
     else if (k == 1)
         fprintf(gp, "unset logscale y\nset ylabel 'candidates'\nset yrange [0:*]\n");
     else
@@ -193,6 +204,11 @@ static void plot_script(FILE *gp, int g, int k, const trend_run *runs, size_t fr
                 x->title);
         sep = ", ";
     }
+    /* the fast path's interval over its processes, where runs have one */
+    if (k == 0 && series_has_data(C_FAST_LO, runs, from, to))
+        fprintf(gp, ", d using 1:%d:%d:%d with yerrorbars lc rgb '#404040' pt 0 title 'fast path, 95 %% interval "
+                    "over processes'",
+                C_FAST, C_FAST_LO, C_FAST_HI);
     if (k == 2) {
         fprintf(gp, ", %g with lines dt 2 lw 2 lc rgb '#cc0000' title 'goal %g %%'", 100 * HA_POOL_THROUGHPUT_GOAL,
                 100 * HA_POOL_THROUGHPUT_GOAL);

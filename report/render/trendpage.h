@@ -18,12 +18,14 @@ typedef struct trend_run {
     char *link;  /* where its REPORT.md is, for the page's links */
     char *group, *runtime, *tool, *time;
     bool sim;
-    /* ns; throughput in % of the ceiling. A figure whose definition
+    /* ns, each a row's figure as report shows it (m_row_figure);
+     * throughput in % of the ceiling. A figure whose definition
      * changed is kept under its own name: slow_other is an older record's
      * copy of another allocation than the one read fast (never a like-for-
      * like slow path), and a schema-1 wake was timed right after its sleep,
      * so it lands in wake_now. */
     double fast, cold, slow, slow_other, hardened, sleep, wake, wake_now;
+    double fast_lo, fast_hi; /* the fast path's 95 % interval over its processes; NaN without */
     long long pause_ms; /* the wake's pause after its sleep; -1 none */
     int ndist, ncand;
 } trend_run;

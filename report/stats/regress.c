@@ -272,9 +272,13 @@ static void cmp_pool(const m_pool *a, const m_pool *b, bool same, findings *f)
 
 /* ---- timings ---- */
 
-static void row_name(const m_row *r, char *name, size_t n)
+/* A row timed in one run of the pair only. */
+static void only_in(findings *f, const m_row *r, const char *side)
 {
-    snprintf(name, n, "%s / %s%s%s", r->path, r->kind, *r->candidate ? " / " : "", r->candidate);
+    char *name = regress_row_name(r);
+    findings_add(f, CHANGE, "timing", name ? name : "a row (out of memory naming it)", "timed in the %s run only",
+                 side);
+    free(name);
 }
 
 /* A path's row, not one of the instruments. */
@@ -425,12 +429,15 @@ static void run_to_run(const regress_cfg *cfg, const m_bench *a, const m_bench *
 static void cmp_timing_row(const regress_cfg *cfg, const m_bench *a, const m_bench *b, const m_row *ra,
                            const instruments *in, findings *f, int *fallback, size_t *held)
 {
-    char name[400];
-    row_name(ra, name, sizeof name);
     const char *fam = m_row_family(ra);
     family_threshold ft = regress_family(cfg, fam);
     if (in->clock_off || (in->state_off && ft.state_bound)) {
         (*held)++;
+        return;
+    }
+    char *name = regress_row_name(ra);
+    if (!name) {
+        (*fallback)++;
         return;
     }
     double thr = ft.pct / 100, norm = pow(in->canary, ft.clock_share);
@@ -454,10 +461,12 @@ static void cmp_timing_row(const regress_cfg *cfg, const m_bench *a, const m_ben
         }
         timing_blocks_free(&ba);
         timing_blocks_free(&bb);
+        free(name);
         return;
     }
     if (ga == 0)
         timing_blocks_free(&ba);
+    free(name);
     (*fallback)++;
 }
 
@@ -476,11 +485,11 @@ static void slowdown_caught(const m_bench *a, const m_bench *b, const m_slowdown
             !m_bench_row(b, s->path, r->kind, r->candidate, 1))
             continue;
         rows++;
-        char name[400];
-        row_name(r, name, sizeof name);
+        char *name = regress_row_name(r);
         bool hit = false;
-        for (size_t k = 0; k < f->n; k++)
+        for (size_t k = 0; name && k < f->n; k++)
             hit |= f->v[k].cls == REGRESSION && !strcmp(f->v[k].name, name);
+        free(name);
         caught += hit;
         if (gated && gated[i]) {
             ngated++;
@@ -558,17 +567,22 @@ static void proc_notes(const m_bench *a, const m_bench *b, findings *f)
     if (a->procs_finished != b->procs_finished)
         findings_note(f, "the runs have %lld and %lld finished processes: the interval takes each side's own count",
                       a->procs_finished, b->procs_finished);
-    char ca[200] = "", cb[200] = "";
-    char *c[2] = {ca, cb};
-    for (int s = 0; s < 2; s++)
-        for (size_t i = 0; i < runs[s]->nprocs; i++) {
-            size_t l = strlen(c[s]);
-            if (l < 190)
-                snprintf(c[s] + l, 200 - l, "%s%lld", l ? "," : "", runs[s]->procs[i].start_cpu);
+    char *cpus[2] = {NULL, NULL};
+    for (int s = 0; s < 2; s++) {
+        cpus[s] = rf_printf("%s", "");
+        for (size_t i = 0; cpus[s] && i < runs[s]->nprocs; i++) {
+            char *more = rf_printf("%s%s%lld", cpus[s], i ? "," : "", runs[s]->procs[i].start_cpu);
+            free(cpus[s]);
+            cpus[s] = more;
         }
-    if (strcmp(ca, cb))
+    }
+    if (!cpus[0] || !cpus[1])
+        findings_note(f, "the processes' CPUs were not compared: out of memory");
+    else if (strcmp(cpus[0], cpus[1]))
         findings_note(f, "the processes started on other CPUs (old %s; new %s): CPUs are sampled, not matched, as "
-                         "every process takes its own", ca, cb);
+                         "every process takes its own", cpus[0], cpus[1]);
+    free(cpus[0]);
+    free(cpus[1]);
 }
 
 /* The cold read (one line on each of 512 pages) costs what the pages'
@@ -601,8 +615,9 @@ static void cmp_proc_rows(const regress_cfg *cfg, const m_bench *a, const m_benc
         m += regress_row_gated(r) && m_bench_row(b, r->path, r->kind, r->candidate, 1);
     }
     size_t same = 0, monitor = 0, few = 0, held = 0, ungated = 0, n = 0;
-    char worst[512] = "", few_name[400] = "";
+    const m_row *worst = NULL, *few_row = NULL;
     double worst_det = 0;
+    char *name = NULL; /* the row's, whole: a record's names have no bound */
     bool *gated = calloc(a->nrows ? a->nrows : 1, sizeof *gated); /* the pair resolves the row */
     /* First the rows judged and their estimates; then the family at once
      * (the discoveries depend on every row's p-value); then the findings. */
@@ -610,19 +625,15 @@ static void cmp_proc_rows(const regress_cfg *cfg, const m_bench *a, const m_benc
     ha_gate_rule *rule = malloc((a->nrows ? a->nrows : 1) * sizeof *rule);
     ha_proc_est *ea = calloc(a->nrows ? a->nrows : 1, sizeof *ea), *eb = calloc(a->nrows ? a->nrows : 1, sizeof *eb);
     ha_gate_row *g = calloc(a->nrows ? a->nrows : 1, sizeof *g);
-    if (!gated || !idx || !rule || !ea || !eb || !g) {
-        findings_add(f, INCONCLUSIVE, "timing", "all rows", "out of memory: timings not judged");
-        goto out;
-    }
+    if (!gated || !idx || !rule || !ea || !eb || !g)
+        goto oom;
     for (size_t i = 0; i < a->nrows; i++) {
         const m_row *ra = &a->rows[i];
         if (ra->repeat != 1 || !judged(ra))
             continue;
         const m_row *rb = m_bench_row(b, ra->path, ra->kind, ra->candidate, 1);
-        char name[400];
-        row_name(ra, name, sizeof name);
         if (!rb) {
-            findings_add(f, CHANGE, "timing", name, "timed in the old run only");
+            only_in(f, ra, "old");
             continue;
         }
         if (run_bound(ra)) {
@@ -640,16 +651,15 @@ static void cmp_proc_rows(const regress_cfg *cfg, const m_bench *a, const m_benc
         idx[n++] = i;
     }
     long found = ha_gate_family(rule, n, ea, eb, g);
-    if (found < 0) {
-        findings_add(f, INCONCLUSIVE, "timing", "all rows", "out of memory: timings not judged");
-        goto out;
-    }
+    if (found < 0)
+        goto oom;
     for (size_t j = 0; j < n; j++) {
         size_t i = idx[j];
         const m_row *ra = &a->rows[i];
         family_threshold ft = regress_family(cfg, m_row_family(ra));
-        char name[400];
-        row_name(ra, name, sizeof name);
+        free(name);
+        if (!(name = regress_row_name(ra)))
+            goto oom;
         const char *fam = m_row_family(ra);
         gated[i] = g[j].outcome != HA_GATE_MONITOR && g[j].outcome != HA_GATE_TOO_FEW &&
                    g[j].detectable <= GATE_RESOLVE;
@@ -657,20 +667,13 @@ static void cmp_proc_rows(const regress_cfg *cfg, const m_bench *a, const m_benc
         case HA_GATE_SAME: same++; break;
         case HA_GATE_TOO_FEW:
             if (!few++)
-                snprintf(few_name, sizeof few_name, "%s", name);
+                few_row = ra;
             break;
         case HA_GATE_MONITOR:
             monitor++;
             if (g[j].detectable > worst_det) {
                 worst_det = g[j].detectable;
-                /* A few processes with a wide spread give a figure no reader
-                 * can use (+4e81 %): past 10x it is said as such. */
-                if (g[j].detectable > 9)
-                    snprintf(worst, sizeof worst, "; the least resolved, %s, cannot resolve even a tenfold change",
-                             name);
-                else
-                    snprintf(worst, sizeof worst, "; the least resolved, %s, detects %+.0f %%", name,
-                             100 * g[j].detectable);
+                worst = ra;
             }
             break;
         default:
@@ -689,19 +692,33 @@ static void cmp_proc_rows(const regress_cfg *cfg, const m_bench *a, const m_benc
                                                         : "");
         }
     }
+    free(name);
+    name = NULL;
+    /* A few processes with a wide spread give a figure no reader can use
+     * (+4e81 %): past 10x it is said as such. */
+    char *worst_name = worst ? regress_row_name(worst) : NULL;
+    char *worst_text = !worst_name ? NULL
+                       : worst_det > 9
+                           ? rf_printf("; the least resolved, %s, cannot resolve even a tenfold change", worst_name)
+                           : rf_printf("; the least resolved, %s, detects %+.0f %%", worst_name, 100 * worst_det);
     findings_note(f, "process-level judgement: %zu row(s) in the family; each row's new/old is Welch's on the logs "
                      "of the per-process medians, and the rows flagged are the Benjamini-Hochberg discoveries at "
                      "%.2f among the p-values of \"beyond the threshold\", so an A/A pair flags any row with "
                      "probability at most %.0f %%; %ld flagged; %zu same (within ±%.0f %% at 1 − %.2f/%zu), %zu "
                      "monitor-only (the pair cannot resolve ±%.0f %% at %.0f %% power%s)",
                   m, GATE_ALPHA, 100 * GATE_ALPHA, found, same, 100 * GATE_RESOLVE, GATE_ALPHA, m, monitor,
-                  100 * GATE_RESOLVE, 100 * GATE_POWER, worst);
+                  100 * GATE_RESOLVE, 100 * GATE_POWER, worst_text ? worst_text : "");
+    free(worst_name);
+    free(worst_text);
     /* A row without two processes' values on a side cannot be judged, so it
      * is not gated: said, never exit 6 (on a fresh H200 one hardened row
      * kept one process of eight, its others' blocks all on a contended CPU). */
-    if (few)
+    if (few) {
+        char *few_name = regress_row_name(few_row);
         findings_note(f, "%zu row(s) not judged: fewer than two processes kept a value for it on a side (a process "
-                         "drops blocks taken on a contended CPU), e.g. %s", few, few_name);
+                         "drops blocks taken on a contended CPU), e.g. %s", few, few_name ? few_name : "one");
+        free(few_name);
+    }
     if (held)
         findings_note(f, "%zu row(s) not judged: their family follows an instrument that moved (above)", held);
     if (ungated)
@@ -710,7 +727,11 @@ static void cmp_proc_rows(const regress_cfg *cfg, const m_bench *a, const m_benc
                          "the processes sample", ungated);
     for (size_t i = 0; i < b->nslowdowns; i++)
         slowdown_caught(a, b, &b->slowdowns[i], run_bound, gated, f);
+    goto out;
+oom:
+    findings_add(f, INCONCLUSIVE, "timing", "all rows", "out of memory: timings not judged");
 out:
+    free(name);
     free(gated);
     free(idx);
     free(rule);
@@ -781,10 +802,8 @@ static bool cmp_bench(const regress_cfg *cfg, const m_run *ra, const m_run *rb, 
             ungated++;
             continue;
         }
-        char name[400];
-        row_name(r, name, sizeof name);
         if (!m_bench_row(b, r->path, r->kind, r->candidate, 1))
-            findings_add(f, CHANGE, "timing", name, "timed in the old run only");
+            only_in(f, r, "old");
         else
             cmp_timing_row(cfg, a, b, r, &in, f, &fallback, &held);
     }
@@ -792,9 +811,7 @@ static bool cmp_bench(const regress_cfg *cfg, const m_run *ra, const m_run *rb, 
         const m_row *r = &b->rows[i];
         if (r->repeat != 1 || !judged(r) || m_bench_row(a, r->path, r->kind, r->candidate, 1))
             continue;
-        char name[400];
-        row_name(r, name, sizeof name);
-        findings_add(f, CHANGE, "timing", name, "timed in the new run only");
+        only_in(f, r, "new");
     }
     if (held)
         findings_note(f, "%zu row(s) not judged: their family follows an instrument that moved (above)", held);

@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,6 +16,9 @@
 
 #include "exports.h"
 #include "goals.h"
+#include "markdown.h"
+#include "text.h"
+#include "trendpage.h"
 #include "recfix.h"
 
 static m_run run;
@@ -97,6 +101,109 @@ static void the_headline_reads_the_fast_kind(void **s)
     assert_non_null(run.d.fast);
     assert_string_equal(run.d.fast->kind, run.bench.fast_kind);
     assert_string_equal(run.d.copies[1]->kind, "cuMemAlloc");
+}
+
+/* The fast row of the run's fast kind, repeat 1, in an edited record. */
+static json_t *fast_row(json_t *bench)
+{
+    const char *kind = json_string_value(json_object_get(json_object_get(bench, "headline"), "fast_kind"));
+    size_t i;
+    json_t *r;
+    json_array_foreach(json_object_get(bench, "rows"), i, r) {
+        if (!strcmp(json_string_value(json_object_get(r, "path")), "fast") &&
+            !strcmp(json_string_value(json_object_get(r, "kind")), kind) &&
+            json_integer_value(json_object_get(r, "repeat")) == 1)
+            return r;
+    }
+    fail_msg("the record has no fast row of its fast kind");
+    return NULL;
+}
+
+/* Three processes whose blocks' medians are 2, 4 and 8 ns; the pooled
+ * median (and the headline the bench wrote from it) says 100 ns. */
+static json_t *three_processes(void)
+{
+    json_t *bench = recfix_load("bench_discriminator.json");
+    json_t *r = fast_row(bench);
+    json_object_set_new(r, "by_process",
+                        json_pack("[{s:i, s:[f,f,f]}, {s:i, s:[f,f,f,f]}, {s:i, s:[f]}]", "process", 1,
+                                  "block_medians_ns", 1.0, 2.0, 30.0, "process", 2, "block_medians_ns", 4.0, 3.0,
+                                  5.0, 4.0, "process", 3, "block_medians_ns", 8.0));
+    json_object_set_new(r, "median_ns", json_real(100));
+    json_object_set_new(json_object_get(bench, "headline"), "fast_median_ns", json_real(100));
+    return bench;
+}
+
+/* What report, trend and the exports show of a row is compare's unit:
+ * the geometric mean of the processes' medians, with its interval over
+ * the processes, never the median of the samples pooled. */
+static void a_rows_figure_comes_from_its_processes(void **s)
+{
+    (void)s;
+    derive_from(three_processes());
+    const m_figure *g = m_row_figure(&run, run.d.fast);
+    assert_int_equal(g->k, 3);
+    assert_float_equal(g->ns, 4, 1e-9);
+    assert_float_equal(m_fast_ns(&run), 4, 1e-9);
+    assert_float_equal(g->sd_log, log(2), 1e-9);
+    /* exp(log 4 -+ t(0.975, 2) sd / sqrt 3), t = 4.302653 */
+    assert_float_equal(g->lo, 4 * exp(-4.302653 * log(2) / sqrt(3)), 1e-4);
+    assert_float_equal(g->hi, 4 * exp(4.302653 * log(2) / sqrt(3)), 1e-4);
+    assert_true(run.d.by_process);
+}
+
+/* As in a record from before the processes (schema 1 and 2). */
+static void a_row_without_process_values_keeps_its_pooled_median(void **s)
+{
+    (void)s;
+    json_t *bench = three_processes();
+    json_object_set_new(fast_row(bench), "by_process", json_array());
+    derive_from(bench);
+    const m_figure *g = m_row_figure(&run, run.d.fast);
+    assert_int_equal(g->k, 0);
+    assert_float_equal(g->ns, 100, 1e-9);
+    assert_true(isnan(g->lo) && isnan(g->hi));
+}
+
+/* The headline REPORT.md leads with, the dashboard's value and the trend
+ * page's point are the figure. */
+static void report_trend_and_the_exports_show_the_figure(void **s)
+{
+    (void)s;
+    derive_from(three_processes());
+    trend_run u;
+    trend_summarise(&u, &run, "run", "run/REPORT.md");
+    double trend_fast = u.fast, trend_lo = u.fast_lo;
+    trend_run_free(&u);
+    assert_float_equal(trend_fast, 4, 1e-9);
+    assert_float_equal(trend_lo, m_row_figure(&run, run.d.fast)->lo, 1e-12);
+    char *md = NULL, *js = NULL;
+    size_t nmd = 0, njs = 0;
+    FILE *f = open_memstream(&md, &nmd);
+    md_opts o = {0};
+    md_write(f, &run, &o);
+    fclose(f);
+    f = open_memstream(&js, &njs);
+    export_benchmark(f, &run, 0);
+    fclose(f);
+    text_pool_free();
+    bool headline = strstr(md, "(host DRAM): **4.00 ns**") != NULL;
+    bool table = strstr(md, "| host read, 4 B (fast path) | 4.00 ns | 0.") != NULL;
+    json_t *doc = json_loads(js, 0, NULL);
+    double value = NAN;
+    size_t i;
+    json_t *e;
+    json_array_foreach(doc, i, e) {
+        const char *name = json_string_value(json_object_get(e, "name"));
+        if (name && strstr(name, ": fast / ") && strstr(name, run.bench.fast_kind))
+            value = json_number_value(json_object_get(e, "value"));
+    }
+    json_decref(doc);
+    free(md);
+    free(js);
+    assert_true(headline);
+    assert_true(table);
+    assert_float_equal(value, 4, 1e-9);
 }
 
 static void set_cycles(json_t *t, const char *key, double v)
@@ -194,6 +301,9 @@ int main(void)
         cmocka_unit_test_teardown(a_control_is_not_a_gpu_kind, teardown),
         cmocka_unit_test_teardown(an_undetermined_candidate_does_not_distinguish, teardown),
         cmocka_unit_test_teardown(the_headline_reads_the_fast_kind, teardown),
+        cmocka_unit_test_teardown(a_rows_figure_comes_from_its_processes, teardown),
+        cmocka_unit_test_teardown(a_row_without_process_values_keeps_its_pooled_median, teardown),
+        cmocka_unit_test_teardown(report_trend_and_the_exports_show_the_figure, teardown),
         cmocka_unit_test_teardown(the_pool_goal_is_the_worst_of_sleep_and_wake, teardown),
         cmocka_unit_test_teardown(cycles_that_straddle_the_goal_are_within_noise, teardown),
         cmocka_unit_test_teardown(the_fix_of_unknown_readability_fails_its_expectation, teardown),

@@ -48,6 +48,9 @@ typedef struct spec {
     int cpus;           /* the host's CPU count; 0: 16 */
     int procs;          /* processes per run (schema 3); 0: one, schema as given */
     double maps_scale;  /* an os_proc_maps query row at this level (processes only); 0: none */
+    const char *hardened_candidate; /* the hardened row's candidate; NULL: none */
+    int first_cpu, last_cpu_moved; /* process p starts on first_cpu + p, the last one moved by this */
+    bool last_died;                /* the last process did not finish: no values from it */
 } spec;
 
 static const rowspec rows[] = {
@@ -124,6 +127,8 @@ static void make_bench(m_run *r, const spec *s)
             double level = rows[i].base * (s->scale[i] ? s->scale[i] : 1);
             fill_row(r, &b->rows[k], rows[i].path, rows[i].family, rows[i].kind, level, rep, s->contended[i],
                      s->blocks);
+            if (s->hardened_candidate && !strcmp(rows[i].path, "hardened"))
+                b->rows[k].candidate = s->hardened_candidate;
             if (rows[i].bimodal)
                 for (size_t bl = 0; bl < ROUNDS / 2; bl += 2)
                     for (int j = 0; j < PER; j++)
@@ -158,7 +163,8 @@ static void make_proc_bench(m_run *r, const spec *s)
     b->nprocs = (size_t)s->procs;
     b->procs = m_alloc(r, b->nprocs * sizeof *b->procs);
     for (int p = 0; p < s->procs; p++)
-        b->procs[p] = (m_proc){.index = p + 1, .start_cpu = p, .ok = true, .detail = ""};
+        b->procs[p] = (m_proc){.index = p + 1, .start_cpu = s->first_cpu + p + (p == s->procs - 1) * s->last_cpu_moved,
+                               .ok = true, .detail = ""};
     if (s->maps_scale) {
         m_row *rows2 = m_alloc(r, (b->nrows + 1) * sizeof *rows2);
         memcpy(rows2, b->rows, b->nrows * sizeof *rows2);
@@ -167,8 +173,14 @@ static void make_proc_bench(m_run *r, const spec *s)
         fill_row(r, x, "disc", "query", "vmm", 900 * s->maps_scale, 1, 0, s->blocks);
         x->candidate = "os_proc_maps";
     }
+    int finished = s->procs - (s->last_died ? 1 : 0);
+    if (s->last_died) {
+        b->procs[s->procs - 1].ok = false;
+        b->procs[s->procs - 1].detail = "killed by SIGKILL";
+        b->procs_finished = finished;
+    }
     for (size_t i = 0; i < b->nrows; i++)
-        add_procs(r, &b->rows[i], s->procs, b->rows[i].st.median);
+        add_procs(r, &b->rows[i], finished, b->rows[i].st.median);
 }
 
 static void finish(m_run *r, const spec *s)
@@ -627,7 +639,8 @@ static void the_bootstrap_interval_has_two_equal_tails(void **s)
     static double va[N], vb[N];
     double sum = 0;
     int trials = 0;
-    for (unsigned seed = 1; seed <= 8; seed++) {
+    rng = 88172645463325252ull; /* its own samples, whatever ran before it */
+    for (unsigned seed = 1; seed <= 32; seed++) {
         for (int i = 0; i < N; i++) {
             va[i] = 100 * exp(0.1 * noise());
             vb[i] = 100 * exp(0.1 * noise());
@@ -745,6 +758,73 @@ static void per_process_os_proc_maps_is_never_gated(void **s)
     assert_true(noted("os_proc_maps"));
 }
 
+/* What a pair of process runs can lack, each said in a line, never a
+ * crash or a silent pass: a process that died (its rows use the rest), two
+ * runs of different K, a run of one process (judged on its blocks, as an
+ * older record, and said so). */
+static void missing_processes_are_each_said(void **s)
+{
+    (void)s;
+    spec a = per_process(), b = per_process();
+    b.last_died = true;
+    judge(&a, &b);
+    assert_true(noted("the new run's process 8 of 8 did not finish (killed by SIGKILL): its rows use the 7 that did"));
+    assert_true(noted("the runs have 8 and 7 finished processes"));
+    assert_int_equal(findings_count(&f, REGRESSION) + findings_count(&f, IMPROVEMENT), 0);
+    b = per_process();
+    b.procs = 4;
+    judge(&a, &b);
+    assert_true(noted("the runs have 8 and 4 finished processes"));
+    b.procs = 1;
+    judge(&a, &b);
+    assert_true(noted("one process per run on a side (8 and 1 finished)"));
+    assert_string_equal(f.timings, "judged on the blocks of one process per run (a record before schema 3, or "
+                                   "--processes 1): a process's layout and CPU are not sampled, so a change may be "
+                                   "the process, not the code.");
+}
+
+/* Processes sample CPUs, each its own: a pair whose lists differ is
+ * noted, however long the lists (64 processes on CPUs 1000 and up: the
+ * lists differ only in their last entry). */
+static void processes_on_other_cpus_are_noted(void **s)
+{
+    (void)s;
+    spec a = per_process(), b = per_process();
+    a.procs = b.procs = 64;
+    a.first_cpu = b.first_cpu = 1000;
+    judge(&a, &b);
+    assert_false(noted("started on other CPUs"));
+    b.last_cpu_moved = 1;
+    judge(&a, &b);
+    assert_true(noted("started on other CPUs"));
+}
+
+/* A record's names have no bound: a finding names its row whole, on both
+ * paths (blocks and processes), never cut to fit a buffer. */
+static void a_long_row_name_is_named_whole(void **s)
+{
+    (void)s;
+    char cand[1200];
+    memset(cand, 'q', sizeof cand - 2);
+    cand[sizeof cand - 2] = 'Z'; /* what a cut would lose */
+    cand[sizeof cand - 1] = 0;
+    char *want = NULL;
+    assert_true(asprintf(&want, "hardened / vmm / %s", cand) > 0);
+    spec pairs[2][2] = {{base(), base()}, {per_process(), per_process()}};
+    for (int p = 0; p < 2; p++) {
+        spec a = pairs[p][0], b = pairs[p][1];
+        a.hardened_candidate = b.hardened_candidate = cand;
+        b.scale[4] = 1.4;
+        judge(&a, &b);
+        size_t whole = 0;
+        for (size_t i = 0; i < f.n; i++)
+            whole += f.v[i].cls == REGRESSION && !strcmp(f.v[i].name, want);
+        findings_free(&f);
+        assert_int_equal(whole, 1);
+    }
+    free(want);
+}
+
 static void a_ragged_or_short_last_block_is_refused_not_dropped(void **s)
 {
     (void)s;
@@ -774,6 +854,9 @@ int main(void)
         cmocka_unit_test_setup(rows_mostly_contended_are_inconclusive, setup),
         cmocka_unit_test_setup(other_machines_and_old_records_judge_no_timings, setup),
         cmocka_unit_test_setup(a_row_in_one_run_only_is_a_change, setup),
+        cmocka_unit_test_setup(a_long_row_name_is_named_whole, setup),
+        cmocka_unit_test_setup(processes_on_other_cpus_are_noted, setup),
+        cmocka_unit_test_setup(missing_processes_are_each_said, setup),
         cmocka_unit_test_setup(kinds_and_candidates_regress_and_improve, setup),
         cmocka_unit_test_setup(pool_checks_and_throughput_regress_and_improve, setup),
         cmocka_unit_test(the_pool_goals_sit_where_they_say),
