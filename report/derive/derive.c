@@ -88,7 +88,6 @@ static void figures(m_run *r)
         *g = (m_figure){e.gmean, NAN, NAN, e.sd_log, e.k};
         ha_proc_interval(&e, 0.95, &g->lo, &g->hi);
         d->by_process = true;
-        d->procs = e.k > d->procs ? e.k : d->procs;
     }
 }
 

@@ -306,7 +306,6 @@ typedef struct m_derived {
     const m_row *slow;     /* the headline's copy (copy_pageable of the slow kind) */
     m_figure *figs;        /* one per bench row, in the rows' order (m_row_figure) */
     bool by_process;       /* some row's figure comes from processes */
-    size_t procs;          /* the most processes any row's figure has */
     size_t pool_failed;
     bool pool_goal_known; /* some size was measured */
     int pool_goal;        /* ha_goal_outcome over sleep and wake of every measured size: the worst */
