@@ -169,18 +169,17 @@ void export_benchmark(FILE *f, const m_run *r, int bigger)
         const m_row *x = &b->rows[i];
         if (x->repeat != 1 || x->skipped)
             continue;
-        char *name = NULL, *range = NULL, *extra = NULL;
+        char *name = NULL, *extra = NULL;
         if (asprintf(&name, "%s: %s%s%s%s%s", machine ? machine : "", x->path, *x->kind ? " / " : "", x->kind,
                      *x->candidate ? " / " : "", x->candidate) < 0 ||
-            asprintf(&range, "%s", range_text(r, x)) < 0 ||
             asprintf(&extra, "family=%s n=%lld batch=%lld p99=%.4g ns%s", m_row_family(x), x->n, x->batch, x->st.p99,
                      r->d.simulated ? " SIMULATED" : "") < 0) {
-            name = range = extra = NULL;
+            name = extra = NULL;
         }
+        const char *range = range_text(r, x);
         if (name && range && extra)
             bench_entry(&w, name, "ns", m_row_figure(r, x)->ns, range, extra);
         free(name);
-        free(range);
         free(extra);
     }
     for (size_t i = 0; r->has[RUN_POOL] && bigger && i < r->pool.ntputs; i++) {

@@ -168,13 +168,15 @@ static void verdict_bench(FILE *f, const m_run *r)
         fprintf(f, "Through a warm cache; with the line flushed first: %s.", fmt_ns(m_row_figure(r, d->cold)->ns));
     fprintf(f, " |\n| The hardened fast path (a query, then the read) | ");
     const m_row *best = NULL;
+    double best_ns = NAN;
     for (size_t i = 0; i < d->nhardened; i++)
-        if (!best || m_row_figure(r, d->hardened[i])->ns < m_row_figure(r, best)->ns)
+        if (!best || m_row_figure(r, d->hardened[i])->ns < best_ns) {
             best = d->hardened[i];
+            best_ns = m_row_figure(r, best)->ns;
+        }
     if (best)
         fprintf(f, "best: %s, **%s** (%s over the bare read) — of %zu distinguishing candidate(s) timed |\n",
-                md_text(best->candidate), fmt_ns(m_row_figure(r, best)->ns), fmt_ns(m_row_figure(r, best)->ns - m_fast_ns(r)),
-                d->nhardened);
+                md_text(best->candidate), fmt_ns(best_ns), fmt_ns(best_ns - m_fast_ns(r)), d->nhardened);
     else
         fprintf(f, "none timed: no candidate distinguishes here |\n");
 }
@@ -444,11 +446,12 @@ static bool has_repeat2(const m_bench *b)
     return false;
 }
 
-/* "figure | uncertainty | repeat 2" cells of a row. */
-static void figures(FILE *f, const m_run *r, const m_row *x)
+/* "figure | uncertainty | repeat 2" cells of a row (the last where the
+ * record has repeats). */
+static void figures(FILE *f, const m_run *r, const m_row *x, bool r2)
 {
     fprintf(f, " %s | %s |", fmt_ns(m_row_figure(r, x)->ns), uncertainty(r, x));
-    if (has_repeat2(&r->bench)) {
+    if (r2) {
         const m_row *x2 = m_bench_row(&r->bench, x->path, x->kind, x->candidate, 2);
         fprintf(f, " %s |", x2 ? fmt_ns(m_row_figure(r, x2)->ns) : "–");
     }
@@ -487,27 +490,27 @@ static void bench_tables(FILE *f, const m_run *r, const md_opts *o)
         fprintf(f, "| path | %s | %s |%s against the fast path |\n|---|---|---|%s---|\n| host read, 4 B (fast path) |",
                 d->by_process ? "figure" : "median", d->by_process ? "95 % interval" : "spread",
                 r2 ? " repeat 2 |" : "", r2 ? "---|" : "");
-        figures(f, r, d->fast);
+        figures(f, r, d->fast, r2);
         fprintf(f, " 1× |\n");
         if (d->cold) {
             fprintf(f, "| host read, line flushed first |");
-            figures(f, r, d->cold);
+            figures(f, r, d->cold, r2);
             fprintf(f, " %s |\n", fmt_times(m_row_figure(r, d->cold)->ns / fast));
         }
         for (size_t i = 0; i < d->nhardened; i++) {
             fprintf(f, "| %s, then the read (hardened) |", md_text(d->hardened[i]->candidate));
-            figures(f, r, d->hardened[i]);
+            figures(f, r, d->hardened[i], r2);
             fprintf(f, " %s more |\n", fmt_ns(m_row_figure(r, d->hardened[i])->ns - fast));
         }
         for (int i = 0; i < 3; i++)
             if (d->copies[i]) {
                 fprintf(f, "| %s (slow path) |", md_text(d->copies[i]->what));
-                figures(f, r, d->copies[i]);
+                figures(f, r, d->copies[i], r2);
                 fprintf(f, " the read is %s faster |\n", fmt_times(m_row_figure(r, d->copies[i])->ns / fast));
             }
         if (d->fault_fallback) {
             fprintf(f, "| contained fault, then the copy (%s) |", md_text(d->fault_fallback->kind));
-            figures(f, r, d->fault_fallback);
+            figures(f, r, d->fault_fallback, r2);
             fprintf(f, " |\n");
         }
         fprintf(f, "\n");

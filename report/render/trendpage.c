@@ -103,7 +103,9 @@ char *trend_track(const char *out, const char *name)
 
 static void num(FILE *f, double v) { isfinite(v) ? fprintf(f, " %.6g", v) : fputs(" NaN", f); }
 /* The data file's columns: 1 the run's index, 2 its label, then these. */
-enum { C_FAST = 3, C_COLD, C_SLOW, C_HARD, C_DIST, C_SLEEP, C_WAKE, C_WAKE_NOW, C_SLOW_OTHER, C_FAST_LO, C_FAST_HI, C_UNDER };
+enum {
+    C_FAST = 3, C_COLD, C_SLOW, C_HARD, C_DIST, C_SLEEP, C_WAKE, C_WAKE_NOW, C_SLOW_OTHER, C_FAST_LO, C_FAST_HI, C_UNDER
+};
 #define NCOLS (C_UNDER + 3)
 
 static double value(const trend_run *u, int col)
