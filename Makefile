@@ -110,8 +110,9 @@ bench-changes: $(BUILD)/bench_changes
 	taskset -c 0 $(BUILD)/bench_changes 1000 85 || $(BUILD)/bench_changes 1000 85
 
 # The diagnostics behind the pool's design (tools/diag, results/*-parts-h200):
-# where a sleep's and a wake's time goes. Built for evidence runs, not tests.
-DIAG := $(BUILD)/diag/sleep_parts $(BUILD)/diag/wake_parts
+# where a sleep's and a wake's time goes, and what a query's per-process
+# level follows. Built for evidence runs, not tests.
+DIAG := $(BUILD)/diag/sleep_parts $(BUILD)/diag/wake_parts $(BUILD)/diag/query_realloc
 $(BUILD)/diag/%: tools/diag/%.c $(LIBCOMMON)
 	@mkdir -p $(dir $@)
 	$(CC) $(BASE) $(CFLAGS) $(LDFLAGS) $^ -o $@ $(LIBS) -lpthread
