@@ -9,8 +9,12 @@
  *   fresh  on an allocation made for this round; the previous round's is
  *          destroyed only after it, so the two cannot share an address
  * One line per round, pair and mode: the median ns per call of BLOCKS
- * blocks of CALLS calls, and the address asked about.
- *   query_realloc [BACKEND] [ROUNDS] [BLOCKS] [CALLS] > out.tsv */
+ * blocks of CALLS calls, and the address asked about. QUERIES (a comma
+ * list of query names, or "all") picks the queries; CPU (-1: none) pins
+ * the process there, as the bench pins its own, so that a process's level
+ * is not a CPU it wandered to.
+ *   query_realloc [BACKEND] [ROUNDS] [BLOCKS] [CALLS] [QUERIES] [CPU] > out.tsv */
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +31,17 @@ typedef struct pair {
     size_t ki;
     const ha_query *q;
 } pair;
+
+static bool listed(const char *list, const char *name)
+{
+    if (!strcmp(list, "all"))
+        return true;
+    size_t n = strlen(name);
+    for (const char *p = list; p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL)
+        if (!strncmp(p, name, n) && (p[n] == ',' || p[n] == 0))
+            return true;
+    return false;
+}
 
 static int make_all(const ha_backend *be, const ha_discrimination *d, const bool *use, ha_alloc *a)
 {
@@ -74,9 +89,20 @@ int main(int argc, char **argv)
     }
     int rounds = argc > 2 ? atoi(argv[2]) : 16, blocks = argc > 3 ? atoi(argv[3]) : 3,
         calls = argc > 4 ? atoi(argv[4]) : 500;
+    const char *only = argc > 5 ? argv[5] : "all";
+    int cpu = argc > 6 ? atoi(argv[6]) : -1;
     if (rounds < 2 || rounds > MAX_ROUNDS || blocks < 1 || blocks > MAX_BLOCKS || calls < 1) {
         fputs("query_realloc: 2 to 64 rounds, 1 to 64 blocks, at least one call\n", stderr);
         return 2;
+    }
+    if (cpu >= 0) {
+        cpu_set_t set;
+        CPU_ZERO(&set);
+        CPU_SET(cpu, &set);
+        if (sched_setaffinity(0, sizeof set, &set) != 0) {
+            perror("query_realloc: sched_setaffinity");
+            return 2;
+        }
     }
     static ha_discrimination d;
     ha_discriminate_init(&be, &d, false);
@@ -99,7 +125,8 @@ int main(int argc, char **argv)
         for (size_t qi = 0; use[ki] && qi < d.nq; qi++) {
             unsigned char out[HA_RAW_MAX];
             ha_sentinel_fill(out, sizeof out);
-            if (!(d.queries[qi]->flags & (HA_QF_OS | HA_QF_MODEL)) && d.queries[qi]->raw(&be, d.queries[qi], &kept[ki], out) == 0)
+            if (!(d.queries[qi]->flags & (HA_QF_OS | HA_QF_MODEL)) && listed(only, d.queries[qi]->name) &&
+                d.queries[qi]->raw(&be, d.queries[qi], &kept[ki], out) == 0)
                 pairs[np++] = (pair){ki, d.queries[qi]};
         }
     for (double until = ha_clock_ns() + 0.3e9; ha_clock_ns() < until;)
