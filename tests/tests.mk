@@ -153,7 +153,9 @@ coverage:
 check-nohdr:
 	$(MAKE) BUILD=build-nohdr CUDA_PATH=/nonexistent ROCM_PATH=/nonexistent check-unit check-integration
 
+# diag is built too: the evidence tools are run only on the GPU machine, and
+# one that no longer compiles would be found there, on device time.
 check:
-	$(MAKE) check-unit check-integration check-fuzz-corpus check-torch check-standin
+	$(MAKE) check-unit check-integration check-fuzz-corpus check-torch check-standin diag
 	$(MAKE) check-sanitize
 	@echo "check: all test suites passed (plain and ASan+UBSan)"

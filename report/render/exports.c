@@ -8,6 +8,7 @@
 #include "fields.h"
 #include "goals.h"
 #include "jsonw.h"
+#include "readfile.h"
 #include "text.h"
 
 const char *const export_files[] = {"junit.xml", "benchmark.json", "benchmark_bigger.json", "results.csv", NULL};
@@ -53,11 +54,11 @@ static char *wrong_text(const m_cand *c)
     return s;
 }
 
-void export_junit(FILE *f, const m_run *r)
+int export_junit(FILE *f, const m_run *r)
 {
-    char *cls = NULL;
-    if (asprintf(&cls, "hostaccess.%s.%s", r->env->backend, r->env->device_name) < 0)
-        cls = NULL;
+    char *cls = rf_printf("hostaccess.%s.%s", r->env->backend, r->env->device_name);
+    if (!cls)
+        return -1;
     fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"hostaccess\">\n");
     if (r->has[RUN_PROBE]) {
         const m_probe *p = &r->probe;
@@ -65,10 +66,14 @@ void export_junit(FILE *f, const m_run *r)
         for (size_t i = 0; i < p->ncands; i++) {
             const m_cand *c = &p->cands[i];
             char *wrong = wrong_text(c);
+            if (!wrong) {
+                free(cls);
+                return -1;
+            }
             const char *v = ha_verdict_name(c->verdict);
-            const char *props[] = {ha_fkey(HF_CAND_VERDICT), v, ha_fkey(HF_WRONG), wrong ? wrong : "",
+            const char *props[] = {ha_fkey(HF_CAND_VERDICT), v, ha_fkey(HF_WRONG), wrong,
                                    ha_fkey(HF_CAND_WHY), c->why, ha_fkey(HF_CAND_SOURCE), c->source, NULL};
-            junit_case(f, cls ? cls : "hostaccess", c->name, NULL, NULL, props);
+            junit_case(f, cls, c->name, NULL, NULL, props);
             free(wrong);
         }
         fprintf(f, "  </testsuite>\n");
@@ -90,13 +95,14 @@ void export_junit(FILE *f, const m_run *r)
             const m_expect *e = &r->d.expects[i];
             if (strcmp(e->suite, suites[s]))
                 continue;
-            junit_case(f, cls ? cls : "hostaccess", e->name,
+            junit_case(f, cls, e->name,
                        e->status == EXP_PASS ? NULL : e->status == EXP_FAIL ? "failure" : "skipped", e->message, NULL);
         }
         fprintf(f, "  </testsuite>\n");
     }
     fprintf(f, "</testsuites>\n");
     free(cls);
+    return 0;
 }
 
 /* A pool size's figures, one table for every export: the record's keys
@@ -142,69 +148,69 @@ static void bench_entry(jw *w, const char *name, const char *unit, double value,
 }
 
 /* A value's range as the dashboard shows it: its interval over the
- * processes, or an older record's robust spread. */
-static const char *range_text(const m_run *r, const m_row *x)
+ * processes, or an older record's robust spread (malloc'd; NULL out of
+ * memory). */
+static char *range_text(const m_run *r, const m_row *x)
 {
     const m_figure *g = m_row_figure(r, x);
     if (!g->k)
-        return text_printf("± %.3g", x->st.spread);
+        return rf_printf("± %.3g", x->st.spread);
     if (g->k < 2)
-        return "one process: no interval";
-    return text_printf("95 %% [%.4g, %.4g] over %zu processes", g->lo, g->hi, g->k);
+        return rf_printf("one process: no interval");
+    return rf_printf("95 %% [%.4g, %.4g] over %zu processes", g->lo, g->hi, g->k);
 }
 
-void export_benchmark(FILE *f, const m_run *r, int bigger)
+int export_benchmark(FILE *f, const m_run *r, int bigger)
 {
     /* github-action-benchmark keys a series by its name alone: the device,
      * its index and the backend (SIMULATED when so) go in front, so a
      * fallback to the simulation or another GPU never joins a real series */
-    char *machine = NULL;
-    if (asprintf(&machine, "%s dev%lld", r->d.group, r->env->device) < 0)
-        machine = NULL;
+    char *machine = rf_printf("%s dev%lld", r->d.group, r->env->device);
+    if (!machine)
+        return -1;
+    int rc = 0;
     jw w;
     jw_init(&w, f, true);
     jw_arr(&w);
     const m_bench *b = &r->bench;
-    for (size_t i = 0; r->has[RUN_BENCH] && !bigger && i < b->nrows; i++) {
+    for (size_t i = 0; !rc && r->has[RUN_BENCH] && !bigger && i < b->nrows; i++) {
         const m_row *x = &b->rows[i];
         if (x->repeat != 1 || x->skipped)
             continue;
-        char *name = NULL, *extra = NULL;
-        if (asprintf(&name, "%s: %s%s%s%s%s", machine ? machine : "", x->path, *x->kind ? " / " : "", x->kind,
-                     *x->candidate ? " / " : "", x->candidate) < 0 ||
-            asprintf(&extra, "family=%s n=%lld batch=%lld p99=%.4g ns%s", m_row_family(x), x->n, x->batch, x->st.p99,
-                     r->d.simulated ? " SIMULATED" : "") < 0) {
-            name = extra = NULL;
-        }
-        const char *range = range_text(r, x);
-        if (name && range && extra)
+        char *name = rf_printf("%s: %s%s%s%s%s", machine, x->path, *x->kind ? " / " : "", x->kind,
+                               *x->candidate ? " / " : "", x->candidate);
+        char *extra = rf_printf("family=%s n=%lld batch=%lld p99=%.4g ns%s", m_row_family(x), x->n, x->batch,
+                                x->st.p99, r->d.simulated ? " SIMULATED" : "");
+        char *range = range_text(r, x);
+        if (name && extra && range)
             bench_entry(&w, name, "ns", m_row_figure(r, x)->ns, range, extra);
+        else
+            rc = -1;
         free(name);
         free(extra);
+        free(range);
     }
-    for (size_t i = 0; r->has[RUN_POOL] && bigger && i < r->pool.ntputs; i++) {
+    for (size_t i = 0; !rc && r->has[RUN_POOL] && bigger && i < r->pool.ntputs; i++) {
         const m_tput *t = &r->pool.tputs[i];
         if (!t->measured)
             continue;
         tput_metric m[NTPUT];
         tput_metrics(t, m);
-        for (size_t k = 0; k < NTPUT; k++) {
+        for (size_t k = 0; !rc && k < NTPUT; k++) {
             if (!isfinite(m[k].v))
                 continue;
-            char *name = NULL, *range = NULL, *extra = NULL;
             double lo = NAN, hi = NAN;
             if (m[k].ncyc)
                 ha_cycles_range(m[k].cyc, m[k].ncyc, &lo, &hi);
-            bool goal_row = m[k].goal_row;
-            if (asprintf(&name, "%s: pool %.0f bytes %s", machine ? machine : "", t->bytes, m[k].what) < 0 ||
-                (m[k].ncyc >= 2 && asprintf(&range, "%zu cycles %.1f–%.1f", m[k].ncyc, 100 * lo, 100 * hi) < 0) ||
-                asprintf(&extra, "mode=%s%s%s%s", t->mode, goal_row ? " goal=" : "",
-                         goal_row ? ha_goal_name(m[k].goal) : "", r->d.simulated ? " SIMULATED" : "") < 0) {
-                free(name);
-                free(range);
-                continue;
-            }
-            bench_entry(&w, name, m[k].unit, m[k].v, range, extra);
+            bool goal_row = m[k].goal_row, ranged = m[k].ncyc >= 2;
+            char *name = rf_printf("%s: pool %.0f bytes %s", machine, t->bytes, m[k].what);
+            char *range = ranged ? rf_printf("%zu cycles %.1f–%.1f", m[k].ncyc, 100 * lo, 100 * hi) : NULL;
+            char *extra = rf_printf("mode=%s%s%s%s", t->mode, goal_row ? " goal=" : "",
+                                    goal_row ? ha_goal_name(m[k].goal) : "", r->d.simulated ? " SIMULATED" : "");
+            if (name && extra && (range || !ranged))
+                bench_entry(&w, name, m[k].unit, m[k].v, range, extra);
+            else
+                rc = -1;
             free(name);
             free(range);
             free(extra);
@@ -213,6 +219,7 @@ void export_benchmark(FILE *f, const m_run *r, int bigger)
     jw_arr_end(&w);
     jw_finish(&w);
     free(machine);
+    return rc;
 }
 
 void export_csv_header(FILE *f)
@@ -251,7 +258,7 @@ void export_csv_row(FILE *f, const m_run *r, const char *section, const char *na
     fputc('\n', f);
 }
 
-void export_csv(FILE *f, const m_run *r)
+int export_csv(FILE *f, const m_run *r)
 {
     export_csv_header(f);
     const m_probe *p = &r->probe;
@@ -268,17 +275,17 @@ void export_csv(FILE *f, const m_run *r)
         /* The metric names what is measured, never its outcome: a key that
          * moved with the result would start a new series on a dashboard. */
         for (size_t w = 0; w < c->nwrong; w++) {
-            char *text = NULL;
-            if (asprintf(&text, "%s: %s", c->wrong[w].false_positive ? "false positive" : "false negative",
-                         c->wrong[w].outcome) < 0)
-                continue;
+            char *text = rf_printf("%s: %s", c->wrong[w].false_positive ? "false positive" : "false negative",
+                                   c->wrong[w].outcome);
+            if (!text)
+                return -1;
             export_csv_row(f, r, "verdict", c->name, c->wrong[w].kind, "wrong", 1, "bool", text);
             free(text);
         }
         for (size_t k = 0; k < c->ncells; k++) {
-            char *text = NULL;
-            if (asprintf(&text, "%s: %s", c->cells[k].outcome, c->cells[k].status_name) < 0)
-                continue;
+            char *text = rf_printf("%s: %s", c->cells[k].outcome, c->cells[k].status_name);
+            if (!text)
+                return -1;
             export_csv_row(f, r, "answer", c->name, c->cells[k].kind, "status", (double)c->cells[k].status, "status",
                            text);
             free(text);
@@ -289,9 +296,9 @@ void export_csv(FILE *f, const m_run *r)
         const m_row *x = &b->rows[i];
         if (x->skipped)
             continue;
-        char *name = NULL;
-        if (asprintf(&name, "%s%s%s#%lld", x->path, *x->candidate ? " " : "", x->candidate, x->repeat) < 0)
-            continue;
+        char *name = rf_printf("%s%s%s#%lld", x->path, *x->candidate ? " " : "", x->candidate, x->repeat);
+        if (!name)
+            return -1;
         /* the figure and its interval over processes (where it has one),
          * then the pooled samples' statistics, as every record has them */
         const m_figure *g = m_row_figure(r, x);
@@ -307,9 +314,9 @@ void export_csv(FILE *f, const m_run *r)
     }
     const m_pool *pl = &r->pool;
     for (size_t i = 0; r->has[RUN_POOL] && i < pl->nchecks; i++) {
-        char *text = NULL;
-        if (asprintf(&text, "%s: %s", pl->checks[i].status, pl->checks[i].detail) < 0)
-            continue;
+        char *text = rf_printf("%s: %s", pl->checks[i].status, pl->checks[i].detail);
+        if (!text)
+            return -1;
         export_csv_row(f, r, "pool_check", pl->checks[i].name, pl->checks[i].mode, "passed",
                        pl->checks[i].passed < 0 ? NAN : pl->checks[i].passed, "bool", text);
         free(text);
@@ -318,9 +325,9 @@ void export_csv(FILE *f, const m_run *r)
         const m_tput *t = &pl->tputs[i];
         if (!t->measured)
             continue;
-        char *name = NULL;
-        if (asprintf(&name, "pool %.0f bytes", t->bytes) < 0)
-            continue;
+        char *name = rf_printf("pool %.0f bytes", t->bytes);
+        if (!name)
+            return -1;
         tput_metric tp[NTPUT];
         tput_metrics(t, tp);
         for (size_t k = 0; k < NTPUT; k++)
@@ -328,4 +335,5 @@ void export_csv(FILE *f, const m_run *r)
                 export_csv_row(f, r, "throughput", name, t->mode, tp[k].what, tp[k].v, tp[k].unit, "");
         free(name);
     }
+    return 0;
 }

@@ -13,10 +13,12 @@ extern const char *const export_files[]; /* ended by NULL */
 
 /* JUnit: a candidate's verdict is a passing test case with the verdict as
  * a property; only broken expectations fail (the fixed kind not
- * host-readable, a pool check failing, a throughput goal missed). */
-void export_junit(FILE *f, const m_run *r);
-void export_benchmark(FILE *f, const m_run *r, int bigger_is_better);
-void export_csv(FILE *f, const m_run *r);
+ * host-readable, a pool check failing, a throughput goal missed).
+ * Each returns 0, or -1 out of memory: what it wrote is then not whole
+ * and the caller must not keep it. */
+int export_junit(FILE *f, const m_run *r);
+int export_benchmark(FILE *f, const m_run *r, int bigger_is_better);
+int export_csv(FILE *f, const m_run *r);
 
 /* The CSV's header line and one row with the run's keys: for compare's
  * and other tools' rows in the same shape. */

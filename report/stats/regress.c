@@ -1,6 +1,7 @@
 #include "regress.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -62,6 +63,24 @@ family_threshold regress_family(const regress_cfg *c, const char *family)
 }
 
 /* ---- what is compared ---- */
+
+/* A finding's name. Out of memory, what it would name is not compared, and
+ * an inconclusive finding says so: a verdict never reads clean over a
+ * comparison that did not happen. */
+static char *finding_name(findings *f, const char *what, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static char *finding_name(findings *f, const char *what, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char *s = NULL;
+    if (vasprintf(&s, fmt, ap) < 0)
+        s = NULL;
+    va_end(ap);
+    if (!s)
+        findings_add(f, INCONCLUSIVE, what, "one of them", "out of memory: not compared");
+    return s;
+}
 
 /* The facts that tell two machines apart, and those that only describe. */
 static void machine_facts(const regress_cfg *cfg, const m_run *a, const m_run *b, findings *f)
@@ -151,8 +170,8 @@ static void cmp_candidates(const m_probe *a, const m_probe *b, findings *f)
             const m_cell *y = ki >= 0 && cb->by_kind ? cb->by_kind[ki] : NULL;
             if (!y || (!strcmp(x->status_name, y->status_name) && !strcmp(x->cls, y->cls)))
                 continue;
-            char *name = NULL;
-            if (asprintf(&name, "%s on %s", ca->name, x->kind) < 0)
+            char *name = finding_name(f, "status", "%s on %s", ca->name, x->kind);
+            if (!name)
                 continue;
             findings_add(f, CHANGE, "status", name, "%s %s → %s %s", x->status_name, x->cls, y->status_name, y->cls);
             free(name);
@@ -208,8 +227,8 @@ static void cmp_pool(const m_pool *a, const m_pool *b, bool same, findings *f)
     }
     for (size_t i = 0; i < a->nchecks; i++) {
         const m_check *ca = &a->checks[i], *cb = pool_check(sb, b->nchecks, ca);
-        char *name = NULL;
-        if (asprintf(&name, "%s [%s]", ca->name, ca->mode) < 0)
+        char *name = finding_name(f, "pool_check", "%s [%s]", ca->name, ca->mode);
+        if (!name)
             continue;
         if (!cb)
             findings_add(f, REGRESSION, "pool_check", name, "no longer run (was %s)", ca->status);
@@ -224,8 +243,8 @@ static void cmp_pool(const m_pool *a, const m_pool *b, bool same, findings *f)
     }
     for (size_t i = 0; i < b->nchecks; i++)
         if (!pool_check(sa, a->nchecks, &b->checks[i])) {
-            char *name = NULL;
-            if (asprintf(&name, "%s [%s]", b->checks[i].name, b->checks[i].mode) < 0)
+            char *name = finding_name(f, "pool_check", "%s [%s]", b->checks[i].name, b->checks[i].mode);
+            if (!name)
                 continue;
             findings_add(f, CHANGE, "pool_check", name, "new (%s)", b->checks[i].status);
             free(name);
@@ -256,8 +275,8 @@ static void cmp_pool(const m_pool *a, const m_pool *b, bool same, findings *f)
             if (ga[w] == gb[w] || fabs(fb[w] - fa[w]) <= HA_THROUGHPUT_MARGIN ||
                 (cycles && ranges_overlap(ca[w], na[w], cb[w], nb[w])))
                 continue;
-            char *name = NULL;
-            if (asprintf(&name, "pool %.0f bytes %s", ta->bytes, what[w]) < 0)
+            char *name = finding_name(f, "throughput", "pool %.0f bytes %s", ta->bytes, what[w]);
+            if (!name)
                 continue;
             findings_add(f, !same ? INCONCLUSIVE : gb[w] < ga[w] ? IMPROVEMENT : REGRESSION, "throughput", name,
                          "%.1f %% → %.1f %% of the pinned-copy ceiling (goal %.0f %%: %s → %s; %s)%s", 100 * fa[w],

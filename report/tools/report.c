@@ -69,9 +69,17 @@ static int write_file(const char *dir, const char *name, int (*fn)(FILE *, const
 }
 
 static int w_md(FILE *f, const job *j) { md_write(f, j->r, j->md); return 0; }
-static int w_junit(FILE *f, const job *j) { export_junit(f, j->r); return 0; }
-static int w_bench(FILE *f, const job *j) { export_benchmark(f, j->r, j->arg); return 0; }
-static int w_csv(FILE *f, const job *j) { export_csv(f, j->r); return 0; }
+/* An export that ran out of memory is not whole: write_file drops it. */
+static int export_rc(int rc)
+{
+    if (rc == 0)
+        return 0;
+    fprintf(stderr, "report: out of memory writing the exports: free some memory and run report again\n");
+    return HA_EXIT_OUTPUT;
+}
+static int w_junit(FILE *f, const job *j) { return export_rc(export_junit(f, j->r)); }
+static int w_bench(FILE *f, const job *j) { return export_rc(export_benchmark(f, j->r, j->arg)); }
+static int w_csv(FILE *f, const job *j) { return export_rc(export_csv(f, j->r)); }
 
 static int w_pr(FILE *f, const job *j)
 {

@@ -6,7 +6,9 @@ sd of log ns
   means    between processes, of each process's median over its rounds
 then the median of each over the pairs. If a query's per-process level
 follows the allocation, fresh rounds spread like processes do and their
-means spread less; kept rounds agree.
+means spread less; kept rounds agree. A line whose calls failed (the
+"failed" column; files from before it had none) times an error path and
+is left out, and counted.
   python3 tools/diag/query_realloc.py OUT_OF_PROCESS_1.tsv ..."""
 import csv
 import math
@@ -20,13 +22,19 @@ def sd_log(v):
 
 def main(paths):
     by = {}  # (mode, kind, query) -> pid -> [ns by round]
+    left_out = 0
     for p in paths:
         with open(p, newline="") as f:
             for r in csv.DictReader(f, delimiter="\t"):
+                if int(r.get("failed") or 0):
+                    left_out += 1
+                    continue
                 k = (r["mode"], r["kind"], r["query"])
                 by.setdefault(k, {}).setdefault(r["pid"], []).append((int(r["round"]), float(r["ns"])))
     if not by:
         sys.exit("query_realloc.py: no rows in %s: give the files query_realloc wrote" % " ".join(paths))
+    if left_out:
+        print("%d line(s) left out: some of their calls failed\n" % left_out)
     cols = {}
     print("| mode | kind | query | processes | between (first round) | rounds | means |")
     print("|---|---|---|---|---|---|---|")
