@@ -51,6 +51,11 @@ typedef struct spec {
     const char *hardened_candidate; /* the hardened row's candidate; NULL: none */
     int first_cpu, last_cpu_moved; /* process p starts on first_cpu + p, the last one moved by this */
     bool last_died;                /* the last process did not finish: no values from it */
+    /* processes slow_first+1 .. slow_first+slow_procs in a slow state of the
+     * host core: the syscall loop and the fault rows x slow_sys, the guarded,
+     * query and hardened rows x slow_rows (they slow by more, as on the H200) */
+    int slow_first, slow_procs;
+    double slow_sys, slow_rows;
 } spec;
 
 static const rowspec rows[] = {
@@ -179,8 +184,15 @@ static void make_proc_bench(m_run *r, const spec *s)
         b->procs[s->procs - 1].detail = "killed by SIGKILL";
         b->procs_finished = finished;
     }
-    for (size_t i = 0; i < b->nrows; i++)
-        add_procs(r, &b->rows[i], finished, b->rows[i].st.median);
+    for (size_t i = 0; i < b->nrows; i++) {
+        m_row *x = &b->rows[i];
+        add_procs(r, x, finished, x->st.median);
+        bool follows = !strcmp(x->family, "syscall") || !strcmp(x->family, "fault");
+        bool more = !strcmp(x->family, "guarded") || !strcmp(x->family, "query") || !strcmp(x->family, "hardened");
+        for (int p = s->slow_first; (follows || more) && p < s->slow_first + s->slow_procs && p < finished; p++)
+            for (size_t k = 0; k < x->procs[p].nblocks; k++)
+                x->procs[p].blocks[k] *= follows ? s->slow_sys : s->slow_rows;
+    }
 }
 
 static void finish(m_run *r, const spec *s)
@@ -783,6 +795,39 @@ static void missing_processes_are_each_said(void **s)
                                    "the process, not the code.");
 }
 
+/* Two processes of each run in a slow state of the host core, other ones
+ * on each side: their syscall loop 25 % up, their query, hardened and
+ * guarded rows 60 % up, so dividing by the loop leaves 28 % on them. They
+ * are left out of those rows and said; the pair stays clean, and a +15 %
+ * planted on the query row is caught (with them kept, the row's spread
+ * makes it monitor-only and it goes unflagged). */
+static void processes_in_a_slow_state_are_left_out_of_the_rows_that_follow_it(void **s)
+{
+    (void)s;
+    spec a = per_process(), b = per_process();
+    a.slow_procs = b.slow_procs = 2;
+    a.slow_sys = b.slow_sys = 1.25;
+    a.slow_rows = b.slow_rows = 1.6;
+    b.slow_first = 3;
+    judge(&a, &b);
+    assert_true(noted("the old run's guarded, query and hardened rows leave out 2 of 8 processes (1, 2): their "
+                      "syscall loop ran more than 10 % above the run's steadiest"));
+    assert_true(noted("the new run's guarded, query and hardened rows leave out 2 of 8 processes (4, 5)"));
+    assert_int_equal(findings_count(&f, REGRESSION) + findings_count(&f, IMPROVEMENT), 0);
+    assert_int_equal(findings_count(&f, INCONCLUSIVE), 0);
+    b.scale[3] = 1.15;
+    judge(&a, &b);
+    assert_int_equal(count(REGRESSION, "disc / vmm"), 1);
+    /* the fault row follows the loop one for one: it keeps every process */
+    b.scale[3] = 1;
+    b.scale[6] = 1.15;
+    judge(&a, &b);
+    assert_int_equal(count(REGRESSION, "fault / device"), 1);
+    for (size_t i = 0; i < f.n; i++)
+        if (!strncmp(f.v[i].name, "fault / device", 14) && !strstr(f.v[i].detail, "of 8 and 8 processes"))
+            fail_msg("the fault row did not keep every process: %s", f.v[i].detail);
+}
+
 /* Processes sample CPUs, each its own: a pair whose lists differ is
  * noted, however long the lists (64 processes on CPUs 1000 and up: the
  * lists differ only in their last entry). */
@@ -868,6 +913,7 @@ int main(void)
         cmocka_unit_test(another_gpu_of_the_host_judges_no_timings),
         cmocka_unit_test_setup(a_faster_clock_past_the_limit_is_inconclusive_too, setup),
         cmocka_unit_test_setup(the_syscall_loop_alone_holds_the_state_bound_families, setup),
+        cmocka_unit_test_setup(processes_in_a_slow_state_are_left_out_of_the_rows_that_follow_it, setup),
         cmocka_unit_test_setup(another_cpu_count_is_another_machine, setup),
         cmocka_unit_test_setup(pool_throughput_across_machines_is_not_judged, setup),
         cmocka_unit_test_setup(per_process_each_family_is_normalised_by_its_clock_share, setup),
