@@ -571,9 +571,10 @@ static bool slow_state(double syscall_value, double low) { return syscall_value 
  * hardened rows slow by more than the loop (log slope 1.44 and 1.43 over
  * m5-m24, tools/diag/slow_state.py; a loop 20-25 % above the run's
  * steadiest came with rows 33-34 % above), guarded rows by a little more
- * (1.17), fault rows by as much (0.98). So the steady_only families' rows leave out the processes in a
- * slow state (slow_state). The choice reads the instrument alone, never
- * the row, so the two sides of an A/A pair stay alike.
+ * (1.17), fault rows by as much (0.98). So the steady_only families' rows
+ * leave out the processes in a slow state (slow_state). The choice reads
+ * the instrument alone, never the row, so the two sides of an A/A pair
+ * stay alike.
  * A process without that instrument's value is left out. */
 static int proc_estimate(const m_bench *b, const m_row *r, const family_threshold *ft, ha_proc_est *out)
 {
@@ -599,7 +600,7 @@ static int proc_estimate(const m_bench *b, const m_row *r, const family_threshol
     return rc;
 }
 
-static void proc_notes(const m_bench *a, const m_bench *b, findings *f)
+static void proc_notes(const regress_cfg *cfg, const m_bench *a, const m_bench *b, findings *f)
 {
     const m_bench *runs[2] = {a, b};
     const char *side[2] = {"old", "new"};
@@ -628,6 +629,14 @@ static void proc_notes(const m_bench *a, const m_bench *b, findings *f)
                          "every process takes its own", cpus[0], cpus[1]);
     free(cpus[0]);
     free(cpus[1]);
+    /* the families that leave slow-state processes out, named from the table */
+    char *fams = rf_printf("%s", "");
+    for (int i = 0, n = 0; fams && i < REGRESS_NFAM; i++)
+        if (cfg->thr[i].steady_only) {
+            char *more = rf_printf("%s%s%s", fams, n++ ? ", " : "", cfg->thr[i].family);
+            free(fams);
+            fams = more;
+        }
     for (int s = 0; s < 2; s++) {
         const m_row *sys = m_bench_row(runs[s], "syscall", "", "", 1);
         double low = steadiest(sys);
@@ -639,15 +648,16 @@ static void proc_notes(const m_bench *a, const m_bench *b, findings *f)
                 free(list);
                 list = more;
             }
-        if (!list)
+        if (!list || !fams)
             findings_note(f, "the %s run's slow-state processes were not listed: out of memory", side[s]);
         else if (n)
-            findings_note(f, "the %s run's guarded, query and hardened rows leave out %zu of %zu processes "
-                             "(%s): their syscall loop ran more than %.0f %% above the run's steadiest, a slow state "
-                             "of the host core that dividing by the loop does not take out",
-                          side[s], n, sys->nprocs, list, 100 * STEADY_MARGIN);
+            findings_note(f, "the %s run's %s rows leave out %zu of %zu processes (%s): their syscall loop ran more "
+                             "than %.0f %% above the run's steadiest, a slow state of the host core that dividing by "
+                             "the loop does not take out",
+                          side[s], fams, n, sys->nprocs, list, 100 * STEADY_MARGIN);
         free(list);
     }
+    free(fams);
 }
 
 /* The cold read (one line on each of 512 pages) costs what the pages'
@@ -673,7 +683,7 @@ char *regress_row_name(const m_row *r)
 static void cmp_proc_rows(const regress_cfg *cfg, const m_bench *a, const m_bench *b, const instruments *in,
                           findings *f)
 {
-    proc_notes(a, b, f);
+    proc_notes(cfg, a, b, f);
     size_t m = 0;
     for (size_t i = 0; i < a->nrows; i++) {
         const m_row *r = &a->rows[i];

@@ -810,9 +810,9 @@ static void processes_in_a_slow_state_are_left_out_of_the_rows_that_follow_it(vo
     a.slow_rows = b.slow_rows = 1.6;
     b.slow_first = 3;
     judge(&a, &b);
-    assert_true(noted("the old run's guarded, query and hardened rows leave out 2 of 8 processes (1, 2): their "
+    assert_true(noted("the old run's guarded, query, hardened rows leave out 2 of 8 processes (1, 2): their "
                       "syscall loop ran more than 10 % above the run's steadiest"));
-    assert_true(noted("the new run's guarded, query and hardened rows leave out 2 of 8 processes (4, 5)"));
+    assert_true(noted("the new run's guarded, query, hardened rows leave out 2 of 8 processes (4, 5)"));
     assert_int_equal(findings_count(&f, REGRESSION) + findings_count(&f, IMPROVEMENT), 0);
     assert_int_equal(findings_count(&f, INCONCLUSIVE), 0);
     b.scale[3] = 1.15;
