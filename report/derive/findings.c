@@ -6,19 +6,12 @@
 
 #include "exitcodes.h"
 #include "exports.h"
+#include "readfile.h"
 #include "recw.h"
 #include "text.h"
 
 static const char *const class_names[NCLASS] = {"regressions", "improvements", "inconclusive", "changes"};
 static const int class_fields[NCLASS] = {HF_CMP_REGRESSIONS, HF_CMP_IMPROVEMENTS, HF_CMP_INCONCLUSIVE, HF_CMP_CHANGES};
-
-static char *vformat(const char *fmt, va_list ap)
-{
-    char *s = NULL;
-    if (vasprintf(&s, fmt, ap) < 0)
-        s = NULL;
-    return s;
-}
 
 static void oom(void)
 {
@@ -38,7 +31,7 @@ void findings_add(findings *f, int cls, const char *what, const char *name, cons
     }
     va_list ap;
     va_start(ap, fmt);
-    finding x = {cls, strdup(what), strdup(name), vformat(fmt, ap)};
+    finding x = {cls, strdup(what), strdup(name), rf_vprintf(fmt, ap)};
     va_end(ap);
     if (!x.what || !x.name || !x.detail)
         oom();
@@ -58,7 +51,7 @@ void findings_note(findings *f, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    push(&f->notes, &f->nnotes, vformat(fmt, ap));
+    push(&f->notes, &f->nnotes, rf_vprintf(fmt, ap));
     va_end(ap);
 }
 
@@ -66,7 +59,7 @@ void findings_differ(findings *f, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    push(&f->differ, &f->ndiffer, vformat(fmt, ap));
+    push(&f->differ, &f->ndiffer, rf_vprintf(fmt, ap));
     va_end(ap);
 }
 

@@ -11,13 +11,19 @@
 #include <unistd.h>
 #include <zlib.h>
 
+char *rf_vprintf(const char *fmt, va_list ap)
+{
+    char *s = NULL;
+    if (vasprintf(&s, fmt, ap) < 0)
+        s = NULL;
+    return s;
+}
+
 char *rf_printf(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    char *s = NULL;
-    if (vasprintf(&s, fmt, ap) < 0)
-        s = NULL;
+    char *s = rf_vprintf(fmt, ap);
     va_end(ap);
     return s;
 }

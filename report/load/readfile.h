@@ -6,6 +6,7 @@
 #ifndef HA_READFILE_H
 #define HA_READFILE_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -23,5 +24,6 @@ char *rf_join(const char *dir, const char *name);
 
 /* A malloc'd string built like printf (NULL when out of memory). */
 char *rf_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+char *rf_vprintf(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
 
 #endif

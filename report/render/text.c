@@ -8,6 +8,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "readfile.h"
 #include "utf8.h"
 
 /* ---- a pool of strings the renderers print and forget ---- */
@@ -45,9 +46,7 @@ const char *text_printf(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    char *s = NULL;
-    if (vasprintf(&s, fmt, ap) < 0)
-        s = NULL;
+    char *s = rf_vprintf(fmt, ap);
     va_end(ap);
     return keep(s);
 }

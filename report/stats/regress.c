@@ -74,12 +74,39 @@ static char *finding_name(findings *f, const char *what, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    char *s = NULL;
-    if (vasprintf(&s, fmt, ap) < 0)
-        s = NULL;
+    char *s = rf_vprintf(fmt, ap);
     va_end(ap);
     if (!s)
         findings_add(f, INCONCLUSIVE, what, "one of them", "out of memory: not compared");
+    return s;
+}
+
+/* list, then sep and the item when list is not empty (list is freed); the
+ * first call takes NULL or "". NULL out of memory. */
+static char *joined(char *list, const char *sep, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static char *joined(char *list, const char *sep, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char *item = rf_vprintf(fmt, ap);
+    va_end(ap);
+    char *s = item ? rf_printf("%s%s%s", list ? list : "", list && *list ? sep : "", item) : NULL;
+    free(item);
+    free(list);
+    return s;
+}
+
+static bool is_state_bound(const family_threshold *t) { return t->state_bound; }
+static bool is_steady_only(const family_threshold *t) { return t->steady_only; }
+
+/* The families of the table that `has`, ", "-joined (malloc'd; NULL out
+ * of memory). */
+static char *family_names(const regress_cfg *cfg, bool (*has)(const family_threshold *))
+{
+    char *s = rf_printf("%s", "");
+    for (int i = 0; s && i < REGRESS_NFAM; i++)
+        if (has(&cfg->thr[i]))
+            s = joined(s, ", ", "%s", cfg->thr[i].family);
     return s;
 }
 
@@ -393,17 +420,13 @@ static void inconclusive_families(const regress_cfg *cfg, const instruments *in,
                      "the machine's clock moved %+.1f %% between the runs, more than the %.0f %% normalisation is "
                      "trusted for: no timing judged", 100 * (in->canary - 1), 100 * INSTR_CANARY_LIMIT);
     else if (in->state_off) {
-        char fams[120] = "";
-        for (int i = 0; i < REGRESS_NFAM; i++)
-            if (cfg->thr[i].state_bound) {
-                size_t l = strlen(fams);
-                snprintf(fams + l, sizeof fams - l, "%s%s", l ? ", " : "", cfg->thr[i].family);
-            }
+        char *fams = family_names(cfg, is_state_bound);
         findings_add(f, INCONCLUSIVE, "instrument", "host core state",
                      "the empty loop moved %+.1f %% and the syscall loop %+.1f %% against the canary (limit %.0f %%): "
                      "the CPUs' state differed between the runs, which the canary cannot correct; not judged: %s",
                      100 * (in->harness / in->canary - 1), 100 * (in->sys / in->canary - 1), 100 * INSTR_STATE_LIMIT,
-                     fams);
+                     fams ? fams : "the state-bound families (out of memory naming them)");
+        free(fams);
     }
 }
 
@@ -616,11 +639,8 @@ static void proc_notes(const regress_cfg *cfg, const m_bench *a, const m_bench *
     char *cpus[2] = {NULL, NULL};
     for (int s = 0; s < 2; s++) {
         cpus[s] = rf_printf("%s", "");
-        for (size_t i = 0; cpus[s] && i < runs[s]->nprocs; i++) {
-            char *more = rf_printf("%s%s%lld", cpus[s], i ? "," : "", runs[s]->procs[i].start_cpu);
-            free(cpus[s]);
-            cpus[s] = more;
-        }
+        for (size_t i = 0; cpus[s] && i < runs[s]->nprocs; i++)
+            cpus[s] = joined(cpus[s], ",", "%lld", runs[s]->procs[i].start_cpu);
     }
     if (!cpus[0] || !cpus[1])
         findings_note(f, "the processes' CPUs were not compared: out of memory");
@@ -629,14 +649,7 @@ static void proc_notes(const regress_cfg *cfg, const m_bench *a, const m_bench *
                          "every process takes its own", cpus[0], cpus[1]);
     free(cpus[0]);
     free(cpus[1]);
-    /* the families that leave slow-state processes out, named from the table */
-    char *fams = rf_printf("%s", "");
-    for (int i = 0, n = 0; fams && i < REGRESS_NFAM; i++)
-        if (cfg->thr[i].steady_only) {
-            char *more = rf_printf("%s%s%s", fams, n++ ? ", " : "", cfg->thr[i].family);
-            free(fams);
-            fams = more;
-        }
+    char *fams = family_names(cfg, is_steady_only);
     for (int s = 0; s < 2; s++) {
         const m_row *sys = m_bench_row(runs[s], "syscall", "", "", 1);
         double low = steadiest(sys);
@@ -644,9 +657,8 @@ static void proc_notes(const regress_cfg *cfg, const m_bench *a, const m_bench *
         size_t n = 0;
         for (size_t i = 0; list && sys && i < sys->nprocs; i++)
             if (slow_state(ha_proc_value(sys->procs[i].blocks, sys->procs[i].nblocks), low)) {
-                char *more = rf_printf("%s%s%lld", list, n++ ? ", " : "", sys->procs[i].process);
-                free(list);
-                list = more;
+                list = joined(list, ", ", "%lld", sys->procs[i].process);
+                n++;
             }
         if (!list || !fams)
             findings_note(f, "the %s run's slow-state processes were not listed: out of memory", side[s]);
