@@ -47,10 +47,10 @@ static int parse(bench *b, int argc, char **argv)
     static const char *seed;
     const ha_opt own[] = {
         {"iterations", HA_OPT_LONG, 1, MAX_ITERATIONS, &iterations, "N", "operations per row, as upstream counts them (20000; 2000 with several processes)", NULL},
-        {"warmup", HA_OPT_LONG, 0, MAX_ITERATIONS, &warmup, "N", "operations before a row is timed (1000; 100 with several processes)", NULL},
+        {"warmup", HA_OPT_LONG, 0, MAX_ITERATIONS, &warmup, "N", "operations before a row is timed (1000; 200 with several processes)", NULL},
         {"repeat", HA_OPT_LONG, 1, 10, &b->repeat, "N", "rows per path, each in its own share of the rounds (2; 1 with several processes)", NULL},
-        {"rounds", HA_OPT_LONG, 1, 100, &b->plan.rounds, "N", "interleaved rounds each row takes part in (12; 2 with several processes)", NULL},
-        {"row-seconds", HA_OPT_REAL, 0.002, 600, &b->plan.row_seconds, "S", "a row takes no more samples than fill S (1; 0.006 with several processes)", NULL},
+        {"rounds", HA_OPT_LONG, 1, 100, &b->plan.rounds, "N", "interleaved rounds each row takes part in (12; 4 with several processes)", NULL},
+        {"row-seconds", HA_OPT_REAL, 0.01, 600, &b->plan.row_seconds, "S", "a row takes no more samples than fill S (1; 0.012 with several processes)", NULL},
         {"kind", HA_OPT_LIST, 0, 0, &kinds, "NAME", "time only this kind (repeatable)", NULL},
         {"path", HA_OPT_LIST, 0, 0, &paths, "NAME", "time only this path (repeatable; --list-paths)", known_path},
         {"cpu", HA_OPT_LONG, 0, CPUPICK_MAX - 1, &b->forced_cpu, "N", "hold the run on CPU N instead of the surveyed one", NULL},
@@ -58,7 +58,7 @@ static int parse(bench *b, int argc, char **argv)
         {"sweep-max", HA_OPT_SIZE, 8, SWEEP_LIMIT, &b->sweep_max, "SIZE", "the sweep's largest size, a power of two (64KiB)", power_of_two},
         {"sweep-iterations", HA_OPT_LONG, 1, MAX_ITERATIONS, &sweep_iterations, "N", "operations per sweep point (2000)", NULL},
         {"processes", HA_OPT_LONG, 1, BENCH_MAX_PROCS, &b->nprocs_requested, "K",
-         "sample every timed row in K fresh processes, one after another (16): the process is the unit", NULL},
+         "sample every timed row in K fresh processes, one after another (8): the process is the unit", NULL},
         {"process-index", HA_OPT_LONG, 1, BENCH_MAX_PROCS, &b->process_index, "I", "internal: this is process I of the run", NULL},
         {"order-seed", HA_OPT_STRING, 0, 0, &seed, "S", "internal: the seed of this process's row order", a_seed},
         {"start-cpu", HA_OPT_LONG, 0, CPUPICK_MAX - 1, &b->start_cpu, "N", "internal: start on CPU N (it may move)", NULL},
@@ -85,22 +85,17 @@ static int parse(bench *b, int argc, char **argv)
     if (b->worker_out && b->t.json)
         return ha_tool_usage(&b->t, "--worker-out is the worker's: it writes no record (--json)");
     /* Several processes: the time goes to processes, not to blocks inside
-     * one (each row a few ms in two rounds); one process keeps the plan
-     * it always had. What the command line gives wins either way. The
-     * spread between processes is what a row's interval pays for (2-8 %
-     * after normalisation on the H200, against a median of the blocks of
-     * one process that moves far less), so halving each process's blocks
-     * to take twice the processes in the same minute narrows it by about
-     * a factor of 1.4 (docs/gate.md). */
+     * one (each row a few ms in four rounds); one process keeps the plan
+     * it always had. What the command line gives wins either way. */
     bool many = b->nprocs_requested > 1 || b->worker_out || b->process_index > 1;
     b->plan.iterations = iterations > 0 ? iterations : many ? 2000 : 20000;
-    b->plan.warmup = warmup >= 0 ? warmup : many ? 100 : 1000;
-    b->plan.rounds = b->plan.rounds ? b->plan.rounds : many ? 2 : 12;
+    b->plan.warmup = warmup >= 0 ? warmup : many ? 200 : 1000;
+    b->plan.rounds = b->plan.rounds ? b->plan.rounds : many ? 4 : 12;
     b->repeat = b->repeat ? b->repeat : many ? 1 : 2;
-    b->plan.row_seconds = b->plan.row_seconds > 0 ? b->plan.row_seconds : many ? 0.006 : 1.0;
-    b->plan.min_row_seconds = many ? 0.002 : 0.05;
-    b->plan.min_samples = many ? 20 : 200;
-    b->plan.warm_seconds = many ? 0.001 : 0.01;
+    b->plan.row_seconds = b->plan.row_seconds > 0 ? b->plan.row_seconds : many ? 0.012 : 1.0;
+    b->plan.min_row_seconds = many ? 0.004 : 0.05;
+    b->plan.min_samples = many ? 40 : 200;
+    b->plan.warm_seconds = many ? 0.002 : 0.01;
     if (sweep_iterations > 0)
         b->sweep_iterations = sweep_iterations;
     b->sweep = !nosweep;

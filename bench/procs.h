@@ -17,7 +17,7 @@
 #include <stddef.h>
 
 #define BENCH_MAX_PROCS 32
-#define BENCH_DEFAULT_PROCS 16
+#define BENCH_DEFAULT_PROCS 8
 /* A worker that runs longer than this is ended, and named. */
 #define BENCH_WORKER_LIMIT_S 300
 
