@@ -1,0 +1,81 @@
+"""How far apart a run's processes are, per family: for every plain run of
+the given campaign folders (results/gate-proc-h200/...), each timed row's
+per-process values (the median of a process's block medians) divided by
+that process's instrument and thinned by the slow-state rule as compare
+does it (report/stats/regress.c: the syscall loop for the state-bound
+families, leaving out of guarded, query and hardened rows the processes
+whose loop ran more than 10 % above the run's steadiest; the canary for
+read and copy), then per row the sd of their logs, the processes kept and
+the standard error sd/sqrt(n) that a pair's interval is built on. Prints
+per folder each family's median over its rows and runs. The os_proc_maps
+rows (not gated) and the memory family are left out.
+  python3 tools/diag/process_spread.py results/gate-proc-h200/m24 results/gate-proc-h200/k16-m26"""
+import glob
+import gzip
+import json
+import math
+import os
+import statistics as st
+import sys
+
+STATE_BOUND = ("guarded", "query", "hardened", "fault")
+STEADY_ONLY = ("guarded", "query", "hardened")
+STEADY_MARGIN = 0.10
+
+
+def value(proc):
+    blocks = proc["block_medians_ns"]
+    return st.median(blocks) if blocks else None
+
+
+def instruments(bench):
+    out = {}
+    for r in bench["rows"]:
+        if r["path"] in ("syscall", "canary") and r["repeat"] == 1 and r.get("by_process"):
+            out[r["path"]] = {p["process"]: value(p) for p in r["by_process"] if value(p)}
+    return out
+
+
+def row_spreads(bench, acc):
+    inst = instruments(bench)
+    if "syscall" not in inst or "canary" not in inst or not inst["syscall"]:
+        return
+    low = min(inst["syscall"].values())
+    for r in bench["rows"]:
+        fam = r["family"]
+        if r["skipped"] or fam not in STATE_BOUND + ("read", "copy") or not r.get("by_process"):
+            continue
+        if r["candidate"] and "proc_maps" in r["candidate"]:
+            continue
+        by = inst["syscall" if fam in STATE_BOUND else "canary"]
+        logs = []
+        for p in r["by_process"]:
+            x, c = value(p), by.get(p["process"])
+            if not x or not c:
+                continue
+            if fam in STEADY_ONLY and inst["syscall"].get(p["process"], math.inf) > (1 + STEADY_MARGIN) * low:
+                continue
+            logs.append(math.log(x / c))
+        if len(logs) >= 2:
+            sd = st.stdev(logs)
+            acc.setdefault(fam, []).append((sd / math.sqrt(len(logs)), sd, len(logs)))
+
+
+def main(folders):
+    for folder in folders:
+        acc = {}
+        for path in sorted(glob.glob(os.path.join(folder, "*", "bench_discriminator.json*"))):
+            with (gzip.open(path) if path.endswith(".gz") else open(path)) as f:
+                bench = json.load(f)
+            if not bench.get("test_slowdown"):
+                row_spreads(bench, acc)
+        cells = ["%s se %.1f %% sd %.1f %% n %g" % (fam, 100 * st.median(v[0] for v in rows),
+                                                    100 * st.median(v[1] for v in rows), st.median(v[2] for v in rows))
+                 for fam, rows in sorted(acc.items())]
+        print("%-8s %s" % (os.path.basename(folder.rstrip("/")), "  ".join(cells) or "no plain run with by_process rows"))
+
+
+if __name__ == "__main__":
+    if len(sys.argv) < 2:
+        sys.exit(__doc__.splitlines()[-1].strip())
+    main(sys.argv[1:])
