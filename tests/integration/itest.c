@@ -17,9 +17,15 @@ int it_sh(const char *fmt, ...)
     char cmd[4096];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(cmd, sizeof cmd, fmt, ap);
+    int len = vsnprintf(cmd, sizeof cmd, fmt, ap);
     va_end(ap);
-    strncat(cmd, " 2>&1", sizeof cmd - strlen(cmd) - 1);
+    /* a command cut to fit would run something else: say so instead */
+    if (len < 0 || (size_t)len + sizeof " 2>&1" > sizeof cmd) {
+        snprintf(it_out, sizeof it_out, "it_sh: the command is %d bytes, more than %zu: make it shorter", len,
+                 sizeof cmd - sizeof " 2>&1");
+        return 127;
+    }
+    strcat(cmd, " 2>&1");
     FILE *p = popen(cmd, "r");
     if (!p)
         return 128;
