@@ -11,29 +11,20 @@ per folder each family's median over its rows and runs. The os_proc_maps
 rows (not gated) and the memory family are left out.
   python3 tools/diag/process_spread.py results/gate-proc-h200/m24 results/gate-proc-h200/k16-m26"""
 import glob
-import gzip
-import json
 import math
 import os
 import statistics as st
 import sys
 
-STATE_BOUND = ("guarded", "query", "hardened", "fault")
+from slow_state import FAMILIES as STATE_BOUND, load, process_values
+
 STEADY_ONLY = ("guarded", "query", "hardened")
 STEADY_MARGIN = 0.10
 
 
-def value(proc):
-    blocks = proc["block_medians_ns"]
-    return st.median(blocks) if blocks else None
-
-
 def instruments(bench):
-    out = {}
-    for r in bench["rows"]:
-        if r["path"] in ("syscall", "canary") and r["repeat"] == 1 and r.get("by_process"):
-            out[r["path"]] = {p["process"]: value(p) for p in r["by_process"] if value(p)}
-    return out
+    return {r["path"]: process_values(r) for r in bench["rows"]
+            if r["path"] in ("syscall", "canary") and r["repeat"] == 1}
 
 
 def row_spreads(bench, acc):
@@ -49,11 +40,11 @@ def row_spreads(bench, acc):
             continue
         by = inst["syscall" if fam in STATE_BOUND else "canary"]
         logs = []
-        for p in r["by_process"]:
-            x, c = value(p), by.get(p["process"])
+        for k, x in process_values(r).items():
+            c = by.get(k)
             if not x or not c:
                 continue
-            if fam in STEADY_ONLY and inst["syscall"].get(p["process"], math.inf) > (1 + STEADY_MARGIN) * low:
+            if fam in STEADY_ONLY and inst["syscall"].get(k, math.inf) > (1 + STEADY_MARGIN) * low:
                 continue
             logs.append(math.log(x / c))
         if len(logs) >= 2:
@@ -65,8 +56,7 @@ def main(folders):
     for folder in folders:
         acc = {}
         for path in sorted(glob.glob(os.path.join(folder, "*", "bench_discriminator.json*"))):
-            with (gzip.open(path) if path.endswith(".gz") else open(path)) as f:
-                bench = json.load(f)
+            bench = load(path)
             if not bench.get("test_slowdown"):
                 row_spreads(bench, acc)
         cells = ["%s se %.1f %% sd %.1f %% n %g" % (fam, 100 * st.median(v[0] for v in rows),
