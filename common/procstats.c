@@ -1,6 +1,7 @@
 #include "procstats.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -75,6 +76,17 @@ double ha_t_cdf(double t, double df)
     return t > 0 ? 1 - tail : tail;
 }
 
+double ha_f_sf(double x, double d1, double d2)
+{
+    if (isnan(x) || !(d1 > 0) || !(d2 > 0))
+        return NAN;
+    if (x <= 0)
+        return 1;
+    if (isinf(x))
+        return 0;
+    return ibeta(d2 / 2, d1 / 2, d2 / (d2 + d1 * x));
+}
+
 double ha_t_quantile(double p, double df)
 {
     if (!(p > 0 && p < 1) || !(df > 0))
@@ -126,18 +138,42 @@ int ha_proc_compare(const ha_proc_est *a, const ha_proc_est *b, double level, ha
     return 0;
 }
 
+int ha_proc_compare_prior(const ha_proc_est *a, const ha_proc_est *b, const ha_var_prior *p, double level,
+                          ha_proc_ratio *out)
+{
+    if (!p || !(p->df > 0))
+        return ha_proc_compare(a, b, level, out);
+    memset(out, 0, sizeof *out);
+    out->lo = out->hi = out->ratio = NAN;
+    if (a->k < 2 || b->k < 2 || !(level >= 0.5 && level < 1))
+        return -1;
+    double d = (double)(a->k + b->k - 2);
+    double pooled = ((double)(a->k - 1) * a->sd_log * a->sd_log + (double)(b->k - 1) * b->sd_log * b->sd_log) / d;
+    out->d = b->mean_log - a->mean_log;
+    out->ratio = exp(out->d);
+    out->se = sqrt(ha_var_moderated(p, pooled, d) * (1 / (double)a->k + 1 / (double)b->k));
+    out->df = p->df + d;
+    double t = ha_t_quantile(1 - (1 - level) / 2, out->df);
+    out->lo = exp(out->d - t * out->se);
+    out->hi = exp(out->d + t * out->se);
+    return 0;
+}
+
 double ha_proc_detectable(const ha_proc_ratio *r, double level, double power, double threshold)
 {
     double t = ha_t_quantile(1 - (1 - level) / 2, r->df), tp = ha_t_quantile(power, r->df);
     return log1p(threshold) + (t + tp) * r->se;
 }
 
-void ha_gate_judge(const ha_gate_rule *g, const ha_proc_est *a, const ha_proc_est *b, ha_gate_row *out)
+static void judge_with(const ha_gate_rule *g, const ha_proc_est *a, const ha_proc_est *b, const ha_var_prior *p,
+                       ha_gate_row *out)
 {
     memset(out, 0, sizeof *out);
     out->level = 1 - g->alpha / (double)(g->m ? g->m : 1);
     out->detectable = NAN;
-    if (ha_proc_compare(a, b, out->level, &out->r) != 0) {
+    out->prior_df = p ? p->df : 0;
+    if (a->k < HA_GATE_MIN_PROCS || b->k < HA_GATE_MIN_PROCS ||
+        ha_proc_compare_prior(a, b, p, out->level, &out->r) != 0) {
         out->outcome = HA_GATE_TOO_FEW;
         return;
     }
@@ -157,6 +193,11 @@ void ha_gate_judge(const ha_gate_rule *g, const ha_proc_est *a, const ha_proc_es
         out->outcome = HA_GATE_INCONCLUSIVE;
 }
 
+void ha_gate_judge(const ha_gate_rule *g, const ha_proc_est *a, const ha_proc_est *b, ha_gate_row *out)
+{
+    judge_with(g, a, b, NULL, out);
+}
+
 double ha_proc_p_beyond(const ha_proc_ratio *r, double threshold)
 {
     double t = log1p(threshold);
@@ -173,19 +214,73 @@ static int by_p(const void *x, const void *y)
     return (a > b) - (a < b);
 }
 
+static bool shrinkable(const ha_gate_rule *r, const ha_proc_est *a, const ha_proc_est *b)
+{
+    return r->group && a->k >= HA_GATE_MIN_PROCS && b->k >= HA_GATE_MIN_PROCS;
+}
+
+static bool group_seen(const ha_gate_rule *rule, size_t i, const ha_proc_est *a, const ha_proc_est *b)
+{
+    for (size_t j = 0; j < i; j++)
+        if (rule[j].group == rule[i].group && shrinkable(&rule[j], &a[j], &b[j]))
+            return true;
+    return false;
+}
+
+/* Each row's prior: the one fitted to the pooled variances of its group's
+ * shrinkable rows (df 0 for a row that is not, or a group without one).
+ * s2 and df are scratch of n. */
+static void group_priors(const ha_gate_rule *rule, size_t n, const ha_proc_est *a, const ha_proc_est *b,
+                         ha_var_prior *prior, double *s2, double *df)
+{
+    for (size_t i = 0; i < n; i++)
+        prior[i] = (ha_var_prior){0, NAN};
+    for (size_t i = 0; i < n; i++) {
+        if (!shrinkable(&rule[i], &a[i], &b[i]) || group_seen(rule, i, a, b))
+            continue;
+        size_t k = 0;
+        for (size_t j = i; j < n; j++)
+            if (rule[j].group == rule[i].group && shrinkable(&rule[j], &a[j], &b[j])) {
+                df[k] = (double)(a[j].k + b[j].k - 2);
+                s2[k] = ((double)(a[j].k - 1) * a[j].sd_log * a[j].sd_log +
+                         (double)(b[j].k - 1) * b[j].sd_log * b[j].sd_log) / df[k];
+                k++;
+            }
+        ha_var_prior g;
+        ha_var_prior_fit(s2, df, k, &g); /* df 0 when it cannot: Welch */
+        /* A row that spreads far more than the prior allows is not one of
+         * the rows the prior describes (its s^2 / s0^2 is F(d, d0) if it
+         * were): shrinking it would narrow its interval below what its own
+         * processes show, so it keeps its own spread. */
+        k = 0;
+        for (size_t j = i; j < n; j++)
+            if (rule[j].group == rule[i].group && shrinkable(&rule[j], &a[j], &b[j])) {
+                bool unlike = g.df > 0 && ha_f_sf(s2[k] / g.s2, df[k], g.df) < HA_PRIOR_UNLIKE_P;
+                prior[j] = unlike ? (ha_var_prior){0, NAN} : g;
+                k++;
+            }
+    }
+}
+
 long ha_gate_family(const ha_gate_rule *rule, size_t n, const ha_proc_est *a, const ha_proc_est *b, ha_gate_row *out)
 {
-    double *p = malloc((n ? n : 1) * sizeof *p);
-    const double **order = malloc((n ? n : 1) * sizeof *order);
-    if (!p || !order) {
+    size_t nn = n ? n : 1;
+    double *p = malloc(nn * sizeof *p), *s2 = malloc(nn * sizeof *s2), *df = malloc(nn * sizeof *df);
+    const double **order = malloc(nn * sizeof *order);
+    ha_var_prior *prior = malloc(nn * sizeof *prior);
+    if (!p || !order || !s2 || !df || !prior) {
         free(p);
         free(order);
+        free(s2);
+        free(df);
+        free(prior);
         return -1;
     }
     size_t m = n && rule[0].m > n ? rule[0].m : n;
     double alpha = n ? rule[0].alpha : 0;
+    group_priors(rule, n, a, b, prior, s2, df);
     for (size_t i = 0; i < n; i++) {
-        ha_gate_judge(&rule[i], &a[i], &b[i], &out[i]);
+        judge_with(&rule[i], &a[i], &b[i], &prior[i], &out[i]);
         p[i] = out[i].outcome == HA_GATE_TOO_FEW ? 1 : ha_proc_p_beyond(&out[i].r, rule[i].threshold);
         order[i] = &p[i];
     }
@@ -202,7 +297,7 @@ long ha_gate_family(const ha_gate_rule *rule, size_t n, const ha_proc_est *a, co
             continue;
         if (found && p[i] <= cut) {
             o->level = level;
-            ha_proc_compare(&a[i], &b[i], level, &o->r);
+            ha_proc_compare_prior(&a[i], &b[i], &prior[i], level, &o->r);
             o->outcome = o->r.d > 0 ? HA_GATE_REGRESSION : HA_GATE_IMPROVEMENT;
         } else if (o->outcome == HA_GATE_REGRESSION || o->outcome == HA_GATE_IMPROVEMENT) {
             o->outcome = HA_GATE_INCONCLUSIVE; /* BH finds all that Bonferroni finds: never reached */
@@ -210,6 +305,9 @@ long ha_gate_family(const ha_gate_rule *rule, size_t n, const ha_proc_est *a, co
     }
     free(p);
     free(order);
+    free(s2);
+    free(df);
+    free(prior);
     return (long)found;
 }
 

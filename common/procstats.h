@@ -19,6 +19,8 @@
 
 #include <stddef.h>
 
+#include "varprior.h"
+
 /* A run's figure from its processes. */
 typedef struct ha_proc_est {
     size_t k;        /* processes with a value */
@@ -53,6 +55,28 @@ int ha_proc_interval(const ha_proc_est *e, double level, double *lo, double *hi)
  * Needs two processes on each side; returns -1 otherwise. */
 int ha_proc_compare(const ha_proc_est *a, const ha_proc_est *b, double level, ha_proc_ratio *out);
 
+/* The gate judges a row only where both runs kept this many processes'
+ * values for it. The processes a row keeps are not a random draw of the
+ * run's: a process loses a row when its blocks fell on a contended CPU,
+ * and compare leaves out the processes in a slow state. With two or three
+ * left, they may share a state the run's others did not (m12 of
+ * results/gate-proc-h200: the two a run kept, both 30-45 % slow on one
+ * query), and their own spread cannot say so. */
+#define HA_GATE_MIN_PROCS 4
+
+/* A row of a group whose spread is beyond the prior's (s^2 / s0^2 above
+ * F(d, d0)'s 1 - this quantile) keeps its own: the prior does not
+ * describe it (one query row of a path spreading five times the others'
+ * would otherwise be shrunk, and an A/A pair flag it 2.75 % of the time
+ * with no threshold, against the 1 % the family rule states). */
+#define HA_PRIOR_UNLIKE_P 0.01
+
+/* b/a with the pooled variance of both runs shrunk by a prior
+ * (varprior.h): se = sqrt(s~^2 (1/ka + 1/kb)), df = d0 + ka + kb - 2.
+ * Without a prior (p NULL or p->df 0) it is ha_proc_compare. */
+int ha_proc_compare_prior(const ha_proc_est *a, const ha_proc_est *b, const ha_var_prior *p, double level,
+                          ha_proc_ratio *out);
+
 /* The smallest change (as a log ratio) that the pair would put wholly
  * beyond log(1 + threshold) with probability `power`, at two-sided
  * confidence `level`: log(1 + threshold) + (t_level + t_power) * se. */
@@ -68,7 +92,7 @@ typedef enum {
     HA_GATE_IMPROVEMENT,  /* the whole interval below 1 / (1 + threshold) */
     HA_GATE_INCONCLUSIVE, /* neither */
     HA_GATE_MONITOR,      /* the pair cannot resolve +resolve at `power`: reported, not gated */
-    HA_GATE_TOO_FEW,      /* fewer than two processes on a side */
+    HA_GATE_TOO_FEW,      /* fewer than HA_GATE_MIN_PROCS processes on a side */
 } ha_gate_outcome;
 
 typedef struct ha_gate_rule {
@@ -77,6 +101,7 @@ typedef struct ha_gate_rule {
     double threshold; /* a change beyond this is a regression (0.05: 5 %) */
     double resolve;   /* the change the gate promises to catch (0.15) */
     double power;     /* with this probability (0.95) */
+    size_t group;     /* rows of one group (not 0) share a prior of their spread; 0: the row's own */
 } ha_gate_rule;
 
 typedef struct ha_gate_row {
@@ -84,6 +109,7 @@ typedef struct ha_gate_row {
     ha_proc_ratio r;    /* at the family level */
     double level;       /* 1 - alpha / m */
     double detectable;  /* the smallest change caught at `power`, as a ratio - 1 */
+    double prior_df;    /* d0 of its group's prior; 0: Welch on its own spread */
 } ha_gate_row;
 
 void ha_gate_judge(const ha_gate_rule *g, const ha_proc_est *a, const ha_proc_est *b, ha_gate_row *out);
@@ -105,6 +131,9 @@ double ha_proc_p_beyond(const ha_proc_ratio *r, double threshold);
  * regression or improvement even where the pair could not promise to
  * resolve it (a monitor-only row is not promised, not ignored). Every other
  * row is judged as ha_gate_judge does, without those two outcomes.
+ * The rows of a group (rule[i].group) are judged on their variance shrunk
+ * toward the group's (ha_proc_compare_prior, a prior fitted to the group's
+ * judged rows' pooled variances); the others on their own (Welch).
  * Returns R, or -1 out of memory. */
 long ha_gate_family(const ha_gate_rule *rule, size_t n, const ha_proc_est *a, const ha_proc_est *b, ha_gate_row *out);
 const char *ha_gate_name(ha_gate_outcome o);
@@ -113,5 +142,7 @@ const char *ha_gate_name(ha_gate_outcome o);
  * df > 0 (real: Welch's df is not whole). */
 double ha_t_cdf(double t, double df);
 double ha_t_quantile(double p, double df);
+/* Snedecor's F with d1 and d2 df: P(F > x). */
+double ha_f_sf(double x, double d1, double d2);
 
 #endif

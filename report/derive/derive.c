@@ -104,11 +104,24 @@ double m_fast_ns(const m_run *r) { return r->d.fast ? m_row_figure(r, r->d.fast)
 
 double m_slow_ns(const m_run *r) { return r->d.slow ? m_row_figure(r, r->d.slow)->ns : r->bench.slow_median; }
 
+/* How many rows each process kept an uncontended block in: compare leaves
+ * out a process that kept far fewer than the run's most complete one. */
+static void rows_kept(m_bench *b)
+{
+    for (size_t j = 0; j < b->nprocs; j++)
+        b->procs[j].rows_kept = 0;
+    for (size_t i = 0; i < b->nrows; i++)
+        for (size_t k = 0; k < b->rows[i].nprocs; k++)
+            for (size_t j = 0; b->rows[i].procs[k].nblocks && j < b->nprocs; j++)
+                b->procs[j].rows_kept += b->procs[j].index == b->rows[i].procs[k].process;
+}
+
 static void bench_facts(m_run *r)
 {
     m_derived *d = &r->d;
     const m_bench *b = &r->bench;
     d->slowed = b->nslowdowns > 0;
+    rows_kept(&r->bench);
     figures(r);
     if (!b->has_headline)
         return;

@@ -183,6 +183,7 @@ typedef struct m_proc {
     bool ok;
     const char *detail;
     double wall, open, prepare, measure;
+    size_t rows_kept; /* derived (m_derive): the rows in which it kept an uncontended block */
 } m_proc;
 
 typedef struct m_bench {

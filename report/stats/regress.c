@@ -566,12 +566,33 @@ static const m_rowproc *row_proc(const m_row *r, long long process)
     return NULL;
 }
 
-/* The syscall loop of the run's steadiest process (its smallest value);
- * NaN without one. */
-static double steadiest(const m_row *syscall)
+/* Whether a process spent most of its blocks on a contended CPU: it kept
+ * an uncontended block in fewer than CONTENDED_ROWS_SHARE of the rows its
+ * run's most complete process kept, the retake budget having run out. Its
+ * instruments were read on that CPU too, so dividing by them is wrong for
+ * what it kept: on m22 of results/gate-proc-h200 such processes' canary
+ * ran 17-28 % above the run's median, and their read rows, divided by it,
+ * came out 11-27 % below the other processes'. */
+static bool contended(const m_bench *b, long long process)
+{
+    size_t top = 0, mine = SIZE_MAX;
+    for (size_t i = 0; i < b->nprocs; i++) {
+        if (b->procs[i].rows_kept > top)
+            top = b->procs[i].rows_kept;
+        if (b->procs[i].index == process)
+            mine = b->procs[i].rows_kept;
+    }
+    return mine != SIZE_MAX && (double)mine < CONTENDED_ROWS_SHARE * (double)top;
+}
+
+/* The syscall loop of the run's steadiest process (its smallest value),
+ * of those not contended; NaN without one. */
+static double steadiest(const m_bench *b, const m_row *syscall)
 {
     double low = NAN;
     for (size_t i = 0; syscall && i < syscall->nprocs; i++) {
+        if (contended(b, syscall->procs[i].process))
+            continue;
         double v = ha_proc_value(syscall->procs[i].blocks, syscall->procs[i].nblocks);
         if (v > 0 && !(v >= low))
             low = v;
@@ -604,12 +625,14 @@ static int proc_estimate(const m_bench *b, const m_row *r, const family_threshol
     const char *instr = ft->state_bound ? "syscall" : "canary";
     double share = ft->state_bound ? 1 : ft->clock_share;
     const m_row *canary = m_bench_row(b, instr, "", "", 1);
-    double low = ft->steady_only ? steadiest(canary) : NAN;
+    double low = ft->steady_only ? steadiest(b, canary) : NAN;
     double *v = calloc(r->nprocs ? r->nprocs : 1, sizeof *v);
     if (!v)
         return -1;
     size_t n = 0;
     for (size_t i = 0; i < r->nprocs; i++) {
+        if (contended(b, r->procs[i].process))
+            continue;
         double x = ha_proc_value(r->procs[i].blocks, r->procs[i].nblocks);
         const m_rowproc *c = canary ? row_proc(canary, r->procs[i].process) : NULL;
         double cv = c ? ha_proc_value(c->blocks, c->nblocks) : NAN;
@@ -649,14 +672,32 @@ static void proc_notes(const regress_cfg *cfg, const m_bench *a, const m_bench *
                          "every process takes its own", cpus[0], cpus[1]);
     free(cpus[0]);
     free(cpus[1]);
+    for (int s = 0; s < 2; s++) {
+        char *list = rf_printf("%s", "");
+        size_t n = 0;
+        for (size_t i = 0; list && i < runs[s]->nprocs; i++)
+            if (contended(runs[s], runs[s]->procs[i].index)) {
+                list = joined(list, ", ", "%lld", runs[s]->procs[i].index);
+                n++;
+            }
+        if (!list)
+            findings_note(f, "the %s run's contended processes were not listed: out of memory", side[s]);
+        else if (n)
+            findings_note(f, "the %s run's rows leave out %zu of %zu processes (%s): each kept an uncontended block "
+                             "in fewer than %.0f %% of the rows its run's most complete process did, so its blocks "
+                             "and the instruments it is divided by were taken on a contended CPU",
+                          side[s], n, runs[s]->nprocs, list, 100 * CONTENDED_ROWS_SHARE);
+        free(list);
+    }
     char *fams = family_names(cfg, is_steady_only);
     for (int s = 0; s < 2; s++) {
         const m_row *sys = m_bench_row(runs[s], "syscall", "", "", 1);
-        double low = steadiest(sys);
+        double low = steadiest(runs[s], sys);
         char *list = rf_printf("%s", "");
         size_t n = 0;
         for (size_t i = 0; list && sys && i < sys->nprocs; i++)
-            if (slow_state(ha_proc_value(sys->procs[i].blocks, sys->procs[i].nblocks), low)) {
+            if (!contended(runs[s], sys->procs[i].process) &&
+                slow_state(ha_proc_value(sys->procs[i].blocks, sys->procs[i].nblocks), low)) {
                 list = joined(list, ", ", "%lld", sys->procs[i].process);
                 n++;
             }
@@ -690,6 +731,17 @@ int regress_row_estimate(const regress_cfg *c, const m_bench *b, const m_row *r,
 char *regress_row_name(const m_row *r)
 {
     return rf_printf("%s / %s%s%s", r->path, r->kind, *r->candidate ? " / " : "", r->candidate);
+}
+
+/* A row's group for the spread prior (procstats.h): its path, numbered
+ * by the path's first row in the old run. The rows of a path are one
+ * operation on other allocation kinds, and spread alike between processes. */
+static size_t path_group(const m_bench *a, const m_row *r)
+{
+    for (size_t i = 0; i < a->nrows; i++)
+        if (!strcmp(a->rows[i].path, r->path))
+            return i + 1;
+    return 0;
 }
 
 static void cmp_proc_rows(const regress_cfg *cfg, const m_bench *a, const m_bench *b, const instruments *in,
@@ -732,7 +784,7 @@ static void cmp_proc_rows(const regress_cfg *cfg, const m_bench *a, const m_benc
             held++;
             continue;
         }
-        rule[n] = (ha_gate_rule){GATE_ALPHA, m, ft.proc_pct / 100, GATE_RESOLVE, GATE_POWER};
+        rule[n] = (ha_gate_rule){GATE_ALPHA, m, ft.proc_pct / 100, GATE_RESOLVE, GATE_POWER, path_group(a, ra)};
         if (proc_estimate(a, ra, &ft, &ea[n]) != 0 || proc_estimate(b, rb, &ft, &eb[n]) != 0)
             ea[n].k = eb[n].k = 0; /* too few: judged so */
         idx[n++] = i;
@@ -769,10 +821,12 @@ static void cmp_proc_rows(const regress_cfg *cfg, const m_bench *a, const m_benc
                                                                   : INCONCLUSIVE,
                          "timing", name,
                          "%.4g → %.4g ns (geometric means of %zu and %zu processes, each over its %s): ×%.3f, "
-                         "interval [%.3f, %.3f] at %.4g %% (family of %zu rows, %ld flagged); %s threshold %.0f %%, "
-                         "same within ±%.0f %%; detectable %+.1f %%%s",
+                         "interval [%.3f, %.3f] at %.4g %% (family of %zu rows, %ld flagged; %s, %.0f df); %s "
+                         "threshold %.0f %%, same within ±%.0f %%; detectable %+.1f %%%s",
                          ea[j].gmean, eb[j].gmean, ea[j].k, eb[j].k, ft.state_bound ? "syscall loop" : "canary",
-                         g[j].r.ratio, g[j].r.lo, g[j].r.hi, 100 * g[j].level, m, found, fam, ft.proc_pct,
+                         g[j].r.ratio, g[j].r.lo, g[j].r.hi, 100 * g[j].level, m, found,
+                         g[j].prior_df > 0 ? "its spread shrunk toward its path's" : "its own spread (Welch)",
+                         g[j].r.df, fam, ft.proc_pct,
                          100 * GATE_RESOLVE, 100 * g[j].detectable,
                          g[j].detectable > GATE_RESOLVE ? " (a monitor-only row: flagged because its interval is "
                                                           "wholly beyond the threshold)"
@@ -788,8 +842,10 @@ static void cmp_proc_rows(const regress_cfg *cfg, const m_bench *a, const m_benc
                        : worst_det > 9
                            ? rf_printf("; the least resolved, %s, cannot resolve even a tenfold change", worst_name)
                            : rf_printf("; the least resolved, %s, detects %+.0f %%", worst_name, 100 * worst_det);
-    findings_note(f, "process-level judgement: %zu row(s) in the family; each row's new/old is Welch's on the logs "
-                     "of the per-process medians, and the rows flagged are the Benjamini-Hochberg discoveries at "
+    findings_note(f, "process-level judgement: %zu row(s) in the family; each row's new/old is a t interval on the "
+                     "logs of the per-process medians, its spread shrunk toward its path's (the path's rows' spreads "
+                     "as a prior, limma's moderated t; Welch's on its own spread where the path has fewer than three "
+                     "rows to judge), and the rows flagged are the Benjamini-Hochberg discoveries at "
                      "%.2f among the p-values of \"beyond the threshold\", so an A/A pair flags any row with "
                      "probability at most %.0f %%; %ld flagged; %zu same (within ±%.0f %% at 1 − %.2f/%zu), %zu "
                      "monitor-only (the pair cannot resolve ±%.0f %% at %.0f %% power%s)",
@@ -797,13 +853,16 @@ static void cmp_proc_rows(const regress_cfg *cfg, const m_bench *a, const m_benc
                   100 * GATE_RESOLVE, 100 * GATE_POWER, worst_text ? worst_text : "");
     free(worst_name);
     free(worst_text);
-    /* A row without two processes' values on a side cannot be judged, so it
-     * is not gated: said, never exit 6 (on a fresh H200 one hardened row
-     * kept one process of eight, its others' blocks all on a contended CPU). */
+    /* A row without HA_GATE_MIN_PROCS processes' values on a side is not
+     * judged, so it is not gated: said, never exit 6 (on a fresh H200 one
+     * hardened row kept one process of eight, its others' blocks all on a
+     * contended CPU). */
     if (few) {
         char *few_name = regress_row_name(few_row);
-        findings_note(f, "%zu row(s) not judged: fewer than two processes kept a value for it on a side (a process "
-                         "drops blocks taken on a contended CPU), e.g. %s", few, few_name ? few_name : "one");
+        findings_note(f, "%zu row(s) not judged: fewer than %d processes kept a value for it on a side (a process "
+                         "drops blocks taken on a contended CPU; compare leaves out processes in a slow state or "
+                         "contended throughout), e.g. %s",
+                      few, HA_GATE_MIN_PROCS, few_name ? few_name : "one");
         free(few_name);
     }
     if (held)
@@ -858,7 +917,7 @@ static bool cmp_bench(const regress_cfg *cfg, const m_run *ra, const m_run *rb, 
                      "uncontended CPU, which no instrument corrects: timings cannot be normalised, not judged");
         return true;
     }
-    if (usable_procs(a) >= 2 && usable_procs(b) >= 2) {
+    if (usable_procs(a) >= HA_GATE_MIN_PROCS && usable_procs(b) >= HA_GATE_MIN_PROCS) {
         /* The host core's state is sampled by the processes (each its own
          * CPU and time): it is in their spread, not a run-level fact to
          * hold families on. Only a clock that moved past what the
@@ -872,12 +931,16 @@ static bool cmp_bench(const regress_cfg *cfg, const m_run *ra, const m_run *rb, 
             findings_note(f, "the old run was slowed on purpose (HOSTACCESS_TEST_SLOWDOWN): not evidence");
         return true;
     }
-    f->timings = "judged on the blocks of one process per run (a record before schema 3, or --processes 1): a "
-                 "process's layout and CPU are not sampled, so a change may be the process, not the code.";
+    /* Two or three processes cannot carry a row's judgement (procstats.h):
+     * such runs are judged on their blocks, as one process's, not skipped. */
+    f->timings = "judged on the blocks, as of one process per run (a record before schema 3, or fewer than 4 "
+                 "processes): a process's layout and CPU are not sampled, so a change may be the process, not the "
+                 "code.";
     inconclusive_families(cfg, &in, f);
-    findings_note(f, "one process per run on a side (%zu and %zu finished): the block bootstrap inside one process "
-                     "is used, which cannot see the spread between processes; run the bench with --processes 8",
-                  usable_procs(a), usable_procs(b));
+    findings_note(f, "fewer than %d processes per run on a side (%zu and %zu finished): the block bootstrap inside "
+                     "one process is used, which cannot see the spread between processes; run the bench with "
+                     "--processes 8",
+                  HA_GATE_MIN_PROCS, usable_procs(a), usable_procs(b));
     int fallback = 0;
     size_t held = 0;
     size_t ungated = 0;

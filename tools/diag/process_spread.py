@@ -1,11 +1,12 @@
 """How far apart a run's processes are, per family: for every plain run of
 the given campaign folders (results/gate-proc-h200/...), each timed row's
 per-process values (the median of a process's block medians) divided by
-that process's instrument and thinned by the slow-state rule as compare
-does it (report/stats/regress.c: the syscall loop for the state-bound
-families, leaving out of guarded, query and hardened rows the processes
-whose loop ran more than 10 % above the run's steadiest; the canary for
-read and copy), then per row the sd of their logs, the processes kept and
+that process's instrument and thinned as compare does it
+(report/stats/regress.c: leaving out of every row a process that kept
+blocks in fewer than 90 % of the rows the run's most complete process
+kept; the syscall loop for the state-bound families, leaving out of
+guarded, query and hardened rows the processes whose loop ran more than
+10 % above the run's steadiest; the canary for read and copy), then per row the sd of their logs, the processes kept and
 the standard error sd/sqrt(n) that a pair's interval is built on. Prints
 per folder each family's median over its rows and runs. The os_proc_maps
 rows (not gated) and the memory family are left out.
@@ -20,6 +21,17 @@ from slow_state import FAMILIES as STATE_BOUND, load, process_values
 
 STEADY_ONLY = ("guarded", "query", "hardened")
 STEADY_MARGIN = 0.10
+CONTENDED_ROWS_SHARE = 0.9
+
+
+def contended(bench):
+    kept = {}
+    for r in bench["rows"]:
+        for p in r.get("by_process") or []:
+            if p["block_medians_ns"]:
+                kept[p["process"]] = kept.get(p["process"], 0) + 1
+    top = max(kept.values(), default=0)
+    return {k for k, n in kept.items() if n < CONTENDED_ROWS_SHARE * top}
 
 
 def instruments(bench):
@@ -29,9 +41,10 @@ def instruments(bench):
 
 def row_spreads(bench, acc):
     inst = instruments(bench)
+    out = contended(bench)
     if "syscall" not in inst or "canary" not in inst or not inst["syscall"]:
         return
-    low = min(inst["syscall"].values())
+    low = min((v for k, v in inst["syscall"].items() if k not in out), default=math.inf)
     for r in bench["rows"]:
         fam = r["family"]
         if r["skipped"] or fam not in STATE_BOUND + ("read", "copy") or not r.get("by_process"):
@@ -42,7 +55,7 @@ def row_spreads(bench, acc):
         logs = []
         for k, x in process_values(r).items():
             c = by.get(k)
-            if not x or not c:
+            if not x or not c or k in out:
                 continue
             if fam in STEADY_ONLY and inst["syscall"].get(k, math.inf) > (1 + STEADY_MARGIN) * low:
                 continue

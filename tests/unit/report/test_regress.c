@@ -56,6 +56,10 @@ typedef struct spec {
      * query and hardened rows x slow_rows (they slow by more, as on the H200) */
     int slow_first, slow_procs;
     double slow_sys, slow_rows;
+    /* process contended_proc (1-based; 0 none) kept blocks in the
+     * instruments and the fast row alone, all on a contended CPU, where its
+     * canary read 25 % high (as on m22 of results/gate-proc-h200) */
+    int contended_proc;
 } spec;
 
 static const rowspec rows[] = {
@@ -192,6 +196,15 @@ static void make_proc_bench(m_run *r, const spec *s)
         for (int p = s->slow_first; (follows || more) && p < s->slow_first + s->slow_procs && p < finished; p++)
             for (size_t k = 0; k < x->procs[p].nblocks; k++)
                 x->procs[p].blocks[k] *= follows ? s->slow_sys : s->slow_rows;
+        if (s->contended_proc > 0 && s->contended_proc <= finished) {
+            m_rowproc *c = &x->procs[s->contended_proc - 1];
+            bool instrument = !strcmp(x->family, "canary") || !strcmp(x->family, "harness") ||
+                              !strcmp(x->family, "syscall");
+            if (!instrument && strcmp(x->path, "fast"))
+                c->nblocks = 0;
+            for (size_t k = 0; !strcmp(x->family, "canary") && k < c->nblocks; k++)
+                c->blocks[k] *= 1.25;
+        }
     }
 }
 
@@ -789,10 +802,13 @@ static void missing_processes_are_each_said(void **s)
     assert_true(noted("the runs have 8 and 4 finished processes"));
     b.procs = 1;
     judge(&a, &b);
-    assert_true(noted("one process per run on a side (8 and 1 finished)"));
-    assert_string_equal(f.timings, "judged on the blocks of one process per run (a record before schema 3, or "
-                                   "--processes 1): a process's layout and CPU are not sampled, so a change may be "
-                                   "the process, not the code.");
+    assert_true(noted("fewer than 4 processes per run on a side (8 and 1 finished)"));
+    b.procs = 3;
+    judge(&a, &b);
+    assert_true(noted("fewer than 4 processes per run on a side (8 and 3 finished)"));
+    assert_string_equal(f.timings, "judged on the blocks, as of one process per run (a record before schema 3, or "
+                                   "fewer than 4 processes): a process's layout and CPU are not sampled, so a change "
+                                   "may be the process, not the code.");
 }
 
 /* Two processes of each run in a slow state of the host core, other ones
@@ -826,6 +842,28 @@ static void processes_in_a_slow_state_are_left_out_of_the_rows_that_follow_it(vo
     for (size_t i = 0; i < f.n; i++)
         if (!strncmp(f.v[i].name, "fault / device", 14) && !strstr(f.v[i].detail, "of 8 and 8 processes"))
             fail_msg("the fault row did not keep every process: %s", f.v[i].detail);
+}
+
+/* A process that kept blocks in a few rows only spent its run on a
+ * contended CPU, and its canary was read there: left out of every row and
+ * named, so the fast row it kept, divided by that canary, neither widens
+ * the row's interval nor hides a +15 % on it. */
+static void a_process_contended_throughout_is_left_out(void **s)
+{
+    (void)s;
+    spec a = per_process(), b = per_process();
+    b.contended_proc = 3;
+    judge(&a, &b);
+    assert_true(noted("the new run's rows leave out 1 of 8 processes (3): each kept an uncontended block in fewer "
+                      "than 90 % of the rows its run's most complete process did"));
+    assert_false(noted("the old run's rows leave out"));
+    assert_int_equal(findings_count(&f, REGRESSION) + findings_count(&f, IMPROVEMENT), 0);
+    b.scale[0] = 1.15;
+    judge(&a, &b);
+    assert_int_equal(count(REGRESSION, "fast / pinned"), 1);
+    for (size_t i = 0; i < f.n; i++)
+        if (!strncmp(f.v[i].name, "fast / pinned", 13) && !strstr(f.v[i].detail, "of 8 and 7 processes"))
+            fail_msg("the contended process was kept: %s", f.v[i].detail);
 }
 
 /* Processes sample CPUs, each its own: a pair whose lists differ is
@@ -914,6 +952,7 @@ int main(void)
         cmocka_unit_test_setup(a_faster_clock_past_the_limit_is_inconclusive_too, setup),
         cmocka_unit_test_setup(the_syscall_loop_alone_holds_the_state_bound_families, setup),
         cmocka_unit_test_setup(processes_in_a_slow_state_are_left_out_of_the_rows_that_follow_it, setup),
+        cmocka_unit_test_setup(a_process_contended_throughout_is_left_out, setup),
         cmocka_unit_test_setup(another_cpu_count_is_another_machine, setup),
         cmocka_unit_test_setup(pool_throughput_across_machines_is_not_judged, setup),
         cmocka_unit_test_setup(per_process_each_family_is_normalised_by_its_clock_share, setup),
