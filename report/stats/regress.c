@@ -579,7 +579,7 @@ static bool contended(const m_bench *b, long long process)
     for (size_t i = 0; i < b->nprocs; i++) {
         if (b->procs[i].rows_kept > top)
             top = b->procs[i].rows_kept;
-        if (b->procs[i].index == process)
+        if (b->procs[i].index == process && b->procs[i].ok) /* one that died is said as such */
             mine = b->procs[i].rows_kept;
     }
     return mine != SIZE_MAX && (double)mine < CONTENDED_ROWS_SHARE * (double)top;
@@ -686,7 +686,7 @@ static void proc_notes(const regress_cfg *cfg, const m_bench *a, const m_bench *
             findings_note(f, "the %s run's rows leave out %zu of %zu processes (%s): each kept an uncontended block "
                              "in fewer than %.0f %% of the rows its run's most complete process did, so its blocks "
                              "and the instruments it is divided by were taken on a contended CPU",
-                          side[s], n, runs[s]->nprocs, list, 100 * CONTENDED_ROWS_SHARE);
+                          side[s], n, runs[s]->nprocs, list, 100.0 * CONTENDED_ROWS_SHARE);
         free(list);
     }
     char *fams = family_names(cfg, is_steady_only);
@@ -845,7 +845,7 @@ static void cmp_proc_rows(const regress_cfg *cfg, const m_bench *a, const m_benc
     findings_note(f, "process-level judgement: %zu row(s) in the family; each row's new/old is a t interval on the "
                      "logs of the per-process medians, its spread shrunk toward its path's (the path's rows' spreads "
                      "as a prior, limma's moderated t; Welch's on its own spread where the path has fewer than three "
-                     "rows to judge), and the rows flagged are the Benjamini-Hochberg discoveries at "
+                     "rows to judge or the row spreads far beyond its path's), and the rows flagged are the Benjamini-Hochberg discoveries at "
                      "%.2f among the p-values of \"beyond the threshold\", so an A/A pair flags any row with "
                      "probability at most %.0f %%; %ld flagged; %zu same (within ±%.0f %% at 1 − %.2f/%zu), %zu "
                      "monitor-only (the pair cannot resolve ±%.0f %% at %.0f %% power%s)",
@@ -857,6 +857,12 @@ static void cmp_proc_rows(const regress_cfg *cfg, const m_bench *a, const m_benc
      * judged, so it is not gated: said, never exit 6 (on a fresh H200 one
      * hardened row kept one process of eight, its others' blocks all on a
      * contended CPU). */
+    /* Every row too few is a comparison that did not happen: never a pass. */
+    if (few && few == n)
+        findings_add(f, INCONCLUSIVE, "timing", "all rows",
+                     "no row kept %d processes' values on both sides (a run whose processes sat on contended CPUs): "
+                     "timings not judged; run the bench again",
+                     HA_GATE_MIN_PROCS);
     if (few) {
         char *few_name = regress_row_name(few_row);
         findings_note(f, "%zu row(s) not judged: fewer than %d processes kept a value for it on a side (a process "

@@ -47,9 +47,10 @@ void it_slow_rows(json_t *bench, const char *prefix, double factor);
  * how busy the machine that made the run was. */
 void it_steady_rows(json_t *bench, const char *prefix);
 
-/* Marks every block of a bench record uncontended: a test that judges
- * timings then depends on the recorded samples alone, never on how busy
- * the machine was when the live run it copies was made. */
+/* Marks every block of a bench record uncontended, and gives every
+ * finished process a block in every row it lost to a contended CPU: a test
+ * that judges timings then depends on the recorded samples alone, never on
+ * how busy the machine was when the live run it copies was made. */
 void it_uncontended(json_t *bench);
 /* Two simulated runs' timings are never gated: the gate's own logic is
  * tested on a sim run's bench record presented as a real one, its
