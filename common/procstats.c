@@ -138,6 +138,13 @@ int ha_proc_compare(const ha_proc_est *a, const ha_proc_est *b, double level, ha
     return 0;
 }
 
+/* Both runs' variance of logs pooled, with a->k + b->k - 2 df. */
+static double pooled_var(const ha_proc_est *a, const ha_proc_est *b)
+{
+    return ((double)(a->k - 1) * a->sd_log * a->sd_log + (double)(b->k - 1) * b->sd_log * b->sd_log) /
+           (double)(a->k + b->k - 2);
+}
+
 int ha_proc_compare_prior(const ha_proc_est *a, const ha_proc_est *b, const ha_var_prior *p, double level,
                           ha_proc_ratio *out)
 {
@@ -147,8 +154,7 @@ int ha_proc_compare_prior(const ha_proc_est *a, const ha_proc_est *b, const ha_v
     out->lo = out->hi = out->ratio = NAN;
     if (a->k < 2 || b->k < 2 || !(level >= 0.5 && level < 1))
         return -1;
-    double d = (double)(a->k + b->k - 2);
-    double pooled = ((double)(a->k - 1) * a->sd_log * a->sd_log + (double)(b->k - 1) * b->sd_log * b->sd_log) / d;
+    double d = (double)(a->k + b->k - 2), pooled = pooled_var(a, b);
     out->d = b->mean_log - a->mean_log;
     out->ratio = exp(out->d);
     out->se = sqrt(ha_var_moderated(p, pooled, d) * (1 / (double)a->k + 1 / (double)b->k));
@@ -242,8 +248,7 @@ static void group_priors(const ha_gate_rule *rule, size_t n, const ha_proc_est *
         for (size_t j = i; j < n; j++)
             if (rule[j].group == rule[i].group && shrinkable(&rule[j], &a[j], &b[j])) {
                 df[k] = (double)(a[j].k + b[j].k - 2);
-                s2[k] = ((double)(a[j].k - 1) * a[j].sd_log * a[j].sd_log +
-                         (double)(b[j].k - 1) * b[j].sd_log * b[j].sd_log) / df[k];
+                s2[k] = pooled_var(&a[j], &b[j]);
                 k++;
             }
         ha_var_prior g;
