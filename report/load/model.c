@@ -902,23 +902,29 @@ int m_check_whole(const char *path, char **why)
 }
 
 /* torch_pool.txt is quoted only as the run sealed it (run_all.sh lists it
- * in the manifest): never through a link, never a file put in afterwards. */
+ * in the manifest): never through a link, never a file put in afterwards.
+ * make compact-results may have stored it gzip-compressed, as it does the
+ * records; the seal is the uncompressed text's. */
 static void torch_text(m_run *r)
 {
-    char *p = rf_join(r->path, "torch_pool.txt"), *buf = NULL, *err = NULL;
+    char *buf = NULL, *err = NULL, *which = NULL;
     size_t len;
-    struct stat st;
+    bool found = false;
     r->torch_text = "";
+    r->torch_file = "torch_pool.txt";
     const m_attach *a = NULL;
     for (size_t i = 0; i < r->manifest.nattach; i++)
         if (!strcmp(r->manifest.attach[i].name, "torch_pool.txt"))
             a = &r->manifest.attach[i];
-    if (p && lstat(p, &st) == 0) {
+    int rc = rf_read_either(r->path, "torch_pool.txt", TORCH_TEXT_MAX, &buf, &len, &found, &which, &err);
+    if (which && strlen(which) > 3 && !strcmp(which + strlen(which) - 3, ".gz"))
+        r->torch_file = "torch_pool.txt.gz";
+    if (found) {
         r->has_torch = true;
         char *why = NULL;
         if (!a)
-            r->torch_text = "(torch_pool.txt is not sealed by MANIFEST.json: not shown)";
-        else if (rf_read(p, TORCH_TEXT_MAX, false, &buf, &len, &err) != 0)
+            r->torch_text = m_printf(r, "(%s is not sealed by MANIFEST.json: not shown)", r->torch_file);
+        else if (rc != 0)
             r->torch_text = m_printf(r, "(torch_pool.txt could not be read: %s)", err);
         else if ((why = seal_check("torch_pool.txt", "file", a->bytes, a->sha256, buf, len)))
             r->torch_text = m_printf(r, "(not shown: %s)", why);
@@ -929,7 +935,7 @@ static void torch_text(m_run *r)
         r->has_torch = true;
         r->torch_text = "(torch_pool.txt is missing, though MANIFEST.json lists it)";
     }
-    free(p);
+    free(which);
     free(buf);
     free(err);
 }

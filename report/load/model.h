@@ -331,6 +331,7 @@ typedef struct m_run {
     m_manifest manifest;
     const m_env *env; /* the environment of the first record present */
     const char *torch_text; /* torch_pool.txt, "" when absent */
+    const char *torch_file; /* the file that holds it: torch_pool.txt or, compacted, torch_pool.txt.gz */
     bool has_torch;
     m_derived d;
     m_arena *arena;

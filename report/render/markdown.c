@@ -613,8 +613,11 @@ static void torch_section(FILE *f, const m_run *r, const md_opts *o)
         return;
     }
     open_fold(f, o, "PyTorch through the pool");
-    fprintf(f, "### PyTorch through the pool\n\n`tests/torch/test_pool_torch.py` in each pool configuration%s:\n\n",
-            o->pr ? "" : " ([torch_pool.txt](torch_pool.txt))");
+    if (o->pr)
+        fprintf(f, "### PyTorch through the pool\n\n`tests/torch/test_pool_torch.py` in each pool configuration:\n\n");
+    else
+        fprintf(f, "### PyTorch through the pool\n\n`tests/torch/test_pool_torch.py` in each pool configuration "
+                   "([%s](%s)):\n\n", r->torch_file, r->torch_file);
     if (r->torch_text[0] == '(') { /* the loader's word on why it is not shown */
         fprintf(f, "%s\n\n", md_text(r->torch_text));
         close_fold(f, o);

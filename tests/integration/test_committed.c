@@ -35,7 +35,7 @@ static void every_committed_run_loads_and_renders(void **s)
     int rc = it_sh("n=0; bad=0; for m in $(find results \\( -name env.json -o -name env.json.gz -o -name "
                    "probe_discriminator.json -o -name probe_discriminator.json.gz \\) | xargs -n1 dirname | sort -u); "
                    "do n=$((n+1)); d=%s/r$n; mkdir \"$d\" && cp \"$m\"/*.json* \"$d\"/ 2>/dev/null; "
-                   "for f in MANIFEST.json torch_pool.txt; do [ -e \"$m/$f\" ] && cp \"$m/$f\" \"$d\"/; done; "
+                   "for f in MANIFEST.json torch_pool.txt torch_pool.txt.gz; do [ -e \"$m/$f\" ] && cp \"$m/$f\" \"$d\"/; done; "
                    "rm -f \"$d\"/benchmark*.json; "
                    "%s/bin/report --allow-incomplete --no-plots \"$d\" >/dev/null 2>\"$d.err\" || "
                    "{ bad=$((bad+1)); echo \"$m: $(cat \"$d.err\")\"; }; done; echo \"$n runs, $bad failed\"; "
@@ -61,7 +61,8 @@ static void every_committed_report_is_what_this_tree_renders(void **s)
                            : "find results -name REPORT.md -not -path '*-sim-dev*' -not -path '*-simhip*' | sort";
     int rc = it_sh("n=0; bad=0; for rep in $(%s); do m=$(dirname \"$rep\"); "
                    "n=$((n+1)); d=%s/rr$n/$(basename \"$m\"); mkdir -p \"$d\" && cp \"$m\"/*.json* \"$d\"/ && "
-                   "rm -f \"$d\"/benchmark*.json && if [ -e \"$m/torch_pool.txt\" ]; then cp \"$m/torch_pool.txt\" \"$d\"/; fi; "
+                   "rm -f \"$d\"/benchmark*.json && for f in torch_pool.txt torch_pool.txt.gz; do "
+                   "if [ -e \"$m/$f\" ]; then cp \"$m/$f\" \"$d\"/; fi; done; "
                    "if ! %s/bin/report --no-plots \"$d\" >/dev/null 2>\"$d.err\"; then bad=$((bad+1)); "
                    "echo \"$m: not rendered: $(cat \"$d.err\")\"; elif ! cmp -s \"$rep\" \"$d/REPORT.md\"; then "
                    "bad=$((bad+1)); echo \"$rep differs from this tree's rendering:\"; diff \"$rep\" \"$d/REPORT.md\" | head -8; "
@@ -131,6 +132,46 @@ static void the_committed_change_points_and_summaries_are_what_this_tree_makes(v
                  "now:\n%s", g, it_out);
 }
 
+/* make compact-results stores a run's sealed torch_pool.txt compressed, as
+ * it does the records: the report quotes it as before, links the file that
+ * holds it, and still quotes nothing the run did not seal. */
+static void a_compacted_torch_log_is_quoted_as_before(void **s)
+{
+    (void)s;
+    if (it_sh("test -x %s/bin/report", it_build()) != 0)
+        it_skip("report tools are not built (libjansson-dev, zlib1g-dev)");
+    char d[128], clear[200];
+    snprintf(d, sizeof d, "%s/torchgz", tmp);
+    /* report never overwrites its files: each rendering starts from the records */
+    snprintf(clear, sizeof clear, "(cd %s && rm -f REPORT.md junit.xml benchmark*.json results.csv)", d);
+    /* a committed H200 run that sealed its torch log, plain as run_all.sh wrote it */
+    assert_int_equal(it_sh("m=$(for r in $(find results -name MANIFEST.json | sort | xargs -n1 dirname); do "
+                           "ls \"$r\"/torch_pool.txt* >/dev/null 2>&1 && grep -q '\"attachments\"' \"$r\"/MANIFEST.json && echo \"$r\"; "
+                           "done | head -1); [ -n \"$m\" ] && "
+                           "mkdir -p %s && cp \"$m\"/*.json* \"$m\"/torch_pool.txt* %s/ && rm -f %s/benchmark*.json && "
+                           "if [ -e %s/torch_pool.txt.gz ]; then gzip -d %s/torch_pool.txt.gz; fi",
+                           d, d, d, d, d), 0);
+    assert_int_equal(it_sh("%s/bin/report --no-plots %s >/dev/null && mv %s/REPORT.md %s/plain.md", it_build(), d, d, tmp), 0);
+    assert_int_equal(it_sh("grep -c '\\[torch_pool.txt\\](torch_pool.txt)' %s/plain.md", tmp), 0);
+    assert_int_equal(it_sh("tools/compact_results.sh %s && test -f %s/torch_pool.txt.gz && ! test -e %s/torch_pool.txt",
+                           d, d, d), 0);
+    assert_int_equal(it_sh("%s && %s/bin/report --no-plots %s >/dev/null", clear, it_build(), d), 0);
+    /* the same report but for the link */
+    assert_int_equal(it_sh("diff %s/plain.md %s/REPORT.md | grep '^[<>]' | grep -vc 'torch_pool.txt'", tmp, d), 1);
+    assert_int_equal(it_sh("diff %s/plain.md %s/REPORT.md | grep -c '^> .*\\[torch_pool.txt.gz\\](torch_pool.txt.gz)'",
+                           tmp, d), 0);
+    /* a compressed log that is not the sealed one is not quoted */
+    assert_int_equal(it_sh("printf '## FORGED-91c2 passed\\n' | gzip -n > %s/torch_pool.txt.gz && %s && "
+                           "%s/bin/report --no-plots %s >/dev/null", d, clear, it_build(), d), 0);
+    assert_int_equal(it_sh("grep -c FORGED-91c2 %s/REPORT.md", d), 1);
+    assert_int_equal(it_sh("grep -c '(not shown: ' %s/REPORT.md", d), 0);
+    /* both forms at once: neither is taken */
+    assert_int_equal(it_sh("printf '## FORGED-91c2 passed\\n' > %s/torch_pool.txt && %s && "
+                           "%s/bin/report --no-plots %s >/dev/null", d, clear, it_build(), d), 0);
+    assert_int_equal(it_sh("grep -c 'both it and its .gz are there' %s/REPORT.md", d), 0);
+    assert_int_equal(it_sh("grep -c FORGED-91c2 %s/REPORT.md", d), 1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -139,6 +180,7 @@ int main(void)
         cmocka_unit_test(the_committed_series_holds_no_regression),
         cmocka_unit_test(a_series_of_two_machines_is_judged_as_its_pair),
         cmocka_unit_test(the_committed_change_points_and_summaries_are_what_this_tree_makes),
+        cmocka_unit_test(a_compacted_torch_log_is_quoted_as_before),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
