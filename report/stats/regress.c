@@ -14,7 +14,8 @@
 
 /* The thresholds, in %. A +15 % change must be caught every time and a
  * +3 % one never (the gate issue's goal); between them the figures' own
- * run-to-run spread on the H200 decides (results/aa-fresh/). */
+ * run-to-run spread on the H200 decides (results/aa-calibration/, read by
+ * tools/diag/aa_spread.py; the process-level ones: docs/gate.md). */
 void regress_defaults(regress_cfg *c)
 {
     static const family_threshold d[REGRESS_NFAM] = {

@@ -22,16 +22,26 @@ int main(int argc, char **argv)
             if (e->d_name[0] == '.')
                 continue;
             char p[1024];
-            snprintf(p, sizeof p, "%s/%s", argv[a], e->d_name);
+            int pl = snprintf(p, sizeof p, "%s/%s", argv[a], e->d_name);
+            if (pl < 0 || (size_t)pl >= sizeof p) {
+                fprintf(stderr, "fuzz_replay: %s/%s: path longer than %zu bytes: not replayed\n", argv[a], e->d_name,
+                        sizeof p - 1);
+                closedir(d);
+                return 2;
+            }
             FILE *f = fopen(p, "rb");
             if (!f)
                 continue;
-            fseek(f, 0, SEEK_END);
-            long len = ftell(f);
-            rewind(f);
-            uint8_t *buf = malloc(len > 0 ? (size_t)len : 1);
-            size_t got = fread(buf, 1, (size_t)(len > 0 ? len : 0), f);
+            long len = fseek(f, 0, SEEK_END) == 0 ? ftell(f) : -1;
+            uint8_t *buf = len >= 0 ? malloc((size_t)len + 1) : NULL;
+            size_t got = buf && fseek(f, 0, SEEK_SET) == 0 ? fread(buf, 1, (size_t)len, f) : 0;
             fclose(f);
+            if (!buf || got != (size_t)len) {
+                fprintf(stderr, "fuzz_replay: %s: cannot be read whole\n", p);
+                free(buf);
+                closedir(d);
+                return 2;
+            }
             LLVMFuzzerTestOneInput(buf, got);
             free(buf);
             n++;

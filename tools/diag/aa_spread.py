@@ -5,14 +5,16 @@ block medians), as measured and after the canary raised to a clock share
   python3 tools/diag/aa_spread.py results/aa-calibration"""
 import glob
 import itertools
-import json
 import os
 import statistics as st
 import sys
 
+from slow_state import load as load_record
+
 
 def load(run):
-    d = json.load(open(os.path.join(run, "bench_discriminator.json")))
+    # make compact-results stores the record compressed; either form is read
+    d = load_record(next(iter(glob.glob(os.path.join(run, "bench_discriminator.json*"))), ""))
     blocks, fam = {}, {}
     for r in d["rows"]:
         if r["skipped"] or "block_samples" not in r:
