@@ -4,9 +4,9 @@
 # bytes do not depend on when it ran), and the files the run sealed beside
 # them (MANIFEST.json's attachments: torch_pool.txt). report, compare and
 # trend read either form, and MANIFEST.json keeps the size and SHA-256 of
-# the uncompressed file, which the loader checks. A record is replaced only after its
-# compressed copy decompresses to the same SHA-256; MANIFEST.json, which a
-# person reads first, stays plain. Derived files are left alone (report
+# the uncompressed file, which the loader checks. A file is replaced only
+# after its compressed copy decompresses to the same SHA-256;
+# MANIFEST.json, which a person reads first, stays plain. Derived files are left alone (report
 # rewrites them). Exit: 0 done (or nothing to do), 1 a record could not be
 # compressed faithfully (it is left as it was), 2 bad usage.
 set -u
@@ -43,5 +43,5 @@ while IFS= read -r -d '' manifest; do
         fi
     done < <(sealed_files "$manifest")
 done < <(find "$dir" -type f -name MANIFEST.json -print0)
-echo "compact_results: $done record(s) compressed, $((saved / 1048576)) MiB saved"
+echo "compact_results: $done file(s) compressed, $((saved / 1048576)) MiB saved"
 exit $status
