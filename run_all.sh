@@ -4,7 +4,16 @@
 #   ./run_all.sh [--backend auto|hip|cuda|sim] [--device N] [--results DIR]
 #                [--isolate none|fork] [--bench-args "ARGS"] [--pool-args "ARGS"]
 #                [--sim-profile NAME] [--list-sim-profiles] [--parallel[=turns|overlap]]
-#                [--require-gpu] [--no-torch] [--help]
+#                [--require-gpu] [--no-torch] [--ab SPEC [--ab-budget S]] [--help]
+#
+# --ab SPEC makes the bench an A/B session: this build against SPEC, one A
+# and one B process per round in a seeded random order, until every timed
+# row is decided or --ab-budget seconds of rounds (140) are spent. SPEC is
+# env:NAME=VALUE[,NAME=VALUE...] (B's processes get these variables: another
+# runtime library, ROCM_PATH, HOSTACCESS_TEST_SLOWDOWN, the pool's switch)
+# or build:DIR (another hostaccess build's bench). 'build/bin/compare RUN'
+# judges the two sides on their pairs (docs/gate.md); the other tools run
+# once, as side A.
 #
 # --require-gpu (or HOSTACCESS_REQUIRE_GPU=1, for dashboards) fails with the
 # tools' status (3 no runtime, 4 no device) and the reason, instead of
@@ -46,9 +55,11 @@ pool_args=
 profile=()
 require=()
 no_torch=
+ab=
+ab_budget=
 
 usage() {
-    echo "usage: ./run_all.sh [--backend auto|hip|cuda|sim] [--device N] [--results DIR] [--isolate none|fork] [--bench-args \"ARGS\"] [--pool-args \"ARGS\"] [--sim-profile NAME] [--list-sim-profiles] [--parallel[=turns|overlap]] [--require-gpu] [--no-torch]" >&2
+    echo "usage: ./run_all.sh [--backend auto|hip|cuda|sim] [--device N] [--results DIR] [--isolate none|fork] [--bench-args \"ARGS\"] [--pool-args \"ARGS\"] [--sim-profile NAME] [--list-sim-profiles] [--parallel[=turns|overlap]] [--require-gpu] [--no-torch] [--ab SPEC [--ab-budget S]]" >&2
     exit 2
 }
 
@@ -85,6 +96,12 @@ while [ $# -gt 0 ]; do
         --parallel=*) echo "run_all.sh: --parallel takes turns or overlap, not '${1#*=}'" >&2; usage ;;
         --require-gpu) require=(--require-gpu); shift ;;
         --no-torch) no_torch=1; shift ;;
+        --ab|--ab-budget)
+            [ $# -ge 2 ] || needs_value "$1"
+            v=${1#--}; v=${v//-/_}
+            [ -z "${!v}" ] || { echo "run_all.sh: $1 is given twice: give it once" >&2; exit 2; }
+            [ -n "$2" ] || { echo "run_all.sh: $1 takes a value, not ''" >&2; exit 2; }
+            printf -v "$v" '%s' "$2"; shift 2 ;;
         --version) v=$("$build/probe_discriminator" --version 2>/dev/null) || v="not built (make probes)"
                    echo "run_all.sh: hostaccess ${v#probe_discriminator }"; exit 0 ;;
         -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
@@ -111,6 +128,12 @@ for a in "$bench_args" "$pool_args"; do
     fi
 done
 read -r -a bench_argv <<<"$bench_args"
+if [ -n "$ab_budget" ] && [ -z "$ab" ]; then
+    echo "run_all.sh: --ab-budget belongs to an A/B session: give --ab SPEC too" >&2
+    exit 2
+fi
+[ -n "$ab" ] && bench_argv+=(--ab "$ab")
+[ -n "$ab_budget" ] && bench_argv+=(--ab-budget "$ab_budget")
 read -r -a pool_argv <<<"$pool_args"
 for a in "${bench_argv[@]}" "${pool_argv[@]}"; do
     case "$a" in -h|--help|--help=*|--version|--version=*|--list-*|--env-only|--json|--json=*)

@@ -8,7 +8,9 @@
 #include <sched.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
+#include "ab.h"
 #include "cpupick.h"
 #include "cpustate.h"
 #include "discriminate.h"
@@ -77,6 +79,7 @@ typedef struct bench {
     const char *worker_out;           /* --worker-out: a worker's rows go there, no record */
     cpu_set_t allowed;                /* the CPUs the process could use before it pinned itself */
     bool have_allowed;
+    ab_session ab;                    /* --ab: an A/B session (ab.h) */
 } bench;
 
 /* The headline, found once in the rows and then printed and recorded. */
@@ -118,5 +121,7 @@ void bench_print(const bench *b, const headline *h, double wall);
  * field table into w, which ha_tool_finish closes and commits. */
 int bench_write_sweep_csv(const bench *b);
 void bench_record(bench *b, const headline *h, double wall, jw *w);
+/* The record as it stands, into f (an A/B session's look): 0 or -1. */
+int bench_record_file(bench *b, FILE *f);
 
 #endif

@@ -39,13 +39,19 @@ int main(int argc, char **argv)
         ha_tool_abort(&b.t);
         return rc;
     }
-    bench_procs_run_workers(&b, argc, argv);
+    int ab_rc = 0;
+    if (b.ab.on)
+        ab_rc = bench_ab_run(&b, argc, argv);
+    else
+        bench_procs_run_workers(&b, argc, argv);
     double wall = ha_now_s() - t0;
     headline hl = bench_find_headline(&b);
     bench_print(&b, &hl, wall);
     rc = bench_write_sweep_csv(&b);
+    rc = rc ? rc : ab_rc;
     jw w;
     bench_record(&b, &hl, wall, &w);
     bench_release(&b, &c);
+    ab_free(&b.ab);
     return ha_tool_finish(&b.t, &w, rc);
 }

@@ -239,7 +239,11 @@ static void json_processes(const bench *b, jw *w)
     hw_obj(w, HF_PROCS);
     hw_int(w, HF_PROCS_REQUESTED, b->nprocs_requested);
     hw_int(w, HF_PROCS_FINISHED, finished);
-    hw_str(w, HF_PROCS_HOW, "one after another, never two at once: process 1 is the bench itself, the others the same "
+    hw_str(w, HF_PROCS_HOW, b->ab.on ? "an A/B session, one after another, never two at once: process 1 is the bench "
+                                       "itself (side A, in no round), then rounds of one A and one B process in a "
+                                       "seeded random order, each with its own row order, its own starting CPU and an "
+                                       "environment of another size, drawn by process index whatever its side"
+                                     : "one after another, never two at once: process 1 is the bench itself, the others the same "
                             "binary executed again (a new address-space layout), each with its own row order, its own "
                             "starting CPU (the next of process 1's survey, steadiest first) and an environment of "
                             "another size");
@@ -262,9 +266,41 @@ static void json_processes(const bench *b, jw *w)
         json_num_or_null(w, HF_PROC_OPEN, p->ok, p->open_s);
         json_num_or_null(w, HF_PROC_PREPARE, p->ok, p->prepare_s);
         json_num_or_null(w, HF_PROC_MEASURE, p->ok, p->measure_s);
+        if (b->ab.on) {
+            hw_str(w, HF_PROC_SIDE, p->side == 'b' ? "b" : "a");
+            hw_int(w, HF_PROC_ROUND, p->round);
+            hw_int(w, HF_PROC_SLOT, p->slot);
+        }
         jw_obj_end(w);
     }
     jw_arr_end(w);
+    jw_obj_end(w);
+}
+
+static void json_ab(const bench *b, jw *w)
+{
+    const ab_session *s = &b->ab;
+    if (!s->on)
+        return;
+    char seed[32];
+    snprintf(seed, sizeof seed, "%llu", s->seed);
+    hw_obj(w, HF_AB);
+    hw_str(w, HF_AB_SPEC, s->spec);
+    hw_str(w, HF_AB_B_BENCH, s->b_exe);
+    hw_arr_flat(w, HF_AB_VARS);
+    for (int i = 0; i < s->nvars; i++)
+        jw_str(w, s->vars[i]);
+    jw_arr_end(w);
+    hw_str(w, HF_AB_SEED, seed);
+    hw_num(w, HF_AB_BUDGET, s->budget_s);
+    hw_int(w, HF_AB_ROUNDS, s->rounds);
+    hw_int(w, HF_AB_STARTED, s->rounds_started);
+    hw_arr_flat(w, HF_AB_LOOKS);
+    for (int i = 0; i < s->nlooks; i++)
+        jw_int(w, s->looks[i]);
+    jw_arr_end(w);
+    hw_bool(w, HF_AB_DECIDED, s->decided);
+    hw_str(w, HF_AB_STOPPED, s->stopped[0] ? s->stopped : "in progress");
     jw_obj_end(w);
 }
 
@@ -291,6 +327,7 @@ static void write_json(const bench *b, const headline *h, jw *w, double wall)
         hw_null(w, HF_SLOWDOWN);
     }
     json_processes(b, w);
+    json_ab(b, w);
     hw_obj(w, HF_CLOCK);
     hw_str(w, HF_CLOCK_SOURCE, "CLOCK_MONOTONIC");
     hw_num(w, HF_CLOCK_RESOLUTION, b->clock.resolution_ns);
@@ -318,4 +355,17 @@ void bench_record(bench *b, const headline *h, double wall, jw *w)
     jw_obj(w);
     ha_tool_json_head(&b->t, w);
     write_json(b, h, w, wall);
+}
+
+int bench_record_file(bench *b, FILE *f)
+{
+    jw w;
+    headline h = bench_find_headline(b);
+    memset(&w, 0, sizeof w);
+    jw_init(&w, f, true);
+    jw_obj(&w);
+    ha_tool_json_head(&b->t, &w);
+    write_json(b, &h, &w, ha_now_s());
+    jw_obj_end(&w);
+    return jw_finish(&w) == 0 ? 0 : -1;
 }

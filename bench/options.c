@@ -44,7 +44,7 @@ static int parse(bench *b, int argc, char **argv)
     static ha_opt_list kinds, paths;
     static bool nosweep, listpaths;
     static long iterations = -1, warmup = -1, sweep_iterations = -1;
-    static const char *seed;
+    static const char *seed, *ab, *ab_seed;
     const ha_opt own[] = {
         {"iterations", HA_OPT_LONG, 1, MAX_ITERATIONS, &iterations, "N", "operations per row, as upstream counts them (20000; 2000 with several processes)", NULL},
         {"warmup", HA_OPT_LONG, 0, MAX_ITERATIONS, &warmup, "N", "operations before a row is timed (1000; 200 with several processes)", NULL},
@@ -63,6 +63,11 @@ static int parse(bench *b, int argc, char **argv)
         {"order-seed", HA_OPT_STRING, 0, 0, &seed, "S", "internal: the seed of this process's row order", a_seed},
         {"start-cpu", HA_OPT_LONG, 0, CPUPICK_MAX - 1, &b->start_cpu, "N", "internal: start on CPU N (it may move)", NULL},
         {"worker-out", HA_OPT_STRING, 0, 0, &b->worker_out, "FILE", "internal: a worker's rows into FILE, no record", NULL},
+        {"ab", HA_OPT_STRING, 0, 0, &ab, "SPEC",
+         "an A/B session: this build against SPEC, env:NAME=VALUE[,...] or build:DIR, round after round (ab.h)", NULL},
+        {"ab-budget", HA_OPT_REAL, AB_MIN_BUDGET_S, AB_MAX_BUDGET_S, &b->ab.budget_s, "S",
+         "an A/B session starts no round that would end past S seconds of its rounds (140)", NULL},
+        {"ab-seed", HA_OPT_STRING, 0, 0, &ab_seed, "S", "the seed of the A/B order in each round (from the clock)", a_seed},
         {"no-sweep", HA_OPT_FLAG, 0, 0, &nosweep, NULL, "no size sweep", NULL},
         {"list-paths", HA_OPT_FLAG, 0, 0, &listpaths, NULL, "list the paths with their families, then exit", NULL},
         {NULL, 0, 0, 0, NULL, NULL, NULL, NULL},
@@ -82,6 +87,19 @@ static int parse(bench *b, int argc, char **argv)
     }
     if (seed)
         b->order_seed = strtoull(seed, NULL, 10);
+    if ((b->ab.budget_s > 0 || ab_seed) && !ab)
+        return ha_tool_usage(&b->t, "--ab-budget and --ab-seed belong to an A/B session: give --ab SPEC");
+    if (ab) {
+        char why[400];
+        if (b->worker_out || b->process_index > 1)
+            return ha_tool_usage(&b->t, "--ab is the first process's, not a worker's");
+        if (ab_parse_spec(&b->ab, ab, why, sizeof why) != 0)
+            return ha_tool_usage(&b->t, why);
+        if (b->ab.budget_s <= 0)
+            b->ab.budget_s = AB_DEFAULT_BUDGET_S;
+        b->ab.seed = ab_seed ? strtoull(ab_seed, NULL, 10) : ((unsigned long long)(ha_now_s() * 1e6) | 1);
+        b->nprocs_requested = 1 + 2 * HA_AB_MAX_ROUNDS;
+    }
     if (b->worker_out && b->t.json)
         return ha_tool_usage(&b->t, "--worker-out is the worker's: it writes no record (--json)");
     /* Several processes: the time goes to processes, not to blocks inside

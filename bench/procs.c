@@ -193,7 +193,7 @@ static void read_worker(bench *b, int pi, const char *file)
  * the worker's own. */
 static char **worker_argv(const bench *b, int argc, char **argv, int pi, const char *out, char *num[4])
 {
-    static const char *const own[] = {"--json", "--sweep-csv", "--processes", "--cpu", NULL};
+    static const char *const own[] = {"--json", "--sweep-csv", "--processes", "--cpu", "--ab", "--ab-budget", "--ab-seed", NULL};
     char **v = calloc((size_t)argc + 16, sizeof *v);
     if (!v)
         return NULL;
@@ -233,12 +233,22 @@ static char **worker_argv(const bench *b, int argc, char **argv, int pi, const c
 
 /* The environment, with HOSTACCESS_ENV_PAD of pad bytes and the workers'
  * progress lines quieted unless the caller chose a level. */
-static char **worker_env(size_t pad, char **padvar)
+static bool overridden(const char *var, char *const *extra, int nextra)
+{
+    for (int i = 0; i < nextra; i++) {
+        size_t l = strcspn(extra[i], "=");
+        if (!strncmp(var, extra[i], l + 1))
+            return true;
+    }
+    return false;
+}
+
+static char **worker_env(size_t pad, char **padvar, char *const *extra, int nextra)
 {
     size_t n = 0;
     while (environ[n])
         n++;
-    char **e = calloc(n + 3, sizeof *e);
+    char **e = calloc(n + 3 + (size_t)nextra, sizeof *e);
     *padvar = malloc(pad + 32);
     if (!e || !*padvar) {
         free(e);
@@ -247,8 +257,10 @@ static char **worker_env(size_t pad, char **padvar)
     }
     size_t k = 0;
     for (size_t i = 0; i < n; i++)
-        if (strncmp(environ[i], "HOSTACCESS_ENV_PAD=", 19))
+        if (strncmp(environ[i], "HOSTACCESS_ENV_PAD=", 19) && !overridden(environ[i], extra, nextra))
             e[k++] = environ[i];
+    for (int i = 0; i < nextra; i++)
+        e[k++] = extra[i];
     int l = snprintf(*padvar, 32, "HOSTACCESS_ENV_PAD=");
     memset(*padvar + l, 'x', pad);
     (*padvar)[l + (int)pad] = 0;
@@ -282,7 +294,7 @@ static int wait_bounded(pid_t pid, double limit_s, bool *timed_out)
     }
 }
 
-static void run_worker(bench *b, int argc, char **argv, int pi)
+void bench_procs_run_one(bench *b, int argc, char **argv, int pi)
 {
     bench_proc *p = &b->procs[pi];
     /* TMPDIR when it fits the path, else /tmp, and said: never cut. */
@@ -302,14 +314,22 @@ static void run_worker(bench *b, int argc, char **argv, int pi)
     close(fd);
     char nums[4][32], *num[4] = {nums[0], nums[1], nums[2], nums[3]}, *padvar = NULL;
     char **av = worker_argv(b, argc, argv, pi, path, num);
-    char **ev = worker_env(p->env_pad, &padvar);
+    /* Side B of an A/B session: its variables over this environment, its bench. */
+    bool side_b = p->side == 'b';
+    char **ev = worker_env(p->env_pad, &padvar, side_b ? b->ab.vars : NULL, side_b ? b->ab.nvars : 0);
+    const char *exe = side_b && b->ab.b_exe ? b->ab.b_exe : NULL;
     pid_t pid = av && ev ? fork() : -1;
     if (pid == 0) {
         /* Pinning is inherited: the worker may choose among what the first process could. */
         if (b->have_allowed)
             sched_setaffinity(0, sizeof b->allowed, &b->allowed);
-        execve("/proc/self/exe", av, ev);
-        execve(argv[0], av, ev);
+        if (exe) {
+            av[0] = (char *)exe;
+            execve(exe, av, ev);
+        } else {
+            execve("/proc/self/exe", av, ev);
+            execve(argv[0], av, ev);
+        }
         _exit(127);
     }
     if (pid < 0) {
@@ -335,10 +355,12 @@ static void run_worker(bench *b, int argc, char **argv, int pi)
     free(padvar);
 }
 
-void bench_procs_run_workers(bench *b, int argc, char **argv)
+/* Where process p starts: the next of the CPUs the first one surveyed,
+ * steadiest first, by its index (it may still move off a contended one),
+ * and its environment's padding, drawn from one sequence by index: an A/B
+ * session's two sides sample CPUs and environment sizes alike. */
+void bench_procs_place(const bench *b, bench_proc *p)
 {
-    /* Each worker starts on another of the CPUs the first one surveyed,
-     * steadiest first (it may still move off a contended one). */
     int order[CPUPICK_MAX], n = b->cpu.nscores;
     for (int i = 0; i < n; i++)
         order[i] = i;
@@ -348,17 +370,25 @@ void bench_procs_run_workers(bench *b, int argc, char **argv)
             order[j] = order[j - 1];
             order[j - 1] = t;
         }
+    int pi = p->index - 1;
+    p->start_cpu = b->cpu.forced ? b->cpu.cpu : n > 0 ? b->cpu.scores[order[pi % n]].cpu : -1;
     unsigned long long pad_seed = b->order_seed ^ 0x5bd1e995ull;
+    for (int i = 1; i < pi; i++)
+        ha_xorshift64(&pad_seed);
+    p->env_pad = (size_t)(ha_xorshift64(&pad_seed) % 4096);
+}
+
+void bench_procs_run_workers(bench *b, int argc, char **argv)
+{
     for (int pi = 1; pi < b->nprocs_requested && pi < BENCH_MAX_PROCS; pi++) {
         bench_proc *p = &b->procs[pi];
         memset(p, 0, sizeof *p);
         p->index = pi + 1;
         p->seed = bench_proc_seed(pi + 1);
-        p->start_cpu = b->cpu.forced ? b->cpu.cpu : n > 0 ? b->cpu.scores[order[pi % n]].cpu : -1;
-        p->env_pad = (size_t)(ha_xorshift64(&pad_seed) % 4096);
+        bench_procs_place(b, p);
         b->nprocs = pi + 1;
         ha_log(HA_LOG_INFO, "process %d of %ld (CPU %d, seed %llu)", p->index, b->nprocs_requested, p->start_cpu,
                p->seed);
-        run_worker(b, argc, argv, pi);
+        bench_procs_run_one(b, argc, argv, pi);
     }
 }

@@ -16,7 +16,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#define BENCH_MAX_PROCS 32
+/* An A/B session's process 1 and two per round (ab.h). */
+#define BENCH_MAX_PROCS 64
 #define BENCH_DEFAULT_PROCS 8
 /* A worker that runs longer than this is ended, and named. */
 #define BENCH_WORKER_LIMIT_S 300
@@ -31,6 +32,8 @@ typedef struct bench_proc {
     char detail[160];          /* otherwise why not */
     double wall_s;             /* from its start to its rows written */
     double open_s, prepare_s, measure_s; /* start to backend open; the kinds and rows made; the rows timed */
+    char side;                 /* an A/B session's: 'a' or 'b'; 0 in a plain run */
+    int round, slot;           /* its round (0: process 1, in none) and its place in it (1, 2) */
 } bench_proc;
 
 struct bench;
@@ -43,6 +46,9 @@ unsigned long long bench_proc_seed(int index);
  * turn, their rows matched by (path, kind, candidate, repeat). */
 void bench_procs_collect_self(struct bench *b);
 void bench_procs_run_workers(struct bench *b, int argc, char **argv);
+/* One worker: where it starts, then process pi run, waited for and read. */
+void bench_procs_place(const struct bench *b, bench_proc *p);
+void bench_procs_run_one(struct bench *b, int argc, char **argv, int pi);
 
 /* A worker: its rows to --worker-out. 0, or HA_EXIT_OUTPUT. */
 int bench_procs_write_worker(const struct bench *b);

@@ -11,6 +11,7 @@ enum {
     HA_EXIT_NO_DEVICE = 4,  /* the runtime loaded but reports no usable device */
     HA_EXIT_OUTPUT = 5,     /* the record or an output could not be written, or exists */
     HA_EXIT_INCONCLUSIVE = 6, /* compare: no regression, but timings it could not judge (never 1) */
+    HA_EXIT_UNRESOLVED = 7,   /* compare: no regression, but too few rows shown the same to call it clean */
 };
 
 #endif

@@ -106,7 +106,7 @@ double m_slow_ns(const m_run *r) { return r->d.slow ? m_row_figure(r, r->d.slow)
 
 /* How many rows each process kept an uncontended block in: compare leaves
  * out a process that kept far fewer than the run's most complete one. */
-static void rows_kept(m_bench *b)
+void m_rows_kept(m_bench *b)
 {
     for (size_t j = 0; j < b->nprocs; j++)
         b->procs[j].rows_kept = 0;
@@ -121,7 +121,7 @@ static void bench_facts(m_run *r)
     m_derived *d = &r->d;
     const m_bench *b = &r->bench;
     d->slowed = b->nslowdowns > 0;
-    rows_kept(&r->bench);
+    m_rows_kept(&r->bench);
     figures(r);
     if (!b->has_headline)
         return;

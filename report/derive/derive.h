@@ -25,4 +25,8 @@ int m_load_run(m_run *r, const char *path, unsigned flags, char **err);
 /* m_read_buffer, then m_derive: one record, as the fuzz targets feed it. */
 int m_load_buffer(m_run *r, const char *buf, size_t len, char **err);
 
+/* Each process's rows_kept (m_proc) over b's rows: m_derive does it for
+ * a run; compare for the view of an A/B session's side B. */
+void m_rows_kept(m_bench *b);
+
 #endif

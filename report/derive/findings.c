@@ -55,6 +55,15 @@ void findings_note(findings *f, const char *fmt, ...)
     va_end(ap);
 }
 
+void findings_unresolved(findings *f, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    free(f->unresolved);
+    f->unresolved = rf_vprintf(fmt, ap);
+    va_end(ap);
+}
+
 void findings_differ(findings *f, const char *fmt, ...)
 {
     va_list ap;
@@ -88,6 +97,8 @@ void findings_clear(findings *f)
     f->n = f->nnotes = f->ndiffer = 0;
     f->same_machine = false;
     f->timings = NULL;
+    free(f->unresolved);
+    f->unresolved = NULL;
     memset(&f->st, 0, sizeof f->st);
 }
 
@@ -100,13 +111,18 @@ void findings_free(findings *f)
 
 const char *findings_verdict(const findings *f)
 {
-    return findings_count(f, REGRESSION) ? "regression" : findings_count(f, INCONCLUSIVE) ? "inconclusive" : "clean";
+    return findings_count(f, REGRESSION)     ? "regression"
+           : findings_count(f, INCONCLUSIVE) ? "inconclusive"
+           : f->unresolved                   ? "unresolved"
+                                             : "clean";
 }
 
 int findings_status(const findings *f)
 {
-    return findings_count(f, REGRESSION) ? HA_EXIT_FAIL : findings_count(f, INCONCLUSIVE) ? HA_EXIT_INCONCLUSIVE
-                                                                                          : HA_EXIT_OK;
+    return findings_count(f, REGRESSION)     ? HA_EXIT_FAIL
+           : findings_count(f, INCONCLUSIVE) ? HA_EXIT_INCONCLUSIVE
+           : f->unresolved                   ? HA_EXIT_UNRESOLVED
+                                             : HA_EXIT_OK;
 }
 
 static void md_run(FILE *out, const char *label, const m_run *r)
@@ -139,6 +155,8 @@ void findings_markdown(FILE *out, const findings *f, const m_run *a, const m_run
     }
     if (f->timings)
         fprintf(out, "**Timings:** %s\n\n", f->timings);
+    if (f->unresolved)
+        fprintf(out, "**Unresolved:** %s\n\n", md_text(f->unresolved));
     fprintf(out, "**%zu regression(s)**, %zu improvement(s), %zu inconclusive, %zu other change(s).\n", n[REGRESSION],
             n[IMPROVEMENT], n[INCONCLUSIVE], n[CHANGE]);
     for (int c = 0; c < NCLASS; c++) {

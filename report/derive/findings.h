@@ -40,6 +40,8 @@ typedef struct findings {
     size_t ndiffer;
     bool same_machine;
     const char *timings; /* what is done with timings, said in the first lines (a static string), or NULL */
+    char *unresolved;    /* no regression, but too few rows shown the same to say clean: why, and what would
+                            resolve them (malloc'd), or NULL */
     stability st;
 } findings;
 
@@ -52,7 +54,9 @@ void findings_clear(findings *f);
 void findings_free(findings *f);
 
 /* The verdict in one word and the exit status it stands for: regression
- * (1), inconclusive (6, never 1), clean (0). */
+ * (1), inconclusive (6, never 1), unresolved (7: too few rows shown the
+ * same), clean (0). */
+void findings_unresolved(findings *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 const char *findings_verdict(const findings *f);
 int findings_status(const findings *f);
 

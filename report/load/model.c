@@ -385,6 +385,69 @@ static void index_rows(m_run *r, m_bench *b)
     }
 }
 
+static void read_ab(m_run *r, const json_t *o, m_ab *ab)
+{
+    ab->on = json_is_object(o);
+    if (!ab->on)
+        return;
+    ab->spec = gs(r, o, HF_AB_SPEC);
+    ab->b_bench = gs(r, o, HF_AB_B_BENCH);
+    ab->stopped = gs(r, o, HF_AB_STOPPED);
+    ab->seed = gs(r, o, HF_AB_SEED);
+    ab->budget_s = gn(o, HF_AB_BUDGET);
+    ab->rounds = gi(o, HF_AB_ROUNDS, 0);
+    ab->rounds_started = gi(o, HF_AB_STARTED, 0);
+    ab->decided = gb(o, HF_AB_DECIDED);
+    ARR(r, o, HF_AB_VARS, const char *, ab->vars, ab->nvars);
+    for (size_t i = 0; i < ab->nvars; i++)
+        ab->vars[i] = m_strdup(r, json_string_value(json_array_get(get(o, HF_AB_VARS), i)));
+    ARR(r, o, HF_AB_LOOKS, long long, ab->looks, ab->nlooks);
+    for (size_t i = 0; i < ab->nlooks; i++)
+        ab->looks[i] = json_integer_value(json_array_get(get(o, HF_AB_LOOKS), i));
+}
+
+/* An A/B session's side B out of the run's processes and rows (m_ab). */
+static void split_sides(m_run *r, m_bench *b)
+{
+    if (!b->ab.on)
+        return;
+    m_proc *pb = b->nprocs ? m_alloc(r, b->nprocs * sizeof *pb) : NULL;
+    size_t na = 0, nb = 0;
+    long long fa = 0, fb = 0;
+    for (size_t i = 0; i < b->nprocs && (pb || !b->nprocs); i++) {
+        m_proc p = b->procs[i];
+        if (p.side == 'b') {
+            pb[nb++] = p;
+            fb += p.ok;
+        } else {
+            b->procs[na++] = p;
+            fa += p.ok;
+        }
+    }
+    b->nprocs = na;
+    b->procs_finished = fa;
+    b->ab.procs_b = pb;
+    b->ab.nprocs_b = nb;
+    b->ab.procs_b_finished = fb;
+    for (size_t i = 0; i < b->nrows; i++) {
+        m_row *d = &b->rows[i];
+        m_rowproc *rb = d->nprocs ? m_alloc(r, d->nprocs * sizeof *rb) : NULL;
+        size_t ka = 0, kb = 0;
+        for (size_t k = 0; k < d->nprocs && rb; k++) {
+            bool in_b = false;
+            for (size_t j = 0; j < nb && !in_b; j++)
+                in_b = pb[j].index == d->procs[k].process;
+            if (in_b)
+                rb[kb++] = d->procs[k];
+            else
+                d->procs[ka++] = d->procs[k];
+        }
+        d->nprocs = ka;
+        d->procs_b = rb;
+        d->nprocs_b = kb;
+    }
+}
+
 static void read_bench(m_run *r, const json_t *root, m_bench *b)
 {
     read_head(r, root, &b->head);
@@ -431,7 +494,12 @@ static void read_bench(m_run *r, const json_t *root, m_bench *b)
         p->open = gn(x, HF_PROC_OPEN);
         p->prepare = gn(x, HF_PROC_PREPARE);
         p->measure = gn(x, HF_PROC_MEASURE);
+        const char *side = gs(r, x, HF_PROC_SIDE);
+        p->side = side && (!strcmp(side, "a") || !strcmp(side, "b")) ? side[0] : 0;
+        p->round = gi(x, HF_PROC_ROUND, 0);
+        p->slot = gi(x, HF_PROC_SLOT, 0);
     }
+    read_ab(r, get(root, HF_AB), &b->ab);
     b->clock_read_ns = gn(get(root, HF_CLOCK), HF_CLOCK_READ);
     ARR(r, root, HF_BENCH_DISTINGUISHING, const char *, b->distinguishing, b->ndistinguishing);
     for (size_t i = 0; i < b->ndistinguishing; i++)
@@ -493,6 +561,7 @@ static void read_bench(m_run *r, const json_t *root, m_bench *b)
         b->points[i].has_read_nt = json_is_object(get(x, HF_SP_READ_NT));
         read_stats(get(x, HF_SP_READ_NT), &b->points[i].read_nt);
     }
+    split_sides(r, b);
     index_rows(r, b);
 }
 

@@ -164,6 +164,8 @@ typedef struct m_row {
     size_t nblock_state;
     m_rowproc *procs; /* per process (schema 3); empty in older records */
     size_t nprocs;
+    m_rowproc *procs_b; /* an A/B session's side B (m_ab) */
+    size_t nprocs_b;
 } m_row;
 
 typedef struct m_point {
@@ -184,7 +186,28 @@ typedef struct m_proc {
     const char *detail;
     double wall, open, prepare, measure;
     size_t rows_kept; /* derived (m_derive): the rows in which it kept an uncontended block */
+    char side;        /* an A/B session's 'a' or 'b'; 0 in a plain run */
+    long long round, slot; /* its round (0: none) and place in it */
 } m_proc;
+
+/* An A/B session (bench/ab.h). The loader splits it: the run's processes
+ * and rows' by_process are side A's (every renderer shows A, as a plain
+ * run), side B's are in procs_b and each row's procs_b. */
+typedef struct m_ab {
+    bool on;
+    const char *spec, *b_bench, *stopped;
+    const char **vars;
+    size_t nvars;
+    const char *seed;
+    double budget_s;
+    long long rounds, rounds_started;
+    long long *looks; /* the paired rounds at each look taken */
+    size_t nlooks;
+    bool decided;
+    m_proc *procs_b;
+    size_t nprocs_b;
+    long long procs_b_finished;
+} m_ab;
 
 typedef struct m_bench {
     m_head head;
@@ -192,6 +215,7 @@ typedef struct m_bench {
     long long procs_requested, procs_finished;
     m_proc *procs;
     size_t nprocs;
+    m_ab ab;
     double wall;
     bool has_rounds;
     long long iterations, repeat, rounds;

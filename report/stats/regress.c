@@ -621,15 +621,12 @@ static bool slow_state(double syscall_value, double low) { return syscall_value 
  * the instrument alone, never the row, so the two sides of an A/A pair
  * stay alike.
  * A process without that instrument's value is left out. */
-static int proc_estimate(const m_bench *b, const m_row *r, const family_threshold *ft, ha_proc_est *out)
+static size_t proc_values(const m_bench *b, const m_row *r, const family_threshold *ft, long long *ids, double *v)
 {
     const char *instr = ft->state_bound ? "syscall" : "canary";
     double share = ft->state_bound ? 1 : ft->clock_share;
     const m_row *canary = m_bench_row(b, instr, "", "", 1);
     double low = ft->steady_only ? steadiest(b, canary) : NAN;
-    double *v = calloc(r->nprocs ? r->nprocs : 1, sizeof *v);
-    if (!v)
-        return -1;
     size_t n = 0;
     for (size_t i = 0; i < r->nprocs; i++) {
         if (contended(b, r->procs[i].process))
@@ -637,14 +634,28 @@ static int proc_estimate(const m_bench *b, const m_row *r, const family_threshol
         double x = ha_proc_value(r->procs[i].blocks, r->procs[i].nblocks);
         const m_rowproc *c = canary ? row_proc(canary, r->procs[i].process) : NULL;
         double cv = c ? ha_proc_value(c->blocks, c->nblocks) : NAN;
-        if (!canary)
-            v[n++] = x;
-        else if (cv > 0 && !slow_state(cv, low))
-            v[n++] = x / pow(cv, share);
+        if (canary && !(cv > 0 && !slow_state(cv, low)))
+            continue;
+        ids[n] = r->procs[i].process;
+        v[n++] = canary ? x / pow(cv, share) : x;
     }
-    int rc = ha_proc_summary(v, n, out);
+    return n;
+}
+
+static int proc_estimate(const m_bench *b, const m_row *r, const family_threshold *ft, ha_proc_est *out)
+{
+    double *v = calloc(r->nprocs ? r->nprocs : 1, sizeof *v);
+    long long *ids = calloc(r->nprocs ? r->nprocs : 1, sizeof *ids);
+    int rc = v && ids ? ha_proc_summary(v, proc_values(b, r, ft, ids, v), out) : -1;
     free(v);
+    free(ids);
     return rc;
+}
+
+size_t regress_row_values(const regress_cfg *c, const m_bench *b, const m_row *r, long long *ids, double *v)
+{
+    family_threshold ft = regress_family(c, m_row_family(r));
+    return proc_values(b, r, &ft, ids, v);
 }
 
 static void proc_notes(const regress_cfg *cfg, const m_bench *a, const m_bench *b, findings *f)

@@ -101,6 +101,10 @@ bool regress_row_gated(const m_row *r);
  * summarised (procstats.h). 0, or -1 when no process kept a value. */
 int regress_row_estimate(const regress_cfg *c, const m_bench *b, const m_row *r, ha_proc_est *out);
 
+/* The same, per process: the values kept and their processes (ids and v
+ * hold r->nprocs each). Their count. */
+size_t regress_row_values(const regress_cfg *c, const m_bench *b, const m_row *r, long long *ids, double *v);
+
 /* "path / kind / candidate", as compare names a row, whole (malloc'd; NULL out of memory). */
 char *regress_row_name(const m_row *r);
 

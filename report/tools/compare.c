@@ -26,6 +26,7 @@
 #include "regress.h"
 #include "text.h"
 #include "derive.h"
+#include "abjudge.h"
 
 static regress_cfg cfg;
 static findings found;
@@ -208,7 +209,70 @@ static int series(const char *dir, out *md, out *js)
     return reg ? HA_EXIT_FAIL : inc ? HA_EXIT_INCONCLUSIVE : HA_EXIT_OK;
 }
 
-static const char *md, *js, *junit, *ser;
+/* compare RUN: an A/B session's two sides, judged on their pairs. */
+static int ab_session(const char *dir, out *mdo, out *jso, out *juo)
+{
+    m_run r;
+    int rc = load(&r, dir);
+    if (rc)
+        return rc;
+    char why[400];
+    ab_tally t;
+    if (abjudge_usable(&r, why, sizeof why) != 0) {
+        fprintf(stderr, "compare: %s: %s\n", dir, why);
+        m_free_run(&r);
+        return HA_EXIT_USAGE;
+    }
+    if (abjudge(&cfg, &r, &found, &t) != 0) {
+        fprintf(stderr, "compare: out of memory judging %s\n", dir);
+        m_free_run(&r);
+        return HA_EXIT_USAGE;
+    }
+    findings_markdown(mdo->f ? mdo->f : stdout, &found, &r, &r);
+    if (jso->f) {
+        jw w;
+        jw_init(&w, jso->f, true);
+        findings_json(&w, &found, &r, &r);
+        jw_finish(&w);
+    }
+    if (juo->f)
+        findings_junit(juo->f, &found, &r, &r);
+    m_free_run(&r);
+    return findings_status(&found);
+}
+
+/* compare --ab-look RECORD: the bench's question at a look of its A/B
+ * session (bench/ab.c): 0 when every row is decided, 7 when not, 2 when
+ * the record cannot be judged. Says nothing on stdout. */
+static int ab_look(const char *file)
+{
+    char *buf = NULL, *err = NULL;
+    size_t len = 0;
+    if (rf_read(file, 64u << 20, false, &buf, &len, &err) != 0) {
+        fprintf(stderr, "compare: %s\n", err ? err : file);
+        free(err);
+        return HA_EXIT_USAGE;
+    }
+    m_run r;
+    int rc = m_load_buffer(&r, buf, len, &err);
+    free(buf);
+    if (rc != 0) {
+        fprintf(stderr, "compare: %s: %s\n", file, err ? err : "not a record");
+        free(err);
+        return HA_EXIT_USAGE;
+    }
+    char why[400];
+    ab_tally t;
+    if (abjudge_usable(&r, why, sizeof why) != 0 || abjudge(&cfg, &r, &found, &t) != 0) {
+        fprintf(stderr, "compare: %s: %s\n", file, why);
+        m_free_run(&r);
+        return HA_EXIT_USAGE;
+    }
+    m_free_run(&r);
+    return t.same + t.regressions + t.improvements == t.rows ? HA_EXIT_OK : HA_EXIT_UNRESOLVED;
+}
+
+static const char *md, *js, *junit, *ser, *look;
 static ha_opt_list thresholds;
 
 static const ha_opt options[] = {
@@ -222,12 +286,16 @@ static const ha_opt options[] = {
      "(default 8 each); repeatable", NULL},
     {"same-machine", HA_OPT_FLAG, 0, 0, &cfg.same_machine, NULL,
      "judge timings although host, device, CPU or machine start differ", NULL},
+    {"ab-look", HA_OPT_STRING, 0, 0, &look, "RECORD",
+     "internal (bench --ab): 0 when every row of the A/B session in RECORD is decided, 7 when not", NULL},
     {"allow-incomplete", HA_OPT_FLAG, 0, 0, &allow_incomplete, NULL, "read runs that are not whole, marked as such", NULL},
     {NULL, 0, 0, 0, NULL, NULL, NULL, NULL},
 };
 
-static const ha_cli cli = {"compare", "OLD_RUN_DIR NEW_RUN_DIR | --series RESULTS_DIR",
-                           "what changed between two runs; exit 1 on a regression, 6 when timings could not be judged",
+static const ha_cli cli = {"compare", "OLD_RUN_DIR NEW_RUN_DIR | AB_RUN_DIR | --series RESULTS_DIR",
+                           "what changed between two runs, or between the two sides of an A/B session (run_all.sh "
+                           "--ab); exit 1 on a regression, 6 when timings could not be judged, 7 when too few rows "
+                           "were shown the same to call it clean",
                            options, 0, 2, NULL};
 
 /* Two outputs on one path: refused before any work, not after it. */
@@ -277,8 +345,10 @@ int main(int argc, char **argv)
     int rc = ha_cli_parse(&cli, argc, argv, dirs, &nd);
     if (rc)
         return rc < 0 ? HA_EXIT_OK : rc;
-    if ((ser && nd != 0) || (!ser && nd != 2))
-        return ha_usage_error("compare", "give two run folders, or --series and a results folder");
+    if (look)
+        return nd || ser ? ha_usage_error("compare", "--ab-look takes a record alone") : ab_look(look);
+    if ((ser && nd != 0) || (!ser && nd != 1 && nd != 2))
+        return ha_usage_error("compare", "give two run folders, an A/B session's folder, or --series and a results folder");
     if (ser && junit)
         return ha_usage_error("compare", "--junit takes one pair, not --series");
     for (int i = 0; i < thresholds.n; i++) {
@@ -302,9 +372,11 @@ int main(int argc, char **argv)
         close_out(&jso, false);
         return rc;
     }
-    rc = ser ? series(ser, &mdo, &jso) : pair(dirs[0], dirs[1], &mdo, &jso, &juo);
+    rc = ser      ? series(ser, &mdo, &jso)
+         : nd == 1 ? ab_session(dirs[0], &mdo, &jso, &juo)
+                   : pair(dirs[0], dirs[1], &mdo, &jso, &juo);
     /* A failure to read the runs leaves no output behind; a verdict keeps them. */
-    bool keep = rc == HA_EXIT_OK || rc == HA_EXIT_FAIL || rc == HA_EXIT_INCONCLUSIVE;
+    bool keep = rc == HA_EXIT_OK || rc == HA_EXIT_FAIL || rc == HA_EXIT_INCONCLUSIVE || rc == HA_EXIT_UNRESOLVED;
     int orc = close_out(&mdo, keep);
     orc = orc ? orc : close_out(&jso, keep);
     orc = orc ? orc : close_out(&juo, keep);

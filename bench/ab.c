@@ -1,0 +1,283 @@
+/* The A/B session's rounds, looks and stop (ab.h). */
+#include "ab.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "bench.h"
+#include "log.h"
+#include "stats.h"
+
+/* ---- SPEC ---- */
+
+/* NAME= at s, NAME of capitals, digits and '_' not starting with a digit:
+ * the length of NAME, or 0. */
+static size_t var_name(const char *s)
+{
+    size_t n = 0;
+    while ((s[n] >= 'A' && s[n] <= 'Z') || s[n] == '_' || (n && s[n] >= '0' && s[n] <= '9'))
+        n++;
+    return n && s[n] == '=' ? n : 0;
+}
+
+static int parse_env(ab_session *s, const char *list, char *why, size_t n)
+{
+    const char *p = list;
+    while (*p) {
+        size_t name = var_name(p);
+        if (!name) {
+            snprintf(why, n, "--ab env: takes NAME=VALUE[,NAME=VALUE...] with NAME in capitals, digits and '_'; "
+                             "'%.60s%s' is not one", p, strlen(p) > 60 ? "..." : "");
+            return -1;
+        }
+        /* The value runs to the next ",NAME=" or the end. */
+        const char *end = p + name + 1;
+        while (*end && !(*end == ',' && var_name(end + 1)))
+            end++;
+        for (int i = 0; i < s->nvars; i++)
+            if (!strncmp(s->vars[i], p, name + 1)) {
+                snprintf(why, n, "--ab env: %.*s is given twice", (int)name, p);
+                return -1;
+            }
+        if (s->nvars == AB_MAX_VARS) {
+            snprintf(why, n, "--ab env: at most %d variables", AB_MAX_VARS);
+            return -1;
+        }
+        if (!(s->vars[s->nvars] = strndup(p, (size_t)(end - p)))) {
+            snprintf(why, n, "out of memory reading --ab");
+            return -1;
+        }
+        s->nvars++;
+        p = *end ? end + 1 : end;
+        if (*end && !*p) { /* unreachable: a ',' ends a value only before NAME= */
+            snprintf(why, n, "--ab env: a trailing comma");
+            return -1;
+        }
+    }
+    if (!s->nvars) {
+        snprintf(why, n, "--ab env: names no variable: give env:NAME=VALUE");
+        return -1;
+    }
+    return 0;
+}
+
+static bool executable(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode) && access(path, X_OK) == 0;
+}
+
+static int parse_build(ab_session *s, const char *dir, char *why, size_t n)
+{
+    static const char *const where[] = {"%s/bench_discriminator", "%s/build/bench_discriminator", NULL};
+    struct stat st;
+    if (!*dir || stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+        snprintf(why, n, "--ab build: '%.200s' is not a folder: name another hostaccess build (or its tree)", dir);
+        return -1;
+    }
+    for (int i = 0; where[i]; i++) {
+        char *p = NULL;
+        if (asprintf(&p, where[i], dir) < 0) {
+            snprintf(why, n, "out of memory reading --ab");
+            return -1;
+        }
+        if (executable(p)) {
+            s->b_exe = p;
+            return 0;
+        }
+        free(p);
+    }
+    snprintf(why, n, "--ab build: no bench in '%.200s' (looked for bench_discriminator and build/bench_discriminator): "
+                     "run make probes there first", dir);
+    return -1;
+}
+
+int ab_parse_spec(ab_session *s, const char *spec, char *why, size_t n)
+{
+    s->spec = spec;
+    int rc;
+    if (!strncmp(spec, "env:", 4))
+        rc = parse_env(s, spec + 4, why, n);
+    else if (!strncmp(spec, "build:", 6))
+        rc = parse_build(s, spec + 6, why, n);
+    else {
+        snprintf(why, n, "--ab takes env:NAME=VALUE[,...] or build:DIR, not '%.60s%s'", spec,
+                 strlen(spec) > 60 ? "..." : "");
+        rc = -1;
+    }
+    if (rc)
+        ab_free(s);
+    else
+        s->on = true;
+    return rc;
+}
+
+void ab_free(ab_session *s)
+{
+    free(s->b_exe);
+    s->b_exe = NULL;
+    for (int i = 0; i < s->nvars; i++)
+        free(s->vars[i]);
+    s->nvars = 0;
+}
+
+/* ---- the looks ---- */
+
+/* compare beside this bench (BUILD/bin/compare); none when the report
+ * tools were not built (no libjansson-dev): the session then runs to its
+ * most rounds or its budget, and says so. */
+static void find_judge(ab_session *s)
+{
+    char self[4096];
+    ssize_t l = readlink("/proc/self/exe", self, sizeof self - 1);
+    s->judge[0] = 0;
+    if (l <= 0 || (size_t)l >= sizeof self - 1)
+        return;
+    self[l] = 0;
+    char *slash = strrchr(self, '/');
+    if (!slash)
+        return;
+    *slash = 0;
+    int w = snprintf(s->judge, sizeof s->judge, "%s/bin/compare", self);
+    if (w < 0 || (size_t)w >= sizeof s->judge || !executable(s->judge))
+        s->judge[0] = 0;
+}
+
+/* Every row decided at this look? 1 yes, 0 no, -1 the look could not be
+ * made (said). */
+static int look(bench *b)
+{
+    ab_session *s = &b->ab;
+    char rec[4096];
+    const char *tmpdir = getenv("TMPDIR");
+    snprintf(rec, sizeof rec, "%s/hostaccess-ablook-XXXXXX", tmpdir && *tmpdir && strlen(tmpdir) < 4000 ? tmpdir : "/tmp");
+    int fd = mkstemp(rec);
+    if (fd < 0) {
+        ha_log(HA_LOG_WARN, "A/B look: no temporary file: %s", strerror(errno));
+        return -1;
+    }
+    FILE *f = fdopen(fd, "w");
+    s->looks[s->nlooks++] = s->rounds;
+    int rc = f ? bench_record_file(b, f) : -1;
+    if (f && fclose(f) != 0)
+        rc = -1;
+    else if (!f)
+        close(fd);
+    int decided = -1;
+    if (rc == 0) {
+        pid_t pid = fork();
+        if (pid == 0) {
+            int devnull = open("/dev/null", O_WRONLY);
+            if (devnull >= 0) {
+                dup2(devnull, 1);
+                close(devnull);
+            }
+            execl(s->judge, s->judge, "--ab-look", rec, (char *)NULL);
+            _exit(127);
+        }
+        int st = 0;
+        if (pid > 0)
+            while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+                ;
+        if (pid > 0 && WIFEXITED(st) && (WEXITSTATUS(st) == HA_EXIT_OK || WEXITSTATUS(st) == HA_EXIT_UNRESOLVED))
+            decided = WEXITSTATUS(st) == HA_EXIT_OK;
+        else
+            ha_log(HA_LOG_WARN, "A/B look after %d rounds: %s did not judge (status %d)", s->rounds, s->judge,
+                   pid > 0 && WIFEXITED(st) ? WEXITSTATUS(st) : -1);
+    }
+    unlink(rec);
+    if (decided < 0)
+        s->nlooks--; /* not taken: its alpha stays unspent */
+    else
+        ha_log(HA_LOG_INFO, "A/B look %d after %d rounds: %s", s->nlooks, s->rounds,
+               decided ? "every row decided" : "rows undecided, more rounds");
+    return decided;
+}
+
+/* ---- the rounds ---- */
+
+static bool one_process(bench *b, int argc, char **argv, char side, int round, int slot)
+{
+    int pi = b->nprocs;
+    bench_proc *p = &b->procs[pi];
+    memset(p, 0, sizeof *p);
+    p->index = pi + 1;
+    p->seed = bench_proc_seed(pi + 1);
+    p->side = side;
+    p->round = round;
+    p->slot = slot;
+    bench_procs_place(b, p);
+    b->nprocs = pi + 1;
+    ha_log(HA_LOG_INFO, "round %d, process %d: side %c (CPU %d)", round, p->index, side, p->start_cpu);
+    bench_procs_run_one(b, argc, argv, pi);
+    return p->ok;
+}
+
+int bench_ab_run(bench *b, int argc, char **argv)
+{
+    ab_session *s = &b->ab;
+    find_judge(s);
+    b->procs[0].side = 'a';
+    unsigned long long order = s->seed;
+    double t0 = ha_now_s(), round_s = 0;
+    int next_look = 0;
+    while (s->rounds_started < HA_AB_MAX_ROUNDS) {
+        double now = ha_now_s() - t0;
+        /* A round that would end past the budget is not started (its
+         * length: the longest so far, with a tenth to spare). */
+        if (s->rounds_started >= HA_AB_MIN_ROUNDS && now + 1.1 * round_s > s->budget_s) {
+            snprintf(s->stopped, sizeof s->stopped, "its budget of %.0f s: %d rounds in %.0f s", s->budget_s,
+                     s->rounds, now);
+            break;
+        }
+        int round = ++s->rounds_started;
+        bool b_first = ha_xorshift64(&order) & 1;
+        double r0 = ha_now_s();
+        bool ok1 = one_process(b, argc, argv, b_first ? 'b' : 'a', round, 1);
+        if (!ok1 && b_first && round == 1 && s->b_exe) {
+            snprintf(s->stopped, sizeof s->stopped, "side B's bench (%.120s) did not finish its first process: %s",
+                     s->b_exe, b->procs[b->nprocs - 1].detail);
+            break;
+        }
+        bool ok2 = one_process(b, argc, argv, b_first ? 'a' : 'b', round, 2);
+        if (!ok2 && !b_first && round == 1 && s->b_exe) {
+            snprintf(s->stopped, sizeof s->stopped, "side B's bench (%.120s) did not finish its first process: %s",
+                     s->b_exe, b->procs[b->nprocs - 1].detail);
+            break;
+        }
+        s->rounds += ok1 && ok2;
+        if (ha_now_s() - r0 > round_s)
+            round_s = ha_now_s() - r0;
+        if (next_look < HA_AB_MAX_LOOKS && s->rounds >= ha_ab_look_rounds[next_look]) {
+            next_look++;
+            if (s->judge[0] && look(b) == 1) {
+                s->decided = true;
+                snprintf(s->stopped, sizeof s->stopped, "every row decided at look %d, after %d rounds", s->nlooks,
+                         s->rounds);
+                break;
+            }
+        }
+    }
+    if (!s->stopped[0])
+        snprintf(s->stopped, sizeof s->stopped, "its most rounds, %d", HA_AB_MAX_ROUNDS);
+    /* A last look at what the session holds, if the budget came between two. */
+    if (!s->decided && s->judge[0] && s->rounds >= HA_AB_MIN_ROUNDS &&
+        (s->nlooks == 0 || s->looks[s->nlooks - 1] != s->rounds) && s->nlooks < HA_AB_MAX_LOOKS)
+        s->decided = look(b) == 1;
+    if (!s->judge[0])
+        ha_log(HA_LOG_WARN, "A/B session: no compare beside the bench (make report): no looks, the session ran to "
+                            "%s", s->stopped);
+    ha_log(HA_LOG_INFO, "A/B session: %d rounds paired, stopped at %s", s->rounds, s->stopped);
+    if (s->rounds < HA_AB_MIN_ROUNDS) {
+        ha_log(HA_LOG_ERROR, "A/B session: %d of the %d rounds it needs paired (%s): not a whole session", s->rounds,
+               HA_AB_MIN_ROUNDS, s->stopped);
+        return HA_EXIT_FAIL;
+    }
+    return 0;
+}

@@ -1,0 +1,57 @@
+/* An A/B session (bench_discriminator --ab SPEC): two sides measured in
+ * one session on one device, one A and one B process per round, in a
+ * seeded random order within each round (common/abgate.h says why and how
+ * the rounds are judged). A is this build in this environment; SPEC names
+ * what B changes:
+ *   env:NAME=VALUE[,NAME=VALUE...]  B's processes get these variables (a
+ *       comma followed by NAME= with NAME of capitals, digits and '_'
+ *       starts the next variable; any other comma belongs to the value, so
+ *       env:HOSTACCESS_TEST_SLOWDOWN=fast=10,disc=10 is one variable)
+ *   build:DIR                       B runs another build's bench:
+ *       DIR/bench_discriminator or DIR/build/bench_discriminator
+ * Process 1 (this one) measures first as every run's does and gives the
+ * record its row statistics; it is side A's and belongs to no round. The
+ * session looks at its rows after the rounds abgate.h names, through
+ * compare --ab-look on an interim record, and stops at the first look at
+ * which every row is decided, or when its budget would be spent. */
+#ifndef HA_BENCH_AB_H
+#define HA_BENCH_AB_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "abgate.h"
+
+#define AB_MAX_VARS 16
+#define AB_DEFAULT_BUDGET_S 140
+#define AB_MIN_BUDGET_S 20
+#define AB_MAX_BUDGET_S 3600
+
+typedef struct ab_session {
+    bool on;
+    const char *spec;               /* as given */
+    char *b_exe;                    /* B's bench (malloc'd); NULL: this one */
+    char *vars[AB_MAX_VARS];        /* B's variables, NAME=VALUE (malloc'd) */
+    int nvars;
+    double budget_s;                /* --ab-budget */
+    unsigned long long seed;        /* --ab-seed: the order of each round */
+    int rounds;                     /* rounds whose two processes both finished */
+    int rounds_started;
+    int looks[HA_AB_MAX_LOOKS];     /* the rounds at each look taken */
+    int nlooks;
+    bool decided;                   /* the last look decided every row */
+    char stopped[200];              /* why the session ended */
+    char judge[4096];               /* compare, for the looks; empty: none built */
+} ab_session;
+
+/* SPEC into s (0), or -1 with a one-line reason in why. B's bench must
+ * exist and be executable. */
+int ab_parse_spec(ab_session *s, const char *spec, char *why, size_t n);
+void ab_free(ab_session *s);
+
+struct bench;
+/* The rounds, from process 2 on. Returns 0, or HA_EXIT_FAIL when the
+ * session could not pair HA_AB_MIN_ROUNDS rounds (it is not whole). */
+int bench_ab_run(struct bench *b, int argc, char **argv);
+
+#endif

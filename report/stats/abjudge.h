@@ -1,0 +1,30 @@
+/* compare on an A/B session (bench/ab.h): each timed row judged on the
+ * pairs of its rounds (common/abgate.h), the family at the look the
+ * session stopped at, in findings with their words. */
+#ifndef HA_ABJUDGE_H
+#define HA_ABJUDGE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "findings.h"
+#include "model.h"
+#include "regress.h"
+
+/* What the session decided, in numbers. */
+typedef struct ab_tally {
+    size_t rows, same, regressions, improvements, undecided, unresolvable, too_few, outliers;
+    size_t pairs;  /* paired rounds judged */
+    int look;      /* 0-based: the share of alpha spent */
+} ab_tally;
+
+/* Whether r holds an A/B session compare can judge: 0, or -1 with one
+ * line in why (sides that contradict their rounds, a process listed
+ * twice, fewer than HA_AB_MIN_ROUNDS pairs, ...). */
+int abjudge_usable(const m_run *r, char *why, size_t n);
+
+/* The judgement into f (cleared first) and t. Simulated timings are
+ * reported, never gated. 0, or -1 out of memory. */
+int abjudge(const regress_cfg *cfg, const m_run *r, findings *f, ab_tally *t);
+
+#endif
