@@ -54,8 +54,8 @@ double ha_ab_look_alpha(double alpha, int look);
  * max(HA_AB_OUTLIER_MADS robust sds, log HA_AB_OUTLIER_FLOOR) is left out
  * too, and counted: one process in a slow state (x3 on every row) must
  * not hide a change by widening the interval of every row it touches. */
-#define HA_AB_OUTLIER_MADS 6.0
-#define HA_AB_OUTLIER_FLOOR 1.5
+#define HA_AB_OUTLIER_MADS 4.0
+#define HA_AB_OUTLIER_FLOOR 1.15
 typedef struct ha_ab_pairs {
     size_t n;        /* pairs used */
     size_t outliers; /* pairs left out as outliers */

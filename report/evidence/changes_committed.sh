@@ -13,7 +13,10 @@ out=${1:-}
 if [ -n "${BUILD:-}" ]; then BUILD=$(cd "$BUILD" && pwd) || exit 2; export BUILD; fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-find "$here/results" \( -name env.json -o -name env.json.gz \) -printf '%h\0' | sort -z |
+# A/B sessions (results/ab-*) are left out: their bench is two sides' in
+# one record, judged on its pairs by compare RUN, not a point of a series.
+find "$here/results" -path "$here/results/ab-*" -prune -o \( -name env.json -o -name env.json.gz \) -printf '%h\0' |
+    sort -z |
     while IFS= read -r -d '' d; do
         name=$(basename "$d")
         dest=$tmp/series/$name

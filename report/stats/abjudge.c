@@ -135,7 +135,7 @@ static void side_values(const regress_cfg *cfg, const m_bench *side, const m_ben
 {
     for (long long k = 0; k < rounds; k++)
         out[k] = NAN;
-    size_t n = regress_row_values(cfg, side, r, ids, v);
+    size_t n = regress_row_values(cfg, side, r, true, ids, v);
     long long seen = 0;
     for (long long rd = 1; rd <= rounds; rd++) {
         if (!paired(whole, rd))
@@ -146,6 +146,30 @@ static void side_values(const regress_cfg *cfg, const m_bench *side, const m_ben
             if (round_of(side->procs, side->nprocs, ids[i]) == rd)
                 out[rd - 1] = v[i];
     }
+}
+
+/* Each round's syscall loop on one side (NaN where none). */
+static void round_syscall(const m_bench *side, long long rounds, double *out)
+{
+    for (long long k = 0; k < rounds; k++)
+        out[k] = NAN;
+    const m_row *sys = m_bench_row(side, "syscall", "", "", 1);
+    for (size_t i = 0; sys && i < sys->nprocs; i++) {
+        long long rd = round_of(side->procs, side->nprocs, sys->procs[i].process);
+        if (rd > 0 && rd <= rounds)
+            out[rd - 1] = ha_proc_value(sys->procs[i].blocks, sys->procs[i].nblocks);
+    }
+}
+
+/* The steady_only families slow by more than the syscall loop in a slow
+ * state of the host core (regress.c), so their pairs whose two processes'
+ * loops differ by more than STEADY_MARGIN are left out: the two sat in
+ * different states. A pair that shared a state stays. */
+static void drop_split_states(const double *sa, const double *sb, long long rounds, double *va)
+{
+    for (long long k = 0; k < rounds; k++)
+        if (sa[k] > 0 && sb[k] > 0 && fmax(sa[k], sb[k]) > (1 + STEADY_MARGIN) * fmin(sa[k], sb[k]))
+            va[k] = NAN;
 }
 
 static void tally(ab_tally *t, const ha_ab_row *g)
@@ -199,7 +223,7 @@ static void say_session(findings *f, const m_run *run, const ab_tally *t)
                   100 * HA_AB_ALPHA, t->pairs, 100 * HA_AB_THRESHOLD, t->rows, t->same, 100 * HA_AB_SAME,
                   t->regressions, t->improvements, t->undecided, t->unresolvable, t->too_few, HA_GATE_MIN_PROCS,
                   t->outliers);
-    if (run->d.simulated) {
+    if (run->bench.head.simulated) { /* the bench record says whose timings these are */
         for (size_t i = 0; i < f->n; i++)
             f->v[i].cls = CHANGE;
         f->timings = "the session is SIMULATED: its timings are reported below as changes, never gated.";
@@ -232,12 +256,15 @@ int abjudge(const regress_cfg *cfg, const m_run *run, findings *f, ab_tally *t)
     double *tmp = calloc(k, sizeof *tmp);
     long long *ids = calloc(k, sizeof *ids);
     const m_row **rows = calloc(nr, sizeof *rows);
+    double *sa = calloc((size_t)R, sizeof *sa), *sb = calloc((size_t)R, sizeof *sb);
     ha_ab_row *g = calloc(nr, sizeof *g);
     int rc = -1;
     if (view_b(a, &vb) != 0)
         vb.rows = NULL;
-    if (!va || !vbv || !tmp || !ids || !rows || !g || !vb.rows)
+    if (!va || !vbv || !tmp || !ids || !rows || !g || !vb.rows || !sa || !sb)
         goto done;
+    round_syscall(a, R, sa);
+    round_syscall(&vb, R, sb);
     size_t n = 0;
     for (size_t i = 0; i < a->nrows; i++) {
         const m_row *r = &a->rows[i];
@@ -246,6 +273,8 @@ int abjudge(const regress_cfg *cfg, const m_run *run, findings *f, ab_tally *t)
         rows[n] = r;
         side_values(cfg, a, a, r, R, take, ids, tmp, va + n * (size_t)R);
         side_values(cfg, &vb, a, &vb.rows[i], R, take, ids, tmp, vbv + n * (size_t)R);
+        if (regress_family(cfg, m_row_family(r)).steady_only)
+            drop_split_states(sa, sb, R, va + n * (size_t)R);
         n++;
     }
     t->rows = n;
@@ -264,6 +293,8 @@ done:
     free(ids);
     free(rows);
     free(g);
+    free(sa);
+    free(sb);
     free(vb.rows);
     return rc;
 }

@@ -621,15 +621,16 @@ static bool slow_state(double syscall_value, double low) { return syscall_value 
  * the instrument alone, never the row, so the two sides of an A/A pair
  * stay alike.
  * A process without that instrument's value is left out. */
-static size_t proc_values(const m_bench *b, const m_row *r, const family_threshold *ft, long long *ids, double *v)
+static size_t proc_values(const m_bench *b, const m_row *r, const family_threshold *ft, bool paired, long long *ids,
+                          double *v)
 {
     const char *instr = ft->state_bound ? "syscall" : "canary";
     double share = ft->state_bound ? 1 : ft->clock_share;
     const m_row *canary = m_bench_row(b, instr, "", "", 1);
-    double low = ft->steady_only ? steadiest(b, canary) : NAN;
+    double low = ft->steady_only && !paired ? steadiest(b, canary) : NAN;
     size_t n = 0;
     for (size_t i = 0; i < r->nprocs; i++) {
-        if (contended(b, r->procs[i].process))
+        if (!paired && contended(b, r->procs[i].process))
             continue;
         double x = ha_proc_value(r->procs[i].blocks, r->procs[i].nblocks);
         const m_rowproc *c = canary ? row_proc(canary, r->procs[i].process) : NULL;
@@ -646,16 +647,17 @@ static int proc_estimate(const m_bench *b, const m_row *r, const family_threshol
 {
     double *v = calloc(r->nprocs ? r->nprocs : 1, sizeof *v);
     long long *ids = calloc(r->nprocs ? r->nprocs : 1, sizeof *ids);
-    int rc = v && ids ? ha_proc_summary(v, proc_values(b, r, ft, ids, v), out) : -1;
+    int rc = v && ids ? ha_proc_summary(v, proc_values(b, r, ft, false, ids, v), out) : -1;
     free(v);
     free(ids);
     return rc;
 }
 
-size_t regress_row_values(const regress_cfg *c, const m_bench *b, const m_row *r, long long *ids, double *v)
+size_t regress_row_values(const regress_cfg *c, const m_bench *b, const m_row *r, bool paired, long long *ids,
+                          double *v)
 {
     family_threshold ft = regress_family(c, m_row_family(r));
-    return proc_values(b, r, &ft, ids, v);
+    return proc_values(b, r, &ft, paired, ids, v);
 }
 
 static void proc_notes(const regress_cfg *cfg, const m_bench *a, const m_bench *b, findings *f)

@@ -102,8 +102,13 @@ bool regress_row_gated(const m_row *r);
 int regress_row_estimate(const regress_cfg *c, const m_bench *b, const m_row *r, ha_proc_est *out);
 
 /* The same, per process: the values kept and their processes (ids and v
- * hold r->nprocs each). Their count. */
-size_t regress_row_values(const regress_cfg *c, const m_bench *b, const m_row *r, long long *ids, double *v);
+ * hold r->nprocs each). Their count. paired (an A/B session): no process
+ * is left out for its run's sake (contended throughout, or slower than the
+ * run's steadiest): over a session of 49 processes the steadiest is far
+ * from most, and the pair, not the run, is the unit (abjudge.c leaves out
+ * a pair whose two processes sat in different states). */
+size_t regress_row_values(const regress_cfg *c, const m_bench *b, const m_row *r, bool paired, long long *ids,
+                          double *v);
 
 /* "path / kind / candidate", as compare names a row, whole (malloc'd; NULL out of memory). */
 char *regress_row_name(const m_row *r);

@@ -1,0 +1,217 @@
+/* An A/B session end to end on sim: run_all.sh --ab, the bench's rounds
+ * and looks, the record, and compare on the folder (the judgement on
+ * deterministic per-process values written into the live record, so no
+ * verdict depends on how busy the test machine is); and bad input. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "itest.h"
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static char tmp[64], run[512];
+
+static int setup(void **s)
+{
+    (void)s;
+    if (it_tmpdir(tmp, sizeof tmp, "ab") != 0)
+        return -1;
+    /* One live session for every test: four rounds at least, the budget's least. */
+    if (it_sh("BUILD=%s ./run_all.sh --backend sim --no-torch --results %s/live --ab "
+              "env:HOSTACCESS_TEST_SLOWDOWN=fast=20 --ab-budget 20 --bench-args '--iterations 200 --repeat 1 "
+              "--no-sweep --row-seconds 0.02' --pool-args '--throughput-sizes 4MiB --cycles 5'",
+              it_build(), tmp) != 0 ||
+        it_sh("ls -d %s/live/*-sim-dev0", tmp) != 0) {
+        fprintf(stderr, "%s", it_out);
+        return -1;
+    }
+    it_out[strcspn(it_out, "\n")] = 0;
+    if (strlen(it_out) >= sizeof run)
+        return -1; /* never cut a path to fit */
+    memcpy(run, it_out, strlen(it_out) + 1);
+    return 0;
+}
+
+static int teardown(void **s)
+{
+    (void)s;
+    return it_sh("rm -rf %s", tmp);
+}
+
+static json_t *bench_of(const char *dir)
+{
+    char p[1024];
+    assert_true((size_t)snprintf(p, sizeof p, "%s/bench_discriminator.json", dir) < sizeof p);
+    json_error_t e;
+    json_t *j = json_load_file(p, 0, &e);
+    assert_non_null(j);
+    return j;
+}
+
+/* Every round holds one A and one B process, in slots 1 and 2; process 1
+ * is A's and in no round; the session says its spec, seed and looks. */
+static void a_session_alternates_its_sides_round_by_round(void **s)
+{
+    (void)s;
+    json_t *b = bench_of(run), *ab = json_object_get(b, "ab_session");
+    assert_non_null(ab);
+    assert_string_equal(json_string_value(json_object_get(ab, "spec")), "env:HOSTACCESS_TEST_SLOWDOWN=fast=20");
+    assert_string_equal(json_string_value(json_array_get(json_object_get(ab, "b_variables"), 0)),
+                        "HOSTACCESS_TEST_SLOWDOWN=fast=20");
+    long long rounds = json_integer_value(json_object_get(ab, "rounds_started"));
+    assert_true(json_integer_value(json_object_get(ab, "rounds")) >= 4);
+    assert_true(json_array_size(json_object_get(ab, "looks")) >= 1);
+    json_t *list = json_object_get(json_object_get(b, "processes"), "list");
+    int seen_a[65] = {0}, seen_b[65] = {0}, b_first = 0;
+    size_t i;
+    json_t *p;
+    json_array_foreach(list, i, p) {
+        const char *side = json_string_value(json_object_get(p, "side"));
+        long long rd = json_integer_value(json_object_get(p, "round")), slot = json_integer_value(json_object_get(p, "slot"));
+        assert_non_null(side);
+        if (i == 0) {
+            assert_string_equal(side, "a");
+            assert_int_equal(rd, 0);
+            continue;
+        }
+        assert_true(rd >= 1 && rd <= rounds && rd <= 64 && (slot == 1 || slot == 2));
+        (side[0] == 'a' ? seen_a : seen_b)[rd]++;
+        b_first += side[0] == 'b' && slot == 1;
+    }
+    for (long long rd = 1; rd <= rounds; rd++) {
+        assert_int_equal(seen_a[rd], 1);
+        assert_int_equal(seen_b[rd], 1);
+    }
+    (void)b_first; /* the order is random: either side may lead any round */
+    json_decref(b);
+}
+
+/* Each process's block medians made steady (±0.5 %, seeded) and side B's
+ * rows whose path starts with `slowed` times factor; sealed again. */
+static void plant(const char *dir, const char *slowed, double factor)
+{
+    json_t *b = bench_of(dir);
+    json_object_set_new(b, "simulated", json_false());
+    json_t *list = json_object_get(json_object_get(b, "processes"), "list");
+    unsigned long long seed = 12345;
+    size_t i, k, m;
+    json_t *r, *bp, *v;
+    json_array_foreach(json_object_get(b, "rows"), i, r) {
+        const char *path = json_string_value(json_object_get(r, "path"));
+        json_array_foreach(json_object_get(r, "by_process"), k, bp) {
+            long long id = json_integer_value(json_object_get(bp, "process"));
+            const char *side = json_string_value(json_object_get(json_array_get(list, (size_t)id - 1), "side"));
+            double f = side && side[0] == 'b' && slowed && !strncmp(path, slowed, strlen(slowed)) ? factor : 1;
+            json_array_foreach(json_object_get(bp, "block_medians_ns"), m, v) {
+                seed ^= seed << 13, seed ^= seed >> 7, seed ^= seed << 17;
+                json_array_set_new(json_object_get(bp, "block_medians_ns"), m,
+                                   json_real((100.0 + (double)i) * f * (1 + 0.005 * ((double)(seed % 2001) / 1000 - 1))));
+            }
+        }
+    }
+    char p[1024];
+    assert_true((size_t)snprintf(p, sizeof p, "%s/bench_discriminator.json", dir) < sizeof p);
+    assert_int_equal(json_dump_file(b, p, JSON_COMPACT), 0);
+    json_decref(b);
+    assert_int_equal(it_seal(dir), 0);
+}
+
+static void copy_run(const char *name, char *out, size_t n)
+{
+    assert_true((size_t)snprintf(out, n, "%s/%s", tmp, name) < n);
+    assert_int_equal(it_sh("cp -r '%s' '%s' && rm -f '%s'/*.json.gz", run, out, out), 0);
+}
+
+/* A simulated session is reported, never gated, and never called clean. */
+static void a_simulated_session_is_never_clean(void **s)
+{
+    (void)s;
+    assert_int_equal(it_sh("%s/bin/compare %s", it_build(), run), 7);
+    assert_non_null(strstr(it_out, "SIMULATED"));
+    assert_non_null(strstr(it_out, "unresolved"));
+}
+
+/* B +30 % on one path: that path's rows, and no other, flagged; exit 1. */
+static void a_slowed_path_is_flagged_and_nothing_else(void **s)
+{
+    (void)s;
+    char dir[700];
+    copy_run("slowed", dir, sizeof dir);
+    plant(dir, "copy_pinned", 1.30);
+    assert_int_equal(it_sh("%s/bin/compare %s", it_build(), dir), 1);
+    char *line = it_out;
+    size_t flagged = 0;
+    while ((line = strstr(line, "\n- timing "))) {
+        line += 10;
+        if (strstr(it_out, "### Regression") && line > strstr(it_out, "### Regression") &&
+            (!strstr(it_out, "### How") || line < strstr(it_out, "### How"))) {
+            assert_memory_equal(line, "copy\\_pinned", 12);
+            flagged++;
+        }
+    }
+    assert_true(flagged >= 1);
+}
+
+/* Nothing changed: every row the same, exit 0, "clean". */
+static void an_aa_session_with_steady_rows_is_clean(void **s)
+{
+    (void)s;
+    char dir[700];
+    copy_run("aa", dir, sizeof dir);
+    plant(dir, NULL, 1);
+    assert_int_equal(it_sh("%s/bin/compare %s", it_build(), dir), 0);
+    assert_non_null(strstr(it_out, "compare: clean"));
+}
+
+/* Half a session (three rounds) or one that contradicts itself is refused. */
+static void half_a_session_is_never_judged(void **s)
+{
+    (void)s;
+    char dir[700];
+    copy_run("half", dir, sizeof dir);
+    json_t *b = bench_of(dir);
+    json_object_set_new(json_object_get(b, "ab_session"), "rounds", json_integer(3));
+    char p[1024];
+    assert_true((size_t)snprintf(p, sizeof p, "%s/bench_discriminator.json", dir) < sizeof p);
+    assert_int_equal(json_dump_file(b, p, JSON_COMPACT), 0);
+    json_decref(b);
+    assert_int_equal(it_seal(dir), 0);
+    assert_int_equal(it_sh("%s/bin/compare %s", it_build(), dir), 2);
+    assert_non_null(strstr(it_out, "contradicts itself"));
+}
+
+static void bad_specs_get_one_line_each(void **s)
+{
+    (void)s;
+    const char *bad[] = {"nonsense", "env:", "env:lower=1", "env:A=1,A=2", "build:/nonexistent-dir", "build:/tmp", NULL};
+    for (int i = 0; bad[i]; i++) {
+        assert_int_equal(it_sh("%s/bench_discriminator --backend sim --ab '%s' --list-devices", it_build(), bad[i]), 2);
+        assert_non_null(strstr(it_out, "--ab"));
+        assert_null(strchr(it_out, '\n') == it_out + strlen(it_out) - 1 ? NULL : strchr(strchr(it_out, '\n') + 1, '\n'));
+    }
+    assert_int_equal(it_sh("%s/bench_discriminator --backend sim --ab env:X=1 --ab-budget 5 --list-devices", it_build()), 2);
+    assert_int_equal(it_sh("%s/bench_discriminator --backend sim --ab-budget 30 --list-devices", it_build()), 2);
+    assert_int_equal(it_sh("BUILD=%s ./run_all.sh --backend sim --ab env:X=1 --ab env:Y=1", it_build()), 2);
+    assert_non_null(strstr(it_out, "given twice"));
+    assert_int_equal(it_sh("BUILD=%s ./run_all.sh --backend sim --ab-budget 30", it_build()), 2);
+    assert_int_equal(it_sh("BUILD=%s ./run_all.sh --backend sim --ab 'env:lower=1'", it_build()), 2);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(a_session_alternates_its_sides_round_by_round),
+        cmocka_unit_test(a_simulated_session_is_never_clean),
+        cmocka_unit_test(a_slowed_path_is_flagged_and_nothing_else),
+        cmocka_unit_test(an_aa_session_with_steady_rows_is_clean),
+        cmocka_unit_test(half_a_session_is_never_judged),
+        cmocka_unit_test(bad_specs_get_one_line_each),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
