@@ -54,11 +54,7 @@ static int parse_env(ab_session *s, const char *list, char *why, size_t n)
             return -1;
         }
         s->nvars++;
-        p = *end ? end + 1 : end;
-        if (*end && !*p) { /* unreachable: a ',' ends a value only before NAME= */
-            snprintf(why, n, "--ab env: a trailing comma");
-            return -1;
-        }
+        p = *end ? end + 1 : end; /* a ',' ends a value only before NAME=, so p is not empty here */
     }
     if (!s->nvars) {
         snprintf(why, n, "--ab env: names no variable: give env:NAME=VALUE");

@@ -26,7 +26,7 @@ static double median_of(double *v, size_t n)
     return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
-int ha_ab_paired(const double *a, const double *b, size_t rounds, double level, ha_ab_pairs *out)
+int ha_ab_paired(const double *a, const double *b, size_t rounds, ha_ab_est *out)
 {
     memset(out, 0, sizeof *out);
     double *d = malloc((rounds ? rounds : 1) * sizeof *d), *la = malloc((rounds ? rounds : 1) * sizeof *la);
@@ -56,7 +56,7 @@ int ha_ab_paired(const double *a, const double *b, size_t rounds, double level, 
         out->outliers = n - k;
         n = k;
     }
-    out->n = n;
+    out->n = out->n_b = n;
     if (n < HA_GATE_MIN_PROCS)
         goto done;
     double sd = 0, sa = 0, ss = 0;
@@ -72,14 +72,54 @@ int ha_ab_paired(const double *a, const double *b, size_t rounds, double level, 
     out->r.ratio = exp(mean);
     out->r.se = sqrt(ss / (double)(n - 1) / (double)n);
     out->r.df = (double)(n - 1);
-    double t = ha_t_quantile(1 - (1 - level) / 2, out->r.df);
-    out->r.lo = exp(mean - t * out->r.se);
-    out->r.hi = exp(mean + t * out->r.se);
     rc = 0;
 done:
     free(d);
     free(la);
     free(work);
+    return rc;
+}
+
+/* The steady values of one side (v over its instrument) into out; their count. */
+static size_t steady_values(const double *v, const double *iv, size_t n, double low, double *out)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        if (v[i] > 0 && iv[i] > 0 && isfinite(v[i]) && iv[i] <= (1 + HA_AB_STEADY_MARGIN) * low)
+            out[k++] = v[i] / iv[i];
+    return k;
+}
+
+int ha_ab_steady(const double *a, const double *ia, size_t na, const double *b, const double *ib, size_t nb,
+                 ha_ab_est *out)
+{
+    memset(out, 0, sizeof *out);
+    double low = INFINITY;
+    size_t usable = 0;
+    for (size_t i = 0; i < na + nb; i++) {
+        double v = i < na ? a[i] : b[i - na], iv = i < na ? ia[i] : ib[i - na];
+        if (v > 0 && iv > 0 && isfinite(v) && isfinite(iv)) {
+            low = fmin(low, iv);
+            usable++;
+        }
+    }
+    double *va = malloc((na ? na : 1) * sizeof *va), *vb = malloc((nb ? nb : 1) * sizeof *vb);
+    int rc = -1;
+    if (!va || !vb)
+        goto done;
+    size_t ka = steady_values(a, ia, na, low, va), kb = steady_values(b, ib, nb, low, vb);
+    out->n = ka;
+    out->n_b = kb;
+    out->outliers = usable - ka - kb;
+    ha_proc_est ea, eb;
+    if (ka < HA_GATE_MIN_PROCS || kb < HA_GATE_MIN_PROCS || ha_proc_summary(va, ka, &ea) != 0 ||
+        ha_proc_summary(vb, kb, &eb) != 0 || ha_proc_compare(&ea, &eb, 0.95, &out->r) != 0)
+        goto done;
+    out->mean_a = ea.gmean;
+    rc = 0;
+done:
+    free(va);
+    free(vb);
     return rc;
 }
 
@@ -89,7 +129,14 @@ static int by_p(const void *x, const void *y)
     return (a > b) - (a < b);
 }
 
-long ha_ab_family(const double *a, const double *b, size_t n, size_t rounds, int look, ha_ab_row *out)
+static void interval(ha_proc_ratio *r, double level)
+{
+    double t = ha_t_quantile(1 - (1 - level) / 2, r->df);
+    r->lo = exp(r->d - t * r->se);
+    r->hi = exp(r->d + t * r->se);
+}
+
+long ha_ab_family(const ha_ab_est *est, const int *ok, size_t n, int look, ha_ab_row *out)
 {
     double q = ha_ab_look_alpha(HA_AB_ALPHA, look);
     size_t nn = n ? n : 1;
@@ -104,17 +151,19 @@ long ha_ab_family(const double *a, const double *b, size_t n, size_t rounds, int
     for (size_t i = 0; i < n; i++) {
         ha_ab_row *o = &out[i];
         memset(o, 0, sizeof *o);
+        o->e = est[i];
         o->level = level;
         o->detectable = NAN;
         p[i] = 1;
         order[i] = &p[i];
-        if (ha_ab_paired(a + i * rounds, b + i * rounds, rounds, level, &o->p) != 0) {
+        if (!ok[i]) {
             o->outcome = HA_AB_TOO_FEW;
             continue;
         }
-        p[i] = ha_proc_p_beyond(&o->p.r, HA_AB_THRESHOLD);
-        o->detectable = expm1(ha_proc_detectable(&o->p.r, level, HA_AB_POWER, HA_AB_THRESHOLD));
-        if (o->p.r.lo > 1 / (1 + HA_AB_SAME) && o->p.r.hi < 1 + HA_AB_SAME)
+        interval(&o->e.r, level);
+        p[i] = ha_proc_p_beyond(&o->e.r, HA_AB_THRESHOLD);
+        o->detectable = expm1(ha_proc_detectable(&o->e.r, level, HA_AB_POWER, HA_AB_THRESHOLD));
+        if (o->e.r.lo > 1 / (1 + HA_AB_SAME) && o->e.r.hi < 1 + HA_AB_SAME)
             o->outcome = HA_AB_SAME_ROW;
         else
             o->outcome = o->detectable <= HA_AB_SAME ? HA_AB_UNDECIDED : HA_AB_UNRESOLVABLE;
@@ -130,8 +179,8 @@ long ha_ab_family(const double *a, const double *b, size_t n, size_t rounds, int
         if (o->outcome == HA_AB_TOO_FEW || p[i] > cut)
             continue;
         o->level = flagged_level;
-        ha_ab_paired(a + i * rounds, b + i * rounds, rounds, flagged_level, &o->p);
-        o->outcome = o->p.r.d > 0 ? HA_AB_REGRESSION : HA_AB_IMPROVEMENT;
+        interval(&o->e.r, flagged_level);
+        o->outcome = o->e.r.d > 0 ? HA_AB_REGRESSION : HA_AB_IMPROVEMENT;
     }
     free(p);
     free(order);
@@ -139,9 +188,3 @@ long ha_ab_family(const double *a, const double *b, size_t n, size_t rounds, int
 }
 
 int ha_ab_decided(ha_ab_outcome o) { return o == HA_AB_SAME_ROW || o == HA_AB_REGRESSION || o == HA_AB_IMPROVEMENT; }
-
-const char *ha_ab_outcome_name(ha_ab_outcome o)
-{
-    static const char *const n[] = {"same", "regression", "improvement", "undecided", "unresolvable", "too few pairs"};
-    return o <= HA_AB_TOO_FEW ? n[o] : "?";
-}

@@ -48,23 +48,43 @@ extern const int ha_ab_look_rounds[HA_AB_MAX_LOOKS];
  * O'Brien-Fleming spends little early; they add up to 1. */
 double ha_ab_look_alpha(double alpha, int look);
 
-/* A row's pairs: values of A and B per round (NaN or <= 0: that side's
- * process gave no value, and the pair is left out). A pair whose log
- * ratio lies beyond the median of the others' by more than
- * max(HA_AB_OUTLIER_MADS robust sds, log HA_AB_OUTLIER_FLOOR) is left out
- * too, and counted: one process in a slow state (x3 on every row) must
- * not hide a change by widening the interval of every row it touches. */
+/* A row's estimate of B/A, one of two kinds:
+ *
+ * Paired (rows that follow the core clock: reads, memory, copies): the
+ * values of A and B per round (NaN or <= 0: that side's process gave no
+ * value, and the pair is left out), each already divided by its own
+ * canary. A pair whose log ratio lies beyond the median of the others' by
+ * more than max(HA_AB_OUTLIER_MADS robust sds, log HA_AB_OUTLIER_FLOOR) is
+ * left out too, and counted: one process three times slower on every row
+ * must not hide a change by widening the interval of every row it touches.
+ *
+ * Steady (rows that follow the host core's state: guarded, query,
+ * hardened, fault): on the H200 that state changes from one process to the
+ * next, so two neighbours share it no more than any two processes, and a
+ * pair's spread is the state's (results/ab-h200/m1: query rows' paired
+ * standard error 0.027-0.073 of log against 0.013-0.033 this way). Each
+ * side keeps the processes whose instrument (the syscall loop) lies
+ * within HA_AB_STEADY_MARGIN of the steadiest of both sides, divided by
+ * it, and the two sides are compared by Welch's t. The choice reads the
+ * instrument alone, never the row, and one reference serves both sides;
+ * the interleaved rounds give both sides the same times. */
 #define HA_AB_OUTLIER_MADS 4.0
 #define HA_AB_OUTLIER_FLOOR 1.15
-typedef struct ha_ab_pairs {
-    size_t n;        /* pairs used */
-    size_t outliers; /* pairs left out as outliers */
-    double mean_a;   /* geometric mean of A over the pairs used */
-    ha_proc_ratio r; /* B/A: exp(mean d), se = sd(d) / sqrt(n), df = n - 1 */
-} ha_ab_pairs;
+#define HA_AB_STEADY_MARGIN 0.10
+typedef struct ha_ab_est {
+    size_t n;        /* pairs used; steady: processes of A kept */
+    size_t n_b;      /* steady: processes of B kept; paired: n */
+    size_t outliers; /* pairs left out as outliers; steady: processes left out as unsteady */
+    double mean_a;   /* geometric mean of A over what was used (divided by its instrument) */
+    ha_proc_ratio r; /* B/A: d, se, df (the interval: ha_ab_family) */
+} ha_ab_est;
 
-/* -1 with fewer than HA_GATE_MIN_PROCS pairs (r.df 0). */
-int ha_ab_paired(const double *a, const double *b, size_t rounds, double level, ha_ab_pairs *out);
+/* -1 with fewer than HA_GATE_MIN_PROCS pairs. */
+int ha_ab_paired(const double *a, const double *b, size_t rounds, ha_ab_est *out);
+/* a[i] with instrument ia[i] (na of them), b likewise. -1 with fewer than
+ * HA_GATE_MIN_PROCS steady processes on a side. */
+int ha_ab_steady(const double *a, const double *ia, size_t na, const double *b, const double *ib, size_t nb,
+                 ha_ab_est *out);
 
 typedef enum {
     HA_AB_SAME_ROW,     /* inside +-HA_AB_SAME */
@@ -72,27 +92,25 @@ typedef enum {
     HA_AB_IMPROVEMENT,  /* the mirror */
     HA_AB_UNDECIDED,    /* resolvable, but neither yet */
     HA_AB_UNRESOLVABLE, /* the session cannot yet resolve HA_AB_SAME at HA_AB_POWER */
-    HA_AB_TOO_FEW,      /* fewer than HA_GATE_MIN_PROCS pairs */
+    HA_AB_TOO_FEW,      /* fewer than HA_GATE_MIN_PROCS pairs or steady processes */
 } ha_ab_outcome;
 
 typedef struct ha_ab_row {
     ha_ab_outcome outcome;
-    ha_ab_pairs p;     /* its interval at `level` */
+    ha_ab_est e;       /* its interval (e.r.lo, e.r.hi) at `level` */
     double level;      /* the interval's confidence */
     double detectable; /* the smallest change the session puts beyond the threshold at HA_AB_POWER, ratio - 1 */
 } ha_ab_row;
 
-/* n rows at once, at look `look` (its alpha, ha_ab_look_alpha): rows[i]
- * holds a[i*rounds ...], b[i*rounds ...]. Flagged rows are the
- * Benjamini-Hochberg discoveries among the p-values of "beyond the
- * threshold" at q = the look's alpha (with no change that bounds the
- * chance of any flag by it, as Bonferroni does), their interval at
- * 1 - q R / n; the others are judged at 1 - q / n. Returns R, or -1 out of
- * memory. */
-long ha_ab_family(const double *a, const double *b, size_t n, size_t rounds, int look, ha_ab_row *out);
+/* n rows' estimates at once (ok[i] 0: row i had too few), at look `look`
+ * (its alpha, ha_ab_look_alpha). Flagged rows are the Benjamini-Hochberg
+ * discoveries among the p-values of "beyond the threshold" at q = the
+ * look's alpha (with no change that bounds the chance of any flag by it,
+ * as Bonferroni does), their interval at 1 - q R / n; the others are
+ * judged at 1 - q / n. Returns R, or -1 out of memory. */
+long ha_ab_family(const ha_ab_est *est, const int *ok, size_t n, int look, ha_ab_row *out);
 
 /* Whether a row's outcome is a decision (same, regression, improvement). */
 int ha_ab_decided(ha_ab_outcome o);
-const char *ha_ab_outcome_name(ha_ab_outcome o);
 
 #endif

@@ -128,53 +128,54 @@ static int view_b(const m_bench *b, m_bench *v)
     return 0;
 }
 
-/* One side's values of row r into out[round - 1] (NaN elsewhere), for the
- * first `take` paired rounds. */
-static void side_values(const regress_cfg *cfg, const m_bench *side, const m_bench *whole, const m_row *r,
-                        long long rounds, long long take, long long *ids, double *v, double *out)
+/* taken[rd]: round rd is among the first `take` paired rounds, the ones
+ * the look judges. */
+static void taken_rounds(const m_bench *b, long long rounds, long long take, bool *taken)
+{
+    long long seen = 0;
+    for (long long rd = 1; rd <= rounds; rd++)
+        taken[rd] = paired(b, rd) && ++seen <= take;
+}
+
+/* A paired row's side, as compare divides it (regress_row_values): its
+ * value in out[round - 1], NaN where none. */
+static void paired_values(const regress_cfg *cfg, const m_bench *side, const m_row *r, long long rounds,
+                          const bool *taken, long long *ids, double *v, double *out)
 {
     for (long long k = 0; k < rounds; k++)
         out[k] = NAN;
     size_t n = regress_row_values(cfg, side, r, true, ids, v);
-    long long seen = 0;
-    for (long long rd = 1; rd <= rounds; rd++) {
-        if (!paired(whole, rd))
-            continue;
-        if (++seen > take)
-            break;
-        for (size_t i = 0; i < n; i++)
-            if (round_of(side->procs, side->nprocs, ids[i]) == rd)
-                out[rd - 1] = v[i];
+    for (size_t i = 0; i < n; i++) {
+        long long rd = round_of(side->procs, side->nprocs, ids[i]);
+        if (rd > 0 && rd <= rounds && taken[rd])
+            out[rd - 1] = v[i];
     }
 }
 
-/* Each round's syscall loop on one side (NaN where none). */
-static void round_syscall(const m_bench *side, long long rounds, double *out)
+/* A steady row's side: each process of the taken rounds, its value
+ * undivided and its syscall loop (ha_ab_steady divides). Their count. */
+static size_t steady_side(const m_bench *side, const m_row *r, long long rounds, const bool *taken, double *v,
+                          double *instr)
 {
-    for (long long k = 0; k < rounds; k++)
-        out[k] = NAN;
     const m_row *sys = m_bench_row(side, "syscall", "", "", 1);
-    for (size_t i = 0; sys && i < sys->nprocs; i++) {
-        long long rd = round_of(side->procs, side->nprocs, sys->procs[i].process);
-        if (rd > 0 && rd <= rounds)
-            out[rd - 1] = ha_proc_value(sys->procs[i].blocks, sys->procs[i].nblocks);
+    size_t n = 0;
+    for (size_t i = 0; sys && i < r->nprocs; i++) {
+        long long rd = round_of(side->procs, side->nprocs, r->procs[i].process);
+        const m_rowproc *sp = NULL;
+        for (size_t k = 0; k < sys->nprocs && !sp; k++)
+            if (sys->procs[k].process == r->procs[i].process)
+                sp = &sys->procs[k];
+        if (rd <= 0 || rd > rounds || !taken[rd] || !sp)
+            continue;
+        v[n] = ha_proc_value(r->procs[i].blocks, r->procs[i].nblocks);
+        instr[n++] = ha_proc_value(sp->blocks, sp->nblocks);
     }
-}
-
-/* The steady_only families slow by more than the syscall loop in a slow
- * state of the host core (regress.c), so their pairs whose two processes'
- * loops differ by more than STEADY_MARGIN are left out: the two sat in
- * different states. A pair that shared a state stays. */
-static void drop_split_states(const double *sa, const double *sb, long long rounds, double *va)
-{
-    for (long long k = 0; k < rounds; k++)
-        if (sa[k] > 0 && sb[k] > 0 && fmax(sa[k], sb[k]) > (1 + STEADY_MARGIN) * fmin(sa[k], sb[k]))
-            va[k] = NAN;
+    return n;
 }
 
 static void tally(ab_tally *t, const ha_ab_row *g)
 {
-    t->outliers += g->p.outliers;
+    t->outliers += g->e.outliers;
     switch (g->outcome) {
     case HA_AB_SAME_ROW: t->same++; break;
     case HA_AB_REGRESSION: t->regressions++; break;
@@ -194,12 +195,20 @@ static void say_row(const regress_cfg *cfg, findings *f, const m_row *r, const h
         free(name);
         return;
     }
+    bool steady = regress_family(cfg, m_row_family(r)).state_bound;
     findings_add(f, cls, "timing", name ? name : "a row",
-                 "B/A ×%.3f, interval [%.3f, %.3f] at %.4g %% over %zu paired rounds (%zu left out as outliers; A's "
-                 "geometric mean %.4g ns over its %s, per process); regression beyond +%.0f %%, same within ±%.0f %%",
-                 g->p.r.ratio, g->p.r.lo, g->p.r.hi, 100 * g->level, g->p.n, g->p.outliers, g->p.mean_a,
-                 regress_family(cfg, m_row_family(r)).state_bound ? "syscall loop" : "canary", 100 * HA_AB_THRESHOLD,
-                 100 * HA_AB_SAME);
+                 steady ? "B/A ×%.3f, interval [%.3f, %.3f] at %.4g %% (Welch) over the steady processes, %zu of A's and "
+                          "%zu of B's (%zu left out: their syscall loop more than %.0f %% above the session's steadiest); "
+                          "A's value %.4g, its ns over its syscall loop's ns (a ratio, not ns); regression beyond +%.0f %%, "
+                          "same within ±%.0f %%"
+                        : "B/A ×%.3f, interval [%.3f, %.3f] at %.4g %% (paired) over %zu rounds' pairs (%zu "
+                          "processes a side; %zu pairs left out as outliers); A's value %.4g, its ns over its canary's ns to "
+                          "the family's clock share (%.0f %%, a ratio, not ns); regression beyond +%.0f %%, same within "
+                          "±%.0f %%",
+                 g->e.r.ratio, g->e.r.lo, g->e.r.hi, 100 * g->level, g->e.n, g->e.n_b, g->e.outliers,
+                 steady ? 100 * HA_AB_STEADY_MARGIN : g->e.mean_a,
+                 steady ? g->e.mean_a : 100 * regress_family(cfg, m_row_family(r)).clock_share,
+                 100 * HA_AB_THRESHOLD, 100 * HA_AB_SAME);
     free(name);
 }
 
@@ -214,13 +223,15 @@ static void say_session(findings *f, const m_run *run, const ab_tally *t)
                   ab->stopped ? ab->stopped : "?");
     findings_note(f, "paired judgement at look %d of at most %d (its share of alpha %.4g of %.2g; the looks' shares add "
                      "up to it, so whatever look a session stops at, an A/A session flags any row with probability at "
-                     "most %.0f %%): each row's B/A is a t interval on the log ratios of the %zu paired rounds' "
-                     "processes (each divided by its own instrument, as two runs are), the rows flagged are the "
+                     "most %.0f %%): each read, memory and copy row's B/A is a t interval on the log ratios of "
+                     "the %zu paired rounds' processes (each divided by its canary), each guarded, query, hardened "
+                     "and fault row's a Welch interval over the processes of those rounds whose syscall loop lay "
+                     "within %.0f %% of the session's steadiest (each divided by it); the rows flagged are the "
                      "Benjamini-Hochberg discoveries of \"beyond +%.0f %%\"; %zu row(s): %zu same within ±%.0f %%, %zu "
                      "regression(s), %zu improvement(s), %zu undecided, %zu the session cannot resolve yet, %zu with "
-                     "fewer than %d pairs; %zu pair(s) left out as outliers",
+                     "fewer than %d pairs or steady processes a side; %zu pair(s) or process(es) left out",
                   t->look + 1, HA_AB_MAX_LOOKS, ha_ab_look_alpha(HA_AB_ALPHA, t->look), HA_AB_ALPHA,
-                  100 * HA_AB_ALPHA, t->pairs, 100 * HA_AB_THRESHOLD, t->rows, t->same, 100 * HA_AB_SAME,
+                  100 * HA_AB_ALPHA, t->pairs, 100 * HA_AB_STEADY_MARGIN, 100 * HA_AB_THRESHOLD, t->rows, t->same, 100 * HA_AB_SAME,
                   t->regressions, t->improvements, t->undecided, t->unresolvable, t->too_few, HA_GATE_MIN_PROCS,
                   t->outliers);
     if (run->bench.head.simulated) { /* the bench record says whose timings these are */
@@ -252,33 +263,39 @@ int abjudge(const regress_cfg *cfg, const m_run *run, findings *f, ab_tally *t)
     which_look(ab, &t->look, &take);
     t->pairs = (size_t)take;
     size_t nr = a->nrows ? a->nrows : 1, k = a->nprocs + ab->nprocs_b + 1;
-    double *va = calloc(nr * (size_t)R, sizeof *va), *vbv = calloc(nr * (size_t)R, sizeof *vbv);
-    double *tmp = calloc(k, sizeof *tmp);
+    double *pa = calloc((size_t)R, sizeof *pa), *pb = calloc((size_t)R, sizeof *pb);
+    double *va = calloc(k, sizeof *va), *vbv = calloc(k, sizeof *vbv), *ia = calloc(k, sizeof *ia),
+           *ib = calloc(k, sizeof *ib);
     long long *ids = calloc(k, sizeof *ids);
+    bool *taken = calloc((size_t)R + 1, sizeof *taken);
     const m_row **rows = calloc(nr, sizeof *rows);
-    double *sa = calloc((size_t)R, sizeof *sa), *sb = calloc((size_t)R, sizeof *sb);
+    ha_ab_est *est = calloc(nr, sizeof *est);
+    int *ok = calloc(nr, sizeof *ok);
     ha_ab_row *g = calloc(nr, sizeof *g);
     int rc = -1;
     if (view_b(a, &vb) != 0)
         vb.rows = NULL;
-    if (!va || !vbv || !tmp || !ids || !rows || !g || !vb.rows || !sa || !sb)
+    if (!pa || !pb || !va || !vbv || !ia || !ib || !ids || !taken || !rows || !est || !ok || !g || !vb.rows)
         goto done;
-    round_syscall(a, R, sa);
-    round_syscall(&vb, R, sb);
+    taken_rounds(a, R, take, taken);
     size_t n = 0;
     for (size_t i = 0; i < a->nrows; i++) {
         const m_row *r = &a->rows[i];
         if (!regress_row_gated(r))
             continue;
         rows[n] = r;
-        side_values(cfg, a, a, r, R, take, ids, tmp, va + n * (size_t)R);
-        side_values(cfg, &vb, a, &vb.rows[i], R, take, ids, tmp, vbv + n * (size_t)R);
-        if (regress_family(cfg, m_row_family(r)).steady_only)
-            drop_split_states(sa, sb, R, va + n * (size_t)R);
+        if (regress_family(cfg, m_row_family(r)).state_bound) {
+            size_t na = steady_side(a, r, R, taken, va, ia), nb = steady_side(&vb, &vb.rows[i], R, taken, vbv, ib);
+            ok[n] = ha_ab_steady(va, ia, na, vbv, ib, nb, &est[n]) == 0;
+        } else {
+            paired_values(cfg, a, r, R, taken, ids, va, pa);
+            paired_values(cfg, &vb, &vb.rows[i], R, taken, ids, vbv, pb);
+            ok[n] = ha_ab_paired(pa, pb, (size_t)R, &est[n]) == 0;
+        }
         n++;
     }
     t->rows = n;
-    if (ha_ab_family(va, vbv, n, (size_t)R, t->look, g) < 0)
+    if (ha_ab_family(est, ok, n, t->look, g) < 0)
         goto done;
     for (size_t i = 0; i < n; i++) {
         tally(t, &g[i]);
@@ -287,14 +304,18 @@ int abjudge(const regress_cfg *cfg, const m_run *run, findings *f, ab_tally *t)
     say_session(f, run, t);
     rc = 0;
 done:
+    free(pa);
+    free(pb);
     free(va);
     free(vbv);
-    free(tmp);
+    free(ia);
+    free(ib);
     free(ids);
+    free(taken);
     free(rows);
+    free(est);
+    free(ok);
     free(g);
-    free(sa);
-    free(sb);
     free(vb.rows);
     return rc;
 }

@@ -138,24 +138,34 @@ static void a_simulated_session_is_never_clean(void **s)
 }
 
 /* B +30 % on one path: that path's rows, and no other, flagged; exit 1. */
+static void only_this_path_is_flagged(const char *name, const char *path, const char *md_path)
+{
+    char dir[700];
+    copy_run(name, dir, sizeof dir);
+    plant(dir, path, 1.30);
+    assert_int_equal(it_sh("%s/bin/compare %s", it_build(), dir), 1);
+    const char *reg = strstr(it_out, "### Regression"), *how = strstr(it_out, "### How");
+    assert_non_null(reg);
+    size_t flagged = 0;
+    for (const char *line = reg; (line = strstr(line, "\n- timing ")) && (!how || line < how); flagged++) {
+        line += 10;
+        assert_memory_equal(line, md_path, strlen(md_path));
+        assert_true(line[strlen(md_path)] == ' ');
+    }
+    assert_true(flagged >= 1);
+}
+
+/* A row compared pair by pair (a copy) and one over the steady processes (hardened). */
 static void a_slowed_path_is_flagged_and_nothing_else(void **s)
 {
     (void)s;
-    char dir[700];
-    copy_run("slowed", dir, sizeof dir);
-    plant(dir, "copy_pinned", 1.30);
-    assert_int_equal(it_sh("%s/bin/compare %s", it_build(), dir), 1);
-    char *line = it_out;
-    size_t flagged = 0;
-    while ((line = strstr(line, "\n- timing "))) {
-        line += 10;
-        if (strstr(it_out, "### Regression") && line > strstr(it_out, "### Regression") &&
-            (!strstr(it_out, "### How") || line < strstr(it_out, "### How"))) {
-            assert_memory_equal(line, "copy\\_pinned", 12);
-            flagged++;
-        }
-    }
-    assert_true(flagged >= 1);
+    only_this_path_is_flagged("slowed", "copy_pinned", "copy\\_pinned");
+}
+
+static void a_slowed_steady_path_is_flagged_and_nothing_else(void **s)
+{
+    (void)s;
+    only_this_path_is_flagged("slowed-steady", "hardened", "hardened");
 }
 
 /* Nothing changed: every row the same, exit 0, "clean". */
@@ -209,6 +219,7 @@ int main(void)
         cmocka_unit_test(a_session_alternates_its_sides_round_by_round),
         cmocka_unit_test(a_simulated_session_is_never_clean),
         cmocka_unit_test(a_slowed_path_is_flagged_and_nothing_else),
+        cmocka_unit_test(a_slowed_steady_path_is_flagged_and_nothing_else),
         cmocka_unit_test(an_aa_session_with_steady_rows_is_clean),
         cmocka_unit_test(half_a_session_is_never_judged),
         cmocka_unit_test(bad_specs_get_one_line_each),
