@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -118,6 +119,8 @@ void ab_free(ab_session *s)
 {
     free(s->b_exe);
     s->b_exe = NULL;
+    free(s->stopped);
+    s->stopped = NULL;
     for (int i = 0; i < s->nvars; i++)
         free(s->vars[i]);
     s->nvars = 0;
@@ -198,6 +201,20 @@ static int look(bench *b)
 
 /* ---- the rounds ---- */
 
+/* Why the session ended, whole (a build folder's path has no bound). */
+static void stop(ab_session *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void stop(ab_session *s, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    free(s->stopped);
+    if (vasprintf(&s->stopped, fmt, ap) < 0)
+        s->stopped = NULL;
+    va_end(ap);
+}
+
+static const char *stopped(const ab_session *s) { return s->stopped ? s->stopped : "out of memory saying why"; }
+
 static bool one_process(bench *b, int argc, char **argv, char side, int round, int slot)
 {
     int pi = b->nprocs;
@@ -228,51 +245,48 @@ int bench_ab_run(bench *b, int argc, char **argv)
         /* A round that would end past the budget is not started (its
          * length: the longest so far, with a tenth to spare). */
         if (s->rounds_started >= HA_AB_MIN_ROUNDS && now + 1.1 * round_s > s->budget_s) {
-            snprintf(s->stopped, sizeof s->stopped, "its budget of %.0f s: %d rounds in %.0f s", s->budget_s,
-                     s->rounds, now);
+            stop(s, "its budget of %.0f s: %d rounds in %.0f s", s->budget_s, s->rounds, now);
             break;
         }
         int round = ++s->rounds_started;
-        bool b_first = ha_xorshift64(&order) & 1;
+        bool b_first = ha_xorshift64(&order) & 1, ok[2];
         double r0 = ha_now_s();
-        bool ok1 = one_process(b, argc, argv, b_first ? 'b' : 'a', round, 1);
-        if (!ok1 && b_first && round == 1 && s->b_exe) {
-            snprintf(s->stopped, sizeof s->stopped, "side B's bench (%.120s) did not finish its first process: %s",
-                     s->b_exe, b->procs[b->nprocs - 1].detail);
-            break;
+        for (int slot = 1; slot <= 2; slot++) {
+            char side = (slot == 1) == b_first ? 'b' : 'a';
+            ok[slot - 1] = one_process(b, argc, argv, side, round, slot);
+            /* Another build that cannot run here is said at once, not after the budget. */
+            if (!ok[slot - 1] && side == 'b' && round == 1 && s->b_exe) {
+                stop(s, "side B's bench (%s) did not finish its first process: %s", s->b_exe,
+                     b->procs[b->nprocs - 1].detail);
+                goto ended;
+            }
         }
-        bool ok2 = one_process(b, argc, argv, b_first ? 'a' : 'b', round, 2);
-        if (!ok2 && !b_first && round == 1 && s->b_exe) {
-            snprintf(s->stopped, sizeof s->stopped, "side B's bench (%.120s) did not finish its first process: %s",
-                     s->b_exe, b->procs[b->nprocs - 1].detail);
-            break;
-        }
-        s->rounds += ok1 && ok2;
+        s->rounds += ok[0] && ok[1];
         if (ha_now_s() - r0 > round_s)
             round_s = ha_now_s() - r0;
         if (next_look < HA_AB_MAX_LOOKS && s->rounds >= ha_ab_look_rounds[next_look]) {
             next_look++;
             if (s->judge[0] && look(b) == 1) {
                 s->decided = true;
-                snprintf(s->stopped, sizeof s->stopped, "every row decided at look %d, after %d rounds", s->nlooks,
-                         s->rounds);
+                stop(s, "every row decided at look %d, after %d rounds", s->nlooks, s->rounds);
                 break;
             }
         }
     }
-    if (!s->stopped[0])
-        snprintf(s->stopped, sizeof s->stopped, "its most rounds, %d", HA_AB_MAX_ROUNDS);
+ended:
+    if (!s->stopped)
+        stop(s, "its most rounds, %d", HA_AB_MAX_ROUNDS);
     /* A last look at what the session holds, if the budget came between two. */
     if (!s->decided && s->judge[0] && s->rounds >= HA_AB_MIN_ROUNDS &&
         (s->nlooks == 0 || s->looks[s->nlooks - 1] != s->rounds) && s->nlooks < HA_AB_MAX_LOOKS)
         s->decided = look(b) == 1;
     if (!s->judge[0])
         ha_log(HA_LOG_WARN, "A/B session: no compare beside the bench (make report): no looks, the session ran to "
-                            "%s", s->stopped);
-    ha_log(HA_LOG_INFO, "A/B session: %d rounds paired, stopped at %s", s->rounds, s->stopped);
+                            "%s", stopped(s));
+    ha_log(HA_LOG_INFO, "A/B session: %d rounds paired, stopped at %s", s->rounds, stopped(s));
     if (s->rounds < HA_AB_MIN_ROUNDS) {
         ha_log(HA_LOG_ERROR, "A/B session: %d of the %d rounds it needs paired (%s): not a whole session", s->rounds,
-               HA_AB_MIN_ROUNDS, s->stopped);
+               HA_AB_MIN_ROUNDS, stopped(s));
         return HA_EXIT_FAIL;
     }
     return 0;

@@ -40,7 +40,7 @@ typedef struct ab_session {
     int looks[HA_AB_MAX_LOOKS];     /* the rounds at each look taken */
     int nlooks;
     bool decided;                   /* the last look decided every row */
-    char stopped[200];              /* why the session ended */
+    char *stopped;                  /* why the session ended (malloc'd); NULL while it runs */
     char judge[4096];               /* compare, for the looks; empty: none built */
 } ab_session;
 

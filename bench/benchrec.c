@@ -300,7 +300,7 @@ static void json_ab(const bench *b, jw *w)
         jw_int(w, s->looks[i]);
     jw_arr_end(w);
     hw_bool(w, HF_AB_DECIDED, s->decided);
-    hw_str(w, HF_AB_STOPPED, s->stopped[0] ? s->stopped : "in progress");
+    hw_str(w, HF_AB_STOPPED, s->stopped ? s->stopped : "in progress");
     jw_obj_end(w);
 }
 

@@ -213,6 +213,33 @@ static void bad_specs_get_one_line_each(void **s)
     assert_int_equal(it_sh("BUILD=%s ./run_all.sh --backend sim --ab 'env:lower=1'", it_build()), 2);
 }
 
+/* build:DIR whose bench cannot run here (another protocol, a broken
+ * build): the session stops after B's first process, says so in one line
+ * that names the bench whole, and is not whole (exit 1). */
+static void a_b_build_that_cannot_run_ends_the_session_at_once(void **s)
+{
+    (void)s;
+    char dir[700], long_name[300];
+    memset(long_name, 'd', 250);
+    long_name[250] = 0;
+    assert_true((size_t)snprintf(dir, sizeof dir, "%s/%s", tmp, long_name) < sizeof dir);
+    assert_int_equal(it_sh("mkdir -p '%s' && printf '#!/bin/sh\\nexit 3\\n' > '%s/bench_discriminator' && "
+                           "chmod +x '%s/bench_discriminator'", dir, dir, dir), 0);
+    int rc = it_sh("%s/bench_discriminator --backend sim --ab 'build:%s' --iterations 200 --no-sweep "
+                   "--row-seconds 0.02 --json %s/bad-b.json", it_build(), dir, tmp);
+    assert_int_equal(rc, 1);
+    assert_non_null(strstr(it_out, "did not finish its first process"));
+    assert_non_null(strstr(it_out, long_name)); /* the path whole, never cut */
+    char rec[128];
+    assert_true((size_t)snprintf(rec, sizeof rec, "%s/bad-b.json", tmp) < sizeof rec);
+    json_t *j = json_load_file(rec, 0, NULL);
+    assert_non_null(j);
+    json_t *ab = json_object_get(j, "ab_session");
+    assert_int_equal(json_integer_value(json_object_get(ab, "rounds")), 0);
+    assert_non_null(strstr(json_string_value(json_object_get(ab, "stopped")), long_name));
+    json_decref(j);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -223,6 +250,7 @@ int main(void)
         cmocka_unit_test(an_aa_session_with_steady_rows_is_clean),
         cmocka_unit_test(half_a_session_is_never_judged),
         cmocka_unit_test(bad_specs_get_one_line_each),
+        cmocka_unit_test(a_b_build_that_cannot_run_ends_the_session_at_once),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
