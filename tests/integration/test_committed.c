@@ -104,7 +104,7 @@ static void a_series_of_two_machines_is_judged_as_its_pair(void **s)
 }
 
 /* The committed change points (results/changes-h200) and the gate's
- * campaign summaries (results/gate-proc-h200) are what this tree's tools
+ * campaign summaries (results/gate-proc-h200, results/ab-h200) are what this tree's tools
  * make of the committed runs, byte for byte: they are regenerated, never
  * edited, and a change to the method or its wording shows here. */
 static void the_committed_change_points_and_summaries_are_what_this_tree_makes(void **s)
@@ -130,6 +130,14 @@ static void the_committed_change_points_and_summaries_are_what_this_tree_makes(v
     if (rc != 0)
         fail_msg("a campaign summary under %s is not what results/gate-proc-h200/README.md's commands make "
                  "now:\n%s", g, it_out);
+    /* The A/B sessions' summary: its exit says whether the goals hold, so
+     * only its words are compared (2, unreadable input, is a failure). */
+    rc = it_sh("python3 report/evidence/ab_summary.py --compare %s/bin/compare "
+               "$(ls -d results/ab-h200/m* | sort -V) > %s/AB.md 2>&1; [ $? -le 1 ] && "
+               "cmp results/ab-h200/SUMMARY.md %s/AB.md || { diff results/ab-h200/SUMMARY.md %s/AB.md | head; exit 1; }",
+               it_build(), tmp, tmp, tmp);
+    if (rc != 0)
+        fail_msg("results/ab-h200/SUMMARY.md is not what report/evidence/ab_summary.py makes now:\n%s", it_out);
 }
 
 /* make compact-results stores a run's sealed torch_pool.txt compressed, as
