@@ -123,12 +123,6 @@ done:
     return rc;
 }
 
-static int by_p(const void *x, const void *y)
-{
-    double a = **(const double *const *)x, b = **(const double *const *)y;
-    return (a > b) - (a < b);
-}
-
 static void interval(ha_proc_ratio *r, double level)
 {
     double t = ha_t_quantile(1 - (1 - level) / 2, r->df);
@@ -140,13 +134,9 @@ long ha_ab_family(const ha_ab_est *est, const int *ok, size_t n, int look, ha_ab
 {
     double q = ha_ab_look_alpha(HA_AB_ALPHA, look);
     size_t nn = n ? n : 1;
-    double *p = malloc(nn * sizeof *p);
-    const double **order = malloc(nn * sizeof *order);
-    if (!p || !order) {
-        free(p);
-        free(order);
+    double *p = calloc(nn, sizeof *p);
+    if (!p)
         return -1;
-    }
     double level = 1 - q / (double)nn;
     for (size_t i = 0; i < n; i++) {
         ha_ab_row *o = &out[i];
@@ -155,7 +145,6 @@ long ha_ab_family(const ha_ab_est *est, const int *ok, size_t n, int look, ha_ab
         o->level = level;
         o->detectable = NAN;
         p[i] = 1;
-        order[i] = &p[i];
         if (!ok[i]) {
             o->outcome = HA_AB_TOO_FEW;
             continue;
@@ -168,12 +157,10 @@ long ha_ab_family(const ha_ab_est *est, const int *ok, size_t n, int look, ha_ab
         else
             o->outcome = o->detectable <= HA_AB_SAME ? HA_AB_UNDECIDED : HA_AB_UNRESOLVABLE;
     }
-    qsort(order, n, sizeof *order, by_p);
-    size_t found = 0;
-    for (size_t k = n; k > 0 && !found; k--)
-        if (*order[k - 1] <= q * (double)k / (double)nn)
-            found = k;
-    double cut = found ? *order[found - 1] : -1, flagged_level = 1 - q * (double)found / (double)nn;
+    double cut;
+    long bh = ha_bh_step_up(p, n, nn, q, &cut);
+    size_t found = bh > 0 ? (size_t)bh : 0;
+    double flagged_level = 1 - q * (double)found / (double)nn;
     for (size_t i = 0; i < n && found; i++) {
         ha_ab_row *o = &out[i];
         if (o->outcome == HA_AB_TOO_FEW || p[i] > cut)
@@ -183,8 +170,7 @@ long ha_ab_family(const ha_ab_est *est, const int *ok, size_t n, int look, ha_ab
         o->outcome = o->e.r.d > 0 ? HA_AB_REGRESSION : HA_AB_IMPROVEMENT;
     }
     free(p);
-    free(order);
-    return (long)found;
+    return bh < 0 ? -1 : (long)found;
 }
 
 int ha_ab_decided(ha_ab_outcome o) { return o == HA_AB_SAME_ROW || o == HA_AB_REGRESSION || o == HA_AB_IMPROVEMENT; }

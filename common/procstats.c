@@ -270,12 +270,10 @@ static void group_priors(const ha_gate_rule *rule, size_t n, const ha_proc_est *
 long ha_gate_family(const ha_gate_rule *rule, size_t n, const ha_proc_est *a, const ha_proc_est *b, ha_gate_row *out)
 {
     size_t nn = n ? n : 1;
-    double *p = malloc(nn * sizeof *p), *s2 = malloc(nn * sizeof *s2), *df = malloc(nn * sizeof *df);
-    const double **order = malloc(nn * sizeof *order);
+    double *p = calloc(nn, sizeof *p), *s2 = malloc(nn * sizeof *s2), *df = malloc(nn * sizeof *df);
     ha_var_prior *prior = malloc(nn * sizeof *prior);
-    if (!p || !order || !s2 || !df || !prior) {
+    if (!p || !s2 || !df || !prior) {
         free(p);
-        free(order);
         free(s2);
         free(df);
         free(prior);
@@ -287,15 +285,11 @@ long ha_gate_family(const ha_gate_rule *rule, size_t n, const ha_proc_est *a, co
     for (size_t i = 0; i < n; i++) {
         judge_with(&rule[i], &a[i], &b[i], &prior[i], &out[i]);
         p[i] = out[i].outcome == HA_GATE_TOO_FEW ? 1 : ha_proc_p_beyond(&out[i].r, rule[i].threshold);
-        order[i] = &p[i];
     }
-    qsort(order, n, sizeof *order, by_p);
-    /* Step-up: the largest rank whose p-value is within alpha * rank / m. */
-    size_t found = 0;
-    for (size_t k = n; k > 0 && !found; k--)
-        if (*order[k - 1] <= alpha * (double)k / (double)m)
-            found = k;
-    double cut = found ? *order[found - 1] : -1, level = 1 - alpha * (double)found / (double)(m ? m : 1);
+    double cut;
+    long bh = ha_bh_step_up(p, n, m, alpha, &cut);
+    size_t found = bh > 0 ? (size_t)bh : 0;
+    double level = 1 - alpha * (double)found / (double)(m ? m : 1);
     for (size_t i = 0; i < n; i++) {
         ha_gate_row *o = &out[i];
         if (o->outcome == HA_GATE_TOO_FEW)
@@ -309,10 +303,28 @@ long ha_gate_family(const ha_gate_rule *rule, size_t n, const ha_proc_est *a, co
         }
     }
     free(p);
-    free(order);
     free(s2);
     free(df);
     free(prior);
+    return bh < 0 ? -1 : (long)found;
+}
+
+long ha_bh_step_up(const double *p, size_t n, size_t m, double q, double *cut)
+{
+    *cut = -1;
+    const double **order = malloc((n ? n : 1) * sizeof *order);
+    if (!order)
+        return -1;
+    for (size_t i = 0; i < n; i++)
+        order[i] = &p[i];
+    qsort(order, n, sizeof *order, by_p);
+    size_t found = 0;
+    for (size_t k = n; k > 0 && !found; k--)
+        if (*order[k - 1] <= q * (double)k / (double)m)
+            found = k;
+    if (found)
+        *cut = *order[found - 1];
+    free(order);
     return (long)found;
 }
 

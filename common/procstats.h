@@ -136,6 +136,12 @@ double ha_proc_p_beyond(const ha_proc_ratio *r, double threshold);
  * judged rows' pooled variances); the others on their own (Welch).
  * Returns R, or -1 out of memory. */
 long ha_gate_family(const ha_gate_rule *rule, size_t n, const ha_proc_est *a, const ha_proc_est *b, ha_gate_row *out);
+
+/* The Benjamini-Hochberg step-up over n p-values of a family of m (>= n)
+ * at q: the number of discoveries R (the largest rank k whose p-value is
+ * within q k / m) and the cut, the R-th smallest p-value (every p at or
+ * below it is a discovery; -1 for none). -1 out of memory. */
+long ha_bh_step_up(const double *p, size_t n, size_t m, double q, double *cut);
 const char *ha_gate_name(ha_gate_outcome o);
 
 /* Student's t: the distribution function and its inverse (p in (0, 1)),

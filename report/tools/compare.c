@@ -209,6 +209,21 @@ static int series(const char *dir, out *md, out *js)
     return reg ? HA_EXIT_FAIL : inc ? HA_EXIT_INCONCLUSIVE : HA_EXIT_OK;
 }
 
+/* What was found, in every form asked for; its exit status. */
+static int emit(out *mdo, out *jso, out *juo, const m_run *a, const m_run *b)
+{
+    findings_markdown(mdo->f ? mdo->f : stdout, &found, a, b);
+    if (jso->f) {
+        jw w;
+        jw_init(&w, jso->f, true);
+        findings_json(&w, &found, a, b);
+        jw_finish(&w);
+    }
+    if (juo->f)
+        findings_junit(juo->f, &found, a, b);
+    return findings_status(&found);
+}
+
 /* compare RUN: an A/B session's two sides, judged on their pairs. */
 static int ab_session(const char *dir, out *mdo, out *jso, out *juo)
 {
@@ -228,17 +243,9 @@ static int ab_session(const char *dir, out *mdo, out *jso, out *juo)
         m_free_run(&r);
         return HA_EXIT_USAGE;
     }
-    findings_markdown(mdo->f ? mdo->f : stdout, &found, &r, &r);
-    if (jso->f) {
-        jw w;
-        jw_init(&w, jso->f, true);
-        findings_json(&w, &found, &r, &r);
-        jw_finish(&w);
-    }
-    if (juo->f)
-        findings_junit(juo->f, &found, &r, &r);
+    int rc2 = emit(mdo, jso, juo, &r, &r);
     m_free_run(&r);
-    return findings_status(&found);
+    return rc2;
 }
 
 /* compare --ab-look RECORD: the bench's question at a look of its A/B
@@ -322,16 +329,7 @@ static int pair(const char *old, const char *new, out *mdo, out *jso, out *juo)
         return rc;
     }
     regress_analyse(&cfg, &a, &b, &found);
-    findings_markdown(mdo->f ? mdo->f : stdout, &found, &a, &b);
-    if (jso->f) {
-        jw w;
-        jw_init(&w, jso->f, true);
-        findings_json(&w, &found, &a, &b);
-        jw_finish(&w);
-    }
-    if (juo->f)
-        findings_junit(juo->f, &found, &a, &b);
-    rc = findings_status(&found);
+    rc = emit(mdo, jso, juo, &a, &b);
     m_free_run(&a);
     m_free_run(&b);
     return rc;
