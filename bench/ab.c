@@ -144,8 +144,13 @@ static void find_judge(ab_session *s)
         return;
     *slash = 0;
     int w = snprintf(s->judge, sizeof s->judge, "%s/bin/compare", self);
-    if (w < 0 || (size_t)w >= sizeof s->judge || !executable(s->judge))
+    if (w < 0 || (size_t)w >= sizeof s->judge) {
+        ha_log(HA_LOG_WARN, "A/B session: the build folder's path is longer than %zu bytes: compare is not run for "
+                            "the looks", sizeof s->judge - 16);
         s->judge[0] = 0;
+    } else if (!executable(s->judge)) {
+        s->judge[0] = 0;
+    }
 }
 
 /* Every row decided at this look? 1 yes, 0 no, -1 the look could not be
@@ -155,7 +160,11 @@ static int look(bench *b)
     ab_session *s = &b->ab;
     char rec[4096];
     const char *tmpdir = getenv("TMPDIR");
-    snprintf(rec, sizeof rec, "%s/hostaccess-ablook-XXXXXX", tmpdir && *tmpdir && strlen(tmpdir) < 4000 ? tmpdir : "/tmp");
+    if (tmpdir && *tmpdir && strlen(tmpdir) >= 4000) {
+        ha_log(HA_LOG_WARN, "TMPDIR is longer than 4000 bytes: the A/B look's record goes to /tmp");
+        tmpdir = NULL;
+    }
+    snprintf(rec, sizeof rec, "%s/hostaccess-ablook-XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
     int fd = mkstemp(rec);
     if (fd < 0) {
         ha_log(HA_LOG_WARN, "A/B look: no temporary file: %s", strerror(errno));
@@ -281,8 +290,8 @@ ended:
         (s->nlooks == 0 || s->looks[s->nlooks - 1] != s->rounds) && s->nlooks < HA_AB_MAX_LOOKS)
         s->decided = look(b) == 1;
     if (!s->judge[0])
-        ha_log(HA_LOG_WARN, "A/B session: no compare beside the bench (make report): no looks, the session ran to "
-                            "%s", stopped(s));
+        ha_log(HA_LOG_WARN, "A/B session: no compare to judge the looks (make report builds it beside the bench): "
+                            "no looks, the session ran to %s", stopped(s));
     ha_log(HA_LOG_INFO, "A/B session: %d rounds paired, stopped at %s", s->rounds, stopped(s));
     if (s->rounds < HA_AB_MIN_ROUNDS) {
         ha_log(HA_LOG_ERROR, "A/B session: %d of the %d rounds it needs paired (%s): not a whole session", s->rounds,

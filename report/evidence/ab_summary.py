@@ -25,6 +25,11 @@ FLAGGED = re.compile(r"^- timing (\S+) / ", re.M)
 SLOWED = re.compile(r"^env:HOSTACCESS_TEST_SLOWDOWN=([a-z_]+)=(\d+)$")
 
 
+def cell(text):
+    """A record's string as one Markdown table cell: its bars and newlines cannot end the cell."""
+    return text.replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ")
+
+
 def judge(compare, folder):
     p = subprocess.run([compare, folder], capture_output=True, text=True)
     if p.returncode not in (0, 1, 6, 7):
@@ -71,7 +76,7 @@ def main():
             sys.exit(f"ab_summary: {c}: {e.strerror}: expected an ab_campaign.sh folder")
         for spec, rc, secs, _crc, folder in lines:
             if rc != "0" or not folder:
-                print(f"| {os.path.basename(c)} | {spec} | run_all.sh exit {rc} | | | |")
+                print(f"| {cell(os.path.basename(c))} | {cell(spec)} | run_all.sh exit {cell(rc)} | | | |")
                 ok = False
                 continue
             crc, verdict, rows, same, reg, imp, flagged = judge(a.compare, os.path.join(c, folder))
@@ -95,7 +100,7 @@ def main():
                 tot["aa_flag"] += reg + imp > 0
                 tot["aa_rows"] += rows
                 tot["aa_same"] += same
-            print(f"| {os.path.basename(c)} | {spec} | {verdict} ({crc}) | {same} of {rows} | {reg + imp} | {note} |")
+            print(f"| {cell(os.path.basename(c))} | {cell(spec)} | {verdict} ({crc}) | {same} of {rows} | {reg + imp} | {note} |")
     print()
     aa_share = tot["aa_same"] / tot["aa_rows"] if tot["aa_rows"] else 0
     print(f"A/A: {tot['aa']} session(s), {tot['aa_flag']} with a flag; {tot['aa_same']} of {tot['aa_rows']} rows "
