@@ -61,8 +61,9 @@ double ha_ab_look_alpha(double alpha, int look);
  * Steady (rows that follow the host core's state: guarded, query,
  * hardened, fault): on the H200 that state changes from one process to the
  * next, so two neighbours share it no more than any two processes, and a
- * pair's spread is the state's (results/ab-h200/m1: query rows' paired
- * standard error 0.027-0.073 of log against 0.013-0.033 this way). Each
+ * pair's spread is the state's (results/ab-h200/m1, tools/diag/ab_spread.py:
+ * query rows' standard error 0.022-0.056 of log in pairs divided by their
+ * syscall loop, against 0.011-0.033 this way). Each
  * side keeps the processes whose instrument (the syscall loop) lies
  * within HA_AB_STEADY_MARGIN of the steadiest of both sides, divided by
  * it, and the two sides are compared by Welch's t. The choice reads the

@@ -133,8 +133,8 @@ static int view_b(const m_bench *b, m_bench *v)
  * gate, but in a session their standard error over the steady processes
  * was below the canary pairs' on every machine (results/ab-h200 m1-m3:
  * 0.0097/0.0131/0.0236, 0.0085 and 0.0102 against 0.0145/0.0219/0.0445,
- * 0.0093 and 0.0273; chosen after seeing m3). Reads and memory rows keep
- * their pairs (0.004-0.010 paired). */
+ * 0.0093 and 0.0273; tools/diag/ab_spread.py; chosen after seeing m3).
+ * Reads and memory rows keep their pairs. */
 static bool steady_route(const family_threshold *ft) { return ft->state_bound || !strcmp(ft->family, "copy"); }
 
 /* taken[rd]: round rd is among the first `take` paired rounds, the ones
