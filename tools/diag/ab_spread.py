@@ -10,7 +10,8 @@ on values divided by the syscall loop, the same on pairs whose two
 processes were both steady (syscall loop within 10 % of the session's
 steadiest), and Welch over the steady processes of each side divided by
 their loop (what compare does for guarded, query, hardened, fault and copy
-rows). n: the median pairs, or A's steady processes. A diagnostic, not a
+rows). n: the median pairs, or A's steady processes. First, the range of
+the processes' syscall loops and how many were steady. A diagnostic, not a
 judgement: it reads the records only.
 """
 import collections
@@ -77,7 +78,10 @@ def spread(d):
         if len(sides["a"]) > 2 and len(sides["b"]) > 2:
             se = math.sqrt(sum(st.variance(x) / len(x) for x in sides.values()))
             fam[f]["steady Welch"].append((se, len(sides["a"])))
-    return fam
+    loops = sorted(sysc[p] for p in sysc if procs[p].get("round"))
+    states = (f"syscall loop over the rounds' {len(loops)} processes with one: {loops[0]:.1f} to {loops[-1]:.1f} ns, "
+              f"{sum(1 for x in loops if x <= 1.1 * low)} within 10 % of the steadiest ({low:.1f} ns)") if loops else ""
+    return fam, states
 
 
 def main():
@@ -85,7 +89,9 @@ def main():
         sys.exit("usage: tools/diag/ab_spread.py SESSION_DIR...")
     for d in sys.argv[1:]:
         print(f"== {d}")
-        for f, modes in spread(d).items():
+        fam, states = spread(d)
+        print(states)
+        for f, modes in fam.items():
             print(f"{f:9s} " + "  ".join(f"{m} {st.median(x[0] for x in xs):.4f} (n {st.median(x[1] for x in xs):g})"
                                           for m, xs in modes.items()))
 
