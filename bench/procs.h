@@ -17,7 +17,7 @@
 #include <stddef.h>
 
 /* An A/B session's process 1 and two per round (ab.h). */
-#define BENCH_MAX_PROCS 64
+#define BENCH_MAX_PROCS 80
 #define BENCH_DEFAULT_PROCS 8
 /* A worker that runs longer than this is ended, and named. */
 #define BENCH_WORKER_LIMIT_S 300

@@ -1,16 +1,17 @@
 #include "abgate.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "stats.h"
 
-const int ha_ab_look_rounds[HA_AB_MAX_LOOKS] = {4, 8, 16, HA_AB_MAX_ROUNDS};
+const int ha_ab_look_rounds[HA_AB_MAX_LOOKS] = {8, 16, 24, HA_AB_MAX_ROUNDS};
 
 double ha_ab_look_alpha(double alpha, int look)
 {
-    static const double share[HA_AB_MAX_LOOKS] = {0.1, 0.2, 0.3, 0.4};
+    static const double share[HA_AB_MAX_LOOKS] = {0.05, 0.1, 0.15, 0.7};
     return look >= 0 && look < HA_AB_MAX_LOOKS ? alpha * share[look] : 0;
 }
 
@@ -26,100 +27,145 @@ static double median_of(double *v, size_t n)
     return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
-int ha_ab_paired(const double *a, const double *b, size_t rounds, ha_ab_est *out)
-{
-    memset(out, 0, sizeof *out);
-    double *d = malloc((rounds ? rounds : 1) * sizeof *d), *la = malloc((rounds ? rounds : 1) * sizeof *la);
-    double *work = malloc((rounds ? rounds : 1) * sizeof *work);
-    int rc = -1;
-    if (!d || !la || !work)
-        goto done;
-    size_t n = 0;
-    for (size_t i = 0; i < rounds; i++)
-        if (a[i] > 0 && b[i] > 0 && isfinite(a[i]) && isfinite(b[i])) {
-            la[n] = log(a[i]);
-            d[n] = log(b[i]) - la[n];
-            n++;
-        }
-    if (n >= 3) {
-        memcpy(work, d, n * sizeof *d);
-        double med = median_of(work, n);
-        for (size_t i = 0; i < n; i++)
-            work[i] = fabs(d[i] - med);
-        double cut = fmax(HA_AB_OUTLIER_MADS * 1.4826 * median_of(work, n), log(HA_AB_OUTLIER_FLOOR));
-        size_t k = 0;
-        for (size_t i = 0; i < n; i++)
-            if (fabs(d[i] - med) <= cut) {
-                d[k] = d[i];
-                la[k++] = la[i];
-            }
-        out->outliers = n - k;
-        n = k;
-    }
-    out->n = out->n_b = n;
-    if (n < HA_GATE_MIN_PROCS)
-        goto done;
-    double sd = 0, sa = 0, ss = 0;
-    for (size_t i = 0; i < n; i++) {
-        sd += d[i];
-        sa += la[i];
-    }
-    double mean = sd / (double)n;
-    for (size_t i = 0; i < n; i++)
-        ss += (d[i] - mean) * (d[i] - mean);
-    out->mean_a = exp(sa / (double)n);
-    out->r.d = mean;
-    out->r.ratio = exp(mean);
-    out->r.se = sqrt(ss / (double)(n - 1) / (double)n);
-    out->r.df = (double)(n - 1);
-    rc = 0;
-done:
-    free(d);
-    free(la);
-    free(work);
-    return rc;
-}
-
-/* The steady values of one side (v over its instrument) into out; their count. */
-static size_t steady_values(const double *v, const double *iv, size_t n, double low, double *out)
+/* Log values for the usable observations, and a side column; their count. */
+static size_t usable(const ha_ab_obs *o, size_t n, double *y, double *cols[HA_AB_COLS], bool *is_a)
 {
     size_t k = 0;
-    for (size_t i = 0; i < n; i++)
-        if (v[i] > 0 && iv[i] > 0 && isfinite(v[i]) && iv[i] <= (1 + HA_AB_STEADY_MARGIN) * low)
-            out[k++] = v[i] / iv[i];
+    for (size_t i = 0; i < n; i++) {
+        const ha_ab_obs *x = &o[i];
+        if (!(x->v > 0 && x->sys > 0 && x->can > 0 && isfinite(x->v) && isfinite(x->sys) && isfinite(x->can)))
+            continue;
+        y[k] = log(x->v);
+        cols[0][k] = 1;
+        cols[1][k] = log(x->sys);
+        cols[2][k] = log(x->can);
+        cols[3][k] = x->b ? 1 : 0;
+        is_a[k++] = !x->b;
+    }
     return k;
 }
 
-int ha_ab_steady(const double *a, const double *ia, size_t na, const double *b, const double *ib, size_t nb,
-                 ha_ab_est *out)
+/* Least squares of y on the columns by modified Gram-Schmidt, the side
+ * last: a column that adds nothing the earlier ones hold (an instrument
+ * that did not move) is dropped. The side's coefficient is then its
+ * residual's projection, and its variance sigma^2 / |residual|^2 (the
+ * Frisch-Waugh-Lovell form): no matrix to invert. res gets y's residuals.
+ * Returns the columns kept, or 0 when the side itself is lost. */
+static int fit(double *cols[HA_AB_COLS], const double *y, size_t n, double *res, double *delta, double *side_norm2)
 {
-    memset(out, 0, sizeof *out);
-    double low = INFINITY;
-    size_t usable = 0;
-    for (size_t i = 0; i < na + nb; i++) {
-        double v = i < na ? a[i] : b[i - na], iv = i < na ? ia[i] : ib[i - na];
-        if (v > 0 && iv > 0 && isfinite(v) && isfinite(iv)) {
-            low = fmin(low, iv);
-            usable++;
+    int kept = 0;
+    memcpy(res, y, n * sizeof *y);
+    double *q[HA_AB_COLS];
+    for (int j = 0; j < HA_AB_COLS; j++) {
+        double *c = cols[j], before = 0, after = 0;
+        for (size_t i = 0; i < n; i++)
+            before += c[i] * c[i];
+        for (int m = 0; m < kept; m++) {
+            double dot = 0;
+            for (size_t i = 0; i < n; i++)
+                dot += q[m][i] * c[i];
+            for (size_t i = 0; i < n; i++)
+                c[i] -= dot * q[m][i];
+        }
+        for (size_t i = 0; i < n; i++)
+            after += c[i] * c[i];
+        if (!(after > 1e-12 * before)) {
+            if (j == HA_AB_COLS - 1)
+                return 0;
+            continue;
+        }
+        double norm = sqrt(after), ry = 0;
+        for (size_t i = 0; i < n; i++) {
+            c[i] /= norm;
+            ry += c[i] * res[i];
+        }
+        for (size_t i = 0; i < n; i++)
+            res[i] -= ry * c[i];
+        q[kept++] = c;
+        if (j == HA_AB_COLS - 1) {
+            *delta = ry / norm;
+            *side_norm2 = after;
         }
     }
-    double *va = malloc((na ? na : 1) * sizeof *va), *vb = malloc((nb ? nb : 1) * sizeof *vb);
+    return kept;
+}
+
+int ha_ab_adjusted(const ha_ab_obs *o, size_t n, ha_ab_est *out)
+{
+    memset(out, 0, sizeof *out);
+    size_t nn = n ? n : 1;
+    double *y = malloc(nn * sizeof *y), *res = malloc(nn * sizeof *res);
+    double *work = malloc((HA_AB_COLS + 1) * nn * sizeof *work); /* the MAD's, then fit's columns */
+    double *space = malloc(HA_AB_COLS * nn * sizeof *space), *cols[HA_AB_COLS];
+    bool *is_a = malloc(nn * sizeof *is_a);
     int rc = -1;
-    if (!va || !vb)
+    if (!y || !res || !work || !space || !is_a)
         goto done;
-    size_t ka = steady_values(a, ia, na, low, va), kb = steady_values(b, ib, nb, low, vb);
-    out->n = ka;
-    out->n_b = kb;
-    out->outliers = usable - ka - kb;
-    ha_proc_est ea, eb;
-    if (ka < HA_GATE_MIN_PROCS || kb < HA_GATE_MIN_PROCS || ha_proc_summary(va, ka, &ea) != 0 ||
-        ha_proc_summary(vb, kb, &eb) != 0 || ha_proc_compare(&ea, &eb, 0.95, &out->r) != 0)
-        goto done;
-    out->mean_a = ea.gmean;
+    for (int j = 0; j < HA_AB_COLS; j++)
+        cols[j] = space + (size_t)j * nn;
+    size_t k = usable(o, n, y, cols, is_a), used = k;
+    double delta = 0, norm2 = 0;
+    int p = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        size_t na = 0;
+        for (size_t i = 0; i < k; i++)
+            na += is_a[i];
+        if (na < HA_GATE_MIN_PROCS || k - na < HA_GATE_MIN_PROCS || k < (size_t)HA_AB_COLS + 2)
+            goto done;
+        double *scratch[HA_AB_COLS]; /* fit orthogonalises what it is given */
+        for (int j = 0; j < HA_AB_COLS; j++) {
+            scratch[j] = work + (size_t)(j + 1) * nn;
+            memcpy(scratch[j], cols[j], k * sizeof *scratch[j]);
+        }
+        p = fit(scratch, y, k, res, &delta, &norm2);
+        if (!p)
+            goto done;
+        if (pass == 1)
+            break;
+        /* A process whose residual lies beyond the others' by more than
+         * HA_AB_OUTLIER_MADS robust sds is left out, and counted: one
+         * process three times slower must not hide a change by widening
+         * the interval of every row it touches. */
+        memcpy(work, res, k * sizeof *res);
+        double med = median_of(work, k);
+        for (size_t i = 0; i < k; i++)
+            work[i] = fabs(res[i] - med);
+        double cut = fmax(HA_AB_OUTLIER_MADS * 1.4826 * median_of(work, k), log(HA_AB_OUTLIER_FLOOR));
+        size_t m = 0;
+        for (size_t i = 0; i < k; i++)
+            if (fabs(res[i] - med) <= cut) {
+                y[m] = y[i];
+                is_a[m] = is_a[i];
+                for (int j = 0; j < HA_AB_COLS; j++)
+                    cols[j][m] = cols[j][i];
+                m++;
+            }
+        k = m;
+    }
+    double rss = 0, sa = 0;
+    size_t na = 0;
+    for (size_t i = 0; i < k; i++) {
+        rss += res[i] * res[i];
+        if (is_a[i]) {
+            sa += y[i];
+            na++;
+        }
+    }
+    out->n = na;
+    out->n_b = k - na;
+    out->outliers = used - k;
+    out->mean_a = exp(sa / (double)na);
+    out->r.d = delta;
+    out->r.ratio = exp(delta);
+    out->r.df = (double)(k - (size_t)p);
+    out->r.se = sqrt(rss / out->r.df / norm2);
     rc = 0;
 done:
-    free(va);
-    free(vb);
+    free(y);
+    free(res);
+    free(work);
+    free(space);
+    free(is_a);
     return rc;
 }
 
@@ -137,7 +183,7 @@ long ha_ab_family(const ha_ab_est *est, const int *ok, size_t n, int look, ha_ab
     double *p = calloc(nn, sizeof *p);
     if (!p)
         return -1;
-    double level = 1 - q / (double)nn;
+    double level = 1 - q / (double)nn, same_level = 1 - 2 * ha_ab_look_alpha(HA_AB_SAME_ALPHA, look);
     for (size_t i = 0; i < n; i++) {
         ha_ab_row *o = &out[i];
         memset(o, 0, sizeof *o);
@@ -149,13 +195,16 @@ long ha_ab_family(const ha_ab_est *est, const int *ok, size_t n, int look, ha_ab
             o->outcome = HA_AB_TOO_FEW;
             continue;
         }
-        interval(&o->e.r, level);
         p[i] = ha_proc_p_beyond(&o->e.r, HA_AB_THRESHOLD);
         o->detectable = expm1(ha_proc_detectable(&o->e.r, level, HA_AB_POWER, HA_AB_THRESHOLD));
-        if (o->e.r.lo > 1 / (1 + HA_AB_SAME) && o->e.r.hi < 1 + HA_AB_SAME)
+        interval(&o->e.r, same_level);
+        if (o->e.r.lo > 1 / (1 + HA_AB_SAME) && o->e.r.hi < 1 + HA_AB_SAME) {
             o->outcome = HA_AB_SAME_ROW;
-        else
-            o->outcome = o->detectable <= HA_AB_SAME ? HA_AB_UNDECIDED : HA_AB_UNRESOLVABLE;
+            o->level = same_level;
+            continue;
+        }
+        interval(&o->e.r, level);
+        o->outcome = o->detectable <= HA_AB_SAME ? HA_AB_UNDECIDED : HA_AB_UNRESOLVABLE;
     }
     double cut;
     long bh = ha_bh_step_up(p, n, nn, q, &cut);

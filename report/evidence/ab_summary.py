@@ -20,7 +20,7 @@ import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-COUNTS = re.compile(r"(\d+) row\(s\): (\d+) same within ±10 %, (\d+) regression\(s\), (\d+) improvement\(s\)")
+COUNTS = re.compile(r"(\d+) row\(s\): (\d+) same, (\d+) regression\(s\), (\d+) improvement\(s\)")
 FLAGGED = re.compile(r"^- timing (\S+) / ", re.M)
 SLOWED = re.compile(r"^env:HOSTACCESS_TEST_SLOWDOWN=([a-z_]+)=(\d+)$")
 

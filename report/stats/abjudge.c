@@ -128,15 +128,6 @@ static int view_b(const m_bench *b, m_bench *v)
     return 0;
 }
 
-/* Which rows take the steady route (abgate.h): those that follow the host
- * core's state, and the copies. Copies are not state-bound in the two-run
- * gate, but in a session their standard error over the steady processes
- * was below the canary pairs' on every machine (results/ab-h200 m1-m3:
- * 0.0097/0.0131/0.0236, 0.0085 and 0.0102 against 0.0145/0.0219/0.0445,
- * 0.0093 and 0.0273; tools/diag/ab_spread.py; chosen after seeing m3).
- * Reads and memory rows keep their pairs. */
-static bool steady_route(const family_threshold *ft) { return ft->state_bound || !strcmp(ft->family, "copy"); }
-
 /* taken[rd]: round rd is among the first `take` paired rounds, the ones
  * the look judges. */
 static void taken_rounds(const m_bench *b, long long rounds, long long take, bool *taken)
@@ -146,38 +137,29 @@ static void taken_rounds(const m_bench *b, long long rounds, long long take, boo
         taken[rd] = paired(b, rd) && ++seen <= take;
 }
 
-/* A paired row's side, as compare divides it (regress_row_values): its
- * value in out[round - 1], NaN where none. */
-static void paired_values(const regress_cfg *cfg, const m_bench *side, const m_row *r, long long rounds,
-                          const bool *taken, long long *ids, double *v, double *out)
+/* The value of process id in row r (NaN: none). */
+static double value_of(const m_row *r, long long id)
 {
-    for (long long k = 0; k < rounds; k++)
-        out[k] = NAN;
-    size_t n = regress_row_values(cfg, side, r, true, ids, v);
-    for (size_t i = 0; i < n; i++) {
-        long long rd = round_of(side->procs, side->nprocs, ids[i]);
-        if (rd > 0 && rd <= rounds && taken[rd])
-            out[rd - 1] = v[i];
-    }
+    for (size_t k = 0; r && k < r->nprocs; k++)
+        if (r->procs[k].process == id)
+            return ha_proc_value(r->procs[k].blocks, r->procs[k].nblocks);
+    return NAN;
 }
 
-/* A steady row's side: each process of the taken rounds, its value
- * undivided and its syscall loop (ha_ab_steady divides). Their count. */
-static size_t steady_side(const m_bench *side, const m_row *r, long long rounds, const bool *taken, double *v,
-                          double *instr)
+/* One side's processes of the taken rounds for row r, with their
+ * instruments, appended to o from o[n] (room for cap); the new count. */
+static size_t side_obs(const m_bench *side, const m_row *r, long long rounds, const bool *taken, int is_b,
+                       ha_ab_obs *o, size_t n, size_t cap)
 {
-    const m_row *sys = m_bench_row(side, "syscall", "", "", 1);
-    size_t n = 0;
-    for (size_t i = 0; sys && i < r->nprocs; i++) {
-        long long rd = round_of(side->procs, side->nprocs, r->procs[i].process);
-        const m_rowproc *sp = NULL;
-        for (size_t k = 0; k < sys->nprocs && !sp; k++)
-            if (sys->procs[k].process == r->procs[i].process)
-                sp = &sys->procs[k];
-        if (rd <= 0 || rd > rounds || !taken[rd] || !sp)
+    const m_row *sys = m_bench_row(side, "syscall", "", "", 1), *can = m_bench_row(side, "canary", "", "", 1);
+    for (size_t i = 0; i < r->nprocs; i++) {
+        long long id = r->procs[i].process, rd = round_of(side->procs, side->nprocs, id);
+        if (rd <= 0 || rd > rounds || !taken[rd] || n == cap)
             continue;
-        v[n] = ha_proc_value(r->procs[i].blocks, r->procs[i].nblocks);
-        instr[n++] = ha_proc_value(sp->blocks, sp->nblocks);
+        o[n].v = ha_proc_value(r->procs[i].blocks, r->procs[i].nblocks);
+        o[n].sys = value_of(sys, id);
+        o[n].can = value_of(can, id);
+        o[n++].b = is_b;
     }
     return n;
 }
@@ -195,7 +177,7 @@ static void tally(ab_tally *t, const ha_ab_row *g)
     }
 }
 
-static void say_row(const regress_cfg *cfg, findings *f, const m_row *r, const ha_ab_row *g)
+static void say_row(findings *f, const m_row *r, const ha_ab_row *g)
 {
     char *name = regress_row_name(r);
     int cls = g->outcome == HA_AB_REGRESSION ? REGRESSION : g->outcome == HA_AB_IMPROVEMENT ? IMPROVEMENT
@@ -204,20 +186,11 @@ static void say_row(const regress_cfg *cfg, findings *f, const m_row *r, const h
         free(name);
         return;
     }
-    family_threshold ft = regress_family(cfg, m_row_family(r));
-    bool steady = steady_route(&ft);
     findings_add(f, cls, "timing", name ? name : "a row",
-                 steady ? "B/A ×%.3f, interval [%.3f, %.3f] at %.4g %% (Welch) over the steady processes, %zu of A's and "
-                          "%zu of B's (%zu left out: their syscall loop more than %.0f %% above the session's steadiest); "
-                          "A's value %.4g, its ns over its syscall loop's ns (a ratio, not ns); regression beyond +%.0f %%, "
-                          "same within ±%.0f %%"
-                        : "B/A ×%.3f, interval [%.3f, %.3f] at %.4g %% (paired) over %zu rounds' pairs (%zu "
-                          "processes a side; %zu pairs left out as outliers); A's value %.4g, its ns over its canary's ns to "
-                          "the family's clock share (%.0f %%, a ratio, not ns); regression beyond +%.0f %%, same within "
-                          "±%.0f %%",
-                 g->e.r.ratio, g->e.r.lo, g->e.r.hi, 100 * g->level, g->e.n, g->e.n_b, g->e.outliers,
-                 steady ? 100 * HA_AB_STEADY_MARGIN : g->e.mean_a,
-                 steady ? g->e.mean_a : 100 * ft.clock_share,
+                 "B/A ×%.3f, interval [%.3f, %.3f] at %.4g %% over %zu of A's and %zu of B's processes (%zu left out "
+                 "as outliers), each with its syscall loop and canary as covariates; A's value %.4g ns (geometric mean); "
+                 "regression beyond +%.0f %%, same within ±%.0f %%",
+                 g->e.r.ratio, g->e.r.lo, g->e.r.hi, 100 * g->level, g->e.n, g->e.n_b, g->e.outliers, g->e.mean_a,
                  100 * HA_AB_THRESHOLD, 100 * HA_AB_SAME);
     free(name);
 }
@@ -231,19 +204,20 @@ static void say_session(findings *f, const m_run *run, const ab_tally *t)
                      "paired) in a seeded random order (seed %s), stopped at %s",
                   ab->spec ? ab->spec : "?", ab->rounds_started, ab->rounds, ab->seed ? ab->seed : "?",
                   ab->stopped ? ab->stopped : "?");
-    findings_note(f, "paired judgement at look %d of at most %d (its share of alpha %.4g of %.2g; the looks' shares add "
-                     "up to it, so whatever look a session stops at, an A/A session flags any row with probability at "
-                     "most %.0f %%): each read and memory row's B/A is a t interval on the log ratios of "
-                     "the %zu paired rounds' processes (each divided by its canary), each guarded, query, hardened, "
-                     "fault and copy row's a Welch interval over the processes of those rounds whose syscall loop lay "
-                     "within %.0f %% of the session's steadiest (each divided by it); the rows flagged are the "
-                     "Benjamini-Hochberg discoveries of \"beyond +%.0f %%\"; %zu row(s): %zu same within ±%.0f %%, %zu "
-                     "regression(s), %zu improvement(s), %zu undecided, %zu the session cannot resolve yet, %zu with "
-                     "fewer than %d pairs or steady processes a side; %zu pair(s) or process(es) left out",
+    findings_note(f, "judged at look %d of at most %d (its share of alpha %.4g of %.2g; the looks' shares add up to "
+                     "it, so whatever look a session stops at, an A/A session flags any row with probability at most "
+                     "%.0f %%) on the %zu paired rounds: each row's B/A is a least-squares fit over every process of "
+                     "both sides, with each process's syscall loop and canary as covariates (how far the row follows "
+                     "the host core's state, learnt from the session), a t interval on its degrees of freedom; the "
+                     "rows flagged are the Benjamini-Hochberg discoveries of \"beyond +%.0f %%\"; a row is the same "
+                     "when its %.4g %% interval lies within ±%.0f %% (two one-sided tests at %.3g %% each); %zu "
+                     "row(s): %zu same, %zu regression(s), %zu improvement(s), %zu undecided, %zu the session cannot "
+                     "resolve yet, %zu with fewer than %d processes a side; %zu process value(s) left out as outliers",
                   t->look + 1, HA_AB_MAX_LOOKS, ha_ab_look_alpha(HA_AB_ALPHA, t->look), HA_AB_ALPHA,
-                  100 * HA_AB_ALPHA, t->pairs, 100 * HA_AB_STEADY_MARGIN, 100 * HA_AB_THRESHOLD, t->rows, t->same, 100 * HA_AB_SAME,
-                  t->regressions, t->improvements, t->undecided, t->unresolvable, t->too_few, HA_GATE_MIN_PROCS,
-                  t->outliers);
+                  100 * HA_AB_ALPHA, t->pairs, 100 * HA_AB_THRESHOLD,
+                  100 * (1 - 2 * ha_ab_look_alpha(HA_AB_SAME_ALPHA, t->look)), 100 * HA_AB_SAME,
+                  100 * ha_ab_look_alpha(HA_AB_SAME_ALPHA, t->look), t->rows, t->same, t->regressions,
+                  t->improvements, t->undecided, t->unresolvable, t->too_few, HA_GATE_MIN_PROCS, t->outliers);
     if (run->bench.head.simulated) { /* the bench record says whose timings these are */
         for (size_t i = 0; i < f->n; i++)
             f->v[i].cls = CHANGE;
@@ -256,13 +230,13 @@ static void say_session(findings *f, const m_run *run, const ab_tally *t)
         findings_unresolved(f, "no timed row to judge");
     else if ((double)decided < 0.9 * (double)t->rows)
         findings_unresolved(f, "%zu of %zu rows decided (%zu same within ±%.0f %%): %zu the session could not resolve "
-                               "and %zu with too few pairs; more rounds resolve them: a longer --ab-budget (this "
+                               "and %zu with too few processes; more rounds resolve them: a longer --ab-budget (this "
                                "session stopped at %s)",
                             decided, t->rows, t->same, 100 * HA_AB_SAME, t->unresolvable, t->too_few,
                             ab->stopped ? ab->stopped : "?");
 }
 
-int abjudge(const regress_cfg *cfg, const m_run *run, findings *f, ab_tally *t)
+int abjudge(const m_run *run, findings *f, ab_tally *t)
 {
     findings_clear(f);
     memset(t, 0, sizeof *t);
@@ -273,10 +247,7 @@ int abjudge(const regress_cfg *cfg, const m_run *run, findings *f, ab_tally *t)
     which_look(ab, &t->look, &take);
     t->pairs = (size_t)take;
     size_t nr = a->nrows ? a->nrows : 1, k = a->nprocs + ab->nprocs_b + 1;
-    double *pa = calloc((size_t)R, sizeof *pa), *pb = calloc((size_t)R, sizeof *pb);
-    double *va = calloc(k, sizeof *va), *vbv = calloc(k, sizeof *vbv), *ia = calloc(k, sizeof *ia),
-           *ib = calloc(k, sizeof *ib);
-    long long *ids = calloc(k, sizeof *ids);
+    ha_ab_obs *obs = calloc(k, sizeof *obs);
     bool *taken = calloc((size_t)R + 1, sizeof *taken);
     const m_row **rows = calloc(nr, sizeof *rows);
     ha_ab_est *est = calloc(nr, sizeof *est);
@@ -285,7 +256,7 @@ int abjudge(const regress_cfg *cfg, const m_run *run, findings *f, ab_tally *t)
     int rc = -1;
     if (view_b(a, &vb) != 0)
         vb.rows = NULL;
-    if (!pa || !pb || !va || !vbv || !ia || !ib || !ids || !taken || !rows || !est || !ok || !g || !vb.rows)
+    if (!obs || !taken || !rows || !est || !ok || !g || !vb.rows)
         goto done;
     taken_rounds(a, R, take, taken);
     size_t n = 0;
@@ -294,15 +265,9 @@ int abjudge(const regress_cfg *cfg, const m_run *run, findings *f, ab_tally *t)
         if (!regress_row_gated(r))
             continue;
         rows[n] = r;
-        family_threshold ft = regress_family(cfg, m_row_family(r));
-        if (steady_route(&ft)) {
-            size_t na = steady_side(a, r, R, taken, va, ia), nb = steady_side(&vb, &vb.rows[i], R, taken, vbv, ib);
-            ok[n] = ha_ab_steady(va, ia, na, vbv, ib, nb, &est[n]) == 0;
-        } else {
-            paired_values(cfg, a, r, R, taken, ids, va, pa);
-            paired_values(cfg, &vb, &vb.rows[i], R, taken, ids, vbv, pb);
-            ok[n] = ha_ab_paired(pa, pb, (size_t)R, &est[n]) == 0;
-        }
+        size_t m = side_obs(a, r, R, taken, 0, obs, 0, k);
+        m = side_obs(&vb, &vb.rows[i], R, taken, 1, obs, m, k);
+        ok[n] = ha_ab_adjusted(obs, m, &est[n]) == 0;
         n++;
     }
     t->rows = n;
@@ -310,18 +275,12 @@ int abjudge(const regress_cfg *cfg, const m_run *run, findings *f, ab_tally *t)
         goto done;
     for (size_t i = 0; i < n; i++) {
         tally(t, &g[i]);
-        say_row(cfg, f, rows[i], &g[i]);
+        say_row(f, rows[i], &g[i]);
     }
     say_session(f, run, t);
     rc = 0;
 done:
-    free(pa);
-    free(pb);
-    free(va);
-    free(vbv);
-    free(ia);
-    free(ib);
-    free(ids);
+    free(obs);
     free(taken);
     free(rows);
     free(est);

@@ -25,6 +25,6 @@ int abjudge_usable(const m_run *r, char *why, size_t n);
 
 /* The judgement into f (cleared first) and t. Simulated timings are
  * reported, never gated. 0, or -1 out of memory. */
-int abjudge(const regress_cfg *cfg, const m_run *r, findings *f, ab_tally *t);
+int abjudge(const m_run *r, findings *f, ab_tally *t);
 
 #endif

@@ -238,7 +238,7 @@ static int ab_session(const char *dir, out *mdo, out *jso, out *juo)
         m_free_run(&r);
         return HA_EXIT_USAGE;
     }
-    if (abjudge(&cfg, &r, &found, &t) != 0) {
+    if (abjudge(&r, &found, &t) != 0) {
         fprintf(stderr, "compare: out of memory judging %s\n", dir);
         m_free_run(&r);
         return HA_EXIT_USAGE;
@@ -270,7 +270,7 @@ static int ab_look(const char *file)
     }
     char why[400];
     ab_tally t;
-    if (abjudge_usable(&r, why, sizeof why) != 0 || abjudge(&cfg, &r, &found, &t) != 0) {
+    if (abjudge_usable(&r, why, sizeof why) != 0 || abjudge(&r, &found, &t) != 0) {
         fprintf(stderr, "compare: %s: %s\n", file, why);
         m_free_run(&r);
         return HA_EXIT_USAGE;

@@ -1,10 +1,12 @@
-/* The A/B session's paired judgement and its sequential looks
- * (common/abgate.h), on synthetic sessions with known answers: a seeded
- * generator, so every test repeats exactly. A process's value of a row is
+/* The A/B session's judgement and its sequential looks (common/abgate.h),
+ * on synthetic sessions with known answers: a seeded generator, so every
+ * test repeats exactly. A process's value of a row is
  *   session level (the machine start: the same for both sides)
  *   x a state shared by the round's two processes (it comes and goes)
  *   x its own offset (layout, CPU)
- *   x a slow state of its host core, in some processes, on every row
+ *   x a slow state of its host core, in some processes: its syscall loop
+ *     x1.3, and each row as far as the row follows the state (row r % 3:
+ *     wholly, half, not at all, as queries, copies and reads do)
  *   x B's change, on the rows B changes. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -37,29 +39,42 @@ typedef struct model {
     size_t changed;     /* rows 0 .. changed-1 */
 } model;
 
-/* One round of both sides into a[row * HA_AB_MAX_ROUNDS + k], b[...]. */
-static void one_round(unsigned long long *s, const model *m, double level, int k, double *a, double *b)
+#define PROCS (2 * HA_AB_MAX_ROUNDS)
+/* Every row's processes, A at 2k and B at 2k + 1 for round k. */
+static ha_ab_obs obs[ROWS][PROCS];
+
+/* How far row r follows the host core's state. */
+static double follows(size_t r) { return r % 3 == 0 ? 1 : r % 3 == 1 ? 0.5 : 0; }
+
+static void one_process(unsigned long long *s, const model *m, double level, double shared, size_t at, int is_b)
 {
-    double shared = exp(m->round_sd * normal(s));
-    double slow_a = uniform(s) < m->slow_share ? m->slow_factor : 1;
-    double slow_b = uniform(s) < m->slow_share ? m->slow_factor : 1;
-    double off_a = exp(m->proc_sd * normal(s)), off_b = exp(m->proc_sd * normal(s));
+    bool slow = uniform(s) < m->slow_share;
+    double off = exp(m->proc_sd * normal(s)), sys = 90 * level * (slow ? 1.3 : 1) * exp(0.01 * normal(s));
+    double can = 2 * level * exp(0.005 * normal(s));
     for (size_t r = 0; r < ROWS; r++) {
-        double base = level * (1 + (double)r);
-        a[r * HA_AB_MAX_ROUNDS + k] = base * shared * slow_a * off_a * exp(0.005 * normal(s));
-        b[r * HA_AB_MAX_ROUNDS + k] = base * shared * slow_b * off_b * exp(0.005 * normal(s)) *
-                                     (r < m->changed ? m->change : 1);
+        double base = level * (1 + (double)r), state = slow ? pow(m->slow_factor, follows(r)) : 1;
+        obs[r][at] = (ha_ab_obs){base * shared * state * off * exp(0.005 * normal(s)) *
+                                     (is_b && r < m->changed ? m->change : 1),
+                                 sys, can, is_b};
     }
 }
 
-/* Every row paired (rounds values a side), then the family at look. */
-static long judge(const double *a, const double *b, size_t rows, size_t rounds, int look, ha_ab_row *out)
+/* Round k of both sides. */
+static void one_round(unsigned long long *s, const model *m, double level, int k)
+{
+    double shared = exp(m->round_sd * normal(s));
+    one_process(s, m, level, shared, 2 * (size_t)k, 0);
+    one_process(s, m, level, shared, 2 * (size_t)k + 1, 1);
+}
+
+/* The first `rounds` rounds of every row, then the family at look. */
+static long judge(size_t rows, size_t rounds, int look, ha_ab_row *out)
 {
     ha_ab_est est[ROWS];
     int ok[ROWS];
     assert_true(rows <= ROWS);
     for (size_t r = 0; r < rows; r++)
-        ok[r] = ha_ab_paired(a + r * rounds, b + r * rounds, rounds, &est[r]) == 0;
+        ok[r] = ha_ab_adjusted(obs[r], 2 * rounds, &est[r]) == 0;
     return ha_ab_family(est, ok, rows, look, out);
 }
 
@@ -68,15 +83,12 @@ static long judge(const double *a, const double *b, size_t rows, size_t rounds, 
  * The rows' outcomes at that look into out; the look's index. */
 static int session(unsigned long long *s, const model *m, ha_ab_row *out)
 {
-    static double a[ROWS * HA_AB_MAX_ROUNDS], b[ROWS * HA_AB_MAX_ROUNDS];
-    for (size_t i = 0; i < ROWS * HA_AB_MAX_ROUNDS; i++)
-        a[i] = b[i] = NAN;
     double level = exp(0.3 * normal(s));
     int k = 0;
     for (int look = 0; look < HA_AB_MAX_LOOKS; look++) {
         for (; k < ha_ab_look_rounds[look]; k++)
-            one_round(s, m, level, k, a, b);
-        assert_true(judge(a, b, ROWS, HA_AB_MAX_ROUNDS, look, out) >= 0);
+            one_round(s, m, level, k);
+        assert_true(judge(ROWS, (size_t)k, look, out) >= 0);
         bool all = true;
         for (size_t r = 0; r < ROWS; r++)
             all &= ha_ab_decided(out[r].outcome) != 0;
@@ -86,10 +98,14 @@ static int session(unsigned long long *s, const model *m, ha_ab_row *out)
     return HA_AB_MAX_LOOKS - 1;
 }
 
-/* Slow states that come and go (a tenth of the processes x1.3), as on a
- * busy cloud host; and a steady machine without them. */
-static const model busy = {0.03, 0.05, 0.10, 1.3, 1, 0};
-static const model quiet = {0.03, 0.05, 0, 1, 1, 0};
+/* Slow states that come and go (a third of the processes, x1.6 on the
+ * rows that follow them), as on a busy cloud host; and a steady machine
+ * without them. A round's two processes share little (1 %): on the H200
+ * neighbours share a state no more than any two processes of the session
+ * (results/ab-h200, tools/diag/ab_spread.py: pairs' standard errors no
+ * smaller than the sides' own). */
+static const model busy = {0.03, 0.01, 1.0 / 3, 1.6, 1, 0};
+static const model quiet = {0.03, 0.01, 0, 1, 1, 0};
 
 static void the_looks_spend_alpha_once(void **state)
 {
@@ -155,31 +171,27 @@ static void peeking_without_spending_flags_more_than_spending(void **state)
 {
     (void)state;
     /* A noisier model, so both rates are large enough to compare. */
-    model m = {0.06, 0.05, 0.10, 1.3, 1.045, ROWS};
+    model m = {0.15, 0.01, 1.0 / 3, 1.6, 1.08, ROWS};
     unsigned long long s1 = 99, s2 = 99;
     ha_ab_row out[ROWS];
     size_t spent = 0, naive = 0;
-    static double a[ROWS * HA_AB_MAX_ROUNDS], b[ROWS * HA_AB_MAX_ROUNDS];
     for (int i = 0; i < 200; i++) {
         spent += session(&s1, &m, out) >= 0 && out[0].outcome == HA_AB_REGRESSION;
-        /* the same draws, judged at every look with the first look's rule
-         * over and over (alpha share 0.1 each time, up to 4 times) */
+        /* the same draws, judged at every look with the last look's alpha
+         * over and over (the last look's share each time, up to 4 times) */
         double level = exp(0.3 * normal(&s2));
         bool any = false;
         int k = 0;
         for (int look = 0; look < HA_AB_MAX_LOOKS; look++) {
             for (; k < ha_ab_look_rounds[look]; k++)
-                one_round(&s2, &m, level, k, a, b);
-            for (size_t j = (size_t)k; j < HA_AB_MAX_ROUNDS; j++)
-                for (size_t r = 0; r < ROWS; r++)
-                    a[r * HA_AB_MAX_ROUNDS + j] = b[r * HA_AB_MAX_ROUNDS + j] = NAN;
-            assert_true(judge(a, b, ROWS, HA_AB_MAX_ROUNDS, HA_AB_MAX_LOOKS - 1, out) >= 0);
+                one_round(&s2, &m, level, k);
+            assert_true(judge(ROWS, (size_t)k, HA_AB_MAX_LOOKS - 1, out) >= 0);
             any |= out[0].outcome == HA_AB_REGRESSION;
         }
         naive += any;
     }
-    print_message("+4.5 %% at the threshold: spent %zu, every look at the last look's alpha %zu of 200\n", spent, naive);
-    assert_true(naive >= spent);
+    print_message("+8 %%: spent %zu, every look at the last look's alpha %zu of 200\n", spent, naive);
+    assert_true(naive > spent);
 }
 
 /* B slowed +10 % on 8 rows (one path) of a steady machine: every one of
@@ -228,128 +240,105 @@ static void three_percent_is_flagged_on_none(void **state)
     assert_true(flagged <= SESSIONS / 50);
 }
 
-/* One A process x3 on every row, B +30 % on every row: the pair is left
- * out as an outlier and the change is flagged on every row, not hidden. */
+/* One A process x3 on every row (its instruments not), B +30 % on every
+ * row: that process is left out as an outlier and the change is flagged
+ * on every row, not hidden. */
 static void a_process_three_times_slower_does_not_hide_a_change(void **state)
 {
     (void)state;
-    double a[ROWS * 8], b[ROWS * 8];
     unsigned long long s = 5;
+    model m = quiet;
+    m.change = 1.3;
+    m.changed = ROWS;
+    for (int k = 0; k < 8; k++)
+        one_round(&s, &m, 1, k);
     for (size_t r = 0; r < ROWS; r++)
-        for (int k = 0; k < 8; k++) {
-            a[r * 8 + k] = 100 * exp(0.02 * normal(&s)) * (k == 3 ? 3 : 1);
-            b[r * 8 + k] = 130 * exp(0.02 * normal(&s));
-        }
+        obs[r][6].v *= 3;
     ha_ab_row out[ROWS];
-    assert_true(judge(a, b, ROWS, 8, 1, out) == ROWS);
+    assert_true(judge(ROWS, 8, 1, out) == ROWS);
     for (size_t r = 0; r < ROWS; r++) {
         assert_int_equal(out[r].outcome, HA_AB_REGRESSION);
         assert_int_equal(out[r].e.outliers, 1);
         assert_int_equal(out[r].e.n, 7);
+        assert_int_equal(out[r].e.n_b, 8);
     }
 }
 
-/* A round whose process died (NaN) is no pair; fewer than four pairs are
- * too few, never a verdict. */
-static void missing_pairs_are_left_out_and_too_few_is_said(void **state)
+/* A process that gave no value (NaN, not positive, an instrument missing)
+ * is left out; fewer than four a side are too few, never a verdict. */
+static void missing_processes_are_left_out_and_too_few_is_said(void **state)
 {
     (void)state;
-    double a[6] = {100, NAN, 101, 99, 100, -1}, b[6] = {110, 111, NAN, 109, 110, 110};
-    ha_ab_est p;
-    assert_int_equal(ha_ab_paired(a, b, 6, &p), -1);
-    assert_int_equal(p.n, 3);
+    ha_ab_obs o[10] = {{100, 90, 2, 0}, {110, 90, 2, 1}, {NAN, 90, 2, 0}, {111, 90, 2, 1}, {101, 90, NAN, 0},
+                       {109, 90, 2, 1}, {99, 90, 2, 0},  {110, 90, 2, 1}, {-1, 90, 2, 0},  {110, 90, 2, 1}};
+    ha_ab_est e;
+    assert_int_equal(ha_ab_adjusted(o, 10, &e), -1);
+    int zero = 0;
     ha_ab_row out[1];
-    assert_int_equal(judge(a, b, 1, 6, 0, out), 0);
+    assert_int_equal(ha_ab_family(&e, &zero, 1, 0, out), 0);
     assert_int_equal(out[0].outcome, HA_AB_TOO_FEW);
     assert_false(ha_ab_decided(out[0].outcome));
-    double c[5] = {100, 100.5, 99.5, 100.2, 99.8}, d[5] = {100.1, 100.4, 99.6, 100.3, 99.7};
-    assert_int_equal(ha_ab_paired(c, d, 5, &p), 0);
-    assert_int_equal(p.n, 5);
-    assert_true(fabs(p.r.df - 4) < 1e-12 && fabs(p.r.d) < 0.01);
-    int one = 1;
-    assert_int_equal(ha_ab_family(&p, &one, 1, 0, out), 0);
-    assert_true(out[0].e.r.lo < 1 && out[0].e.r.hi > 1);
+    o[2].v = 100.5;
+    o[4].can = 2;
+    assert_int_equal(ha_ab_adjusted(o, 10, &e), 0);
+    assert_int_equal(e.n, 4);
+    assert_int_equal(e.n_b, 5);
+    /* instruments that never moved add no column: intercept and side, 7 degrees of freedom */
+    assert_true(fabs(e.r.df - 7) < 1e-12);
+    assert_true(fabs(e.r.ratio - 1.10) < 0.01);
+    assert_true(fabs(e.mean_a - pow(100 * 100.5 * 101 * 99, 0.25)) < 1e-9);
 }
 
-/* Steady processes: a side's processes whose syscall loop lies more than
- * 10 % above the steadiest of both sides are left out, whatever their row
- * says; the rest, divided by their loop, are compared by Welch. Half of
- * each side in a slow state (x1.6 on the row and x1.3 on the loop) with B
- * +10 %: flagged on the steady ones; the slow ones, kept, would hide it. */
-static void a_steady_row_leaves_out_its_slow_processes(void **state)
+/* A row that follows the host core's state (x1.6 when the syscall loop is
+ * x1.3), half of each side slow, B +10 %: the fit learns the slope and
+ * flags the change; the same values judged without the instruments (both
+ * held still) are too wide to. */
+static void a_row_that_follows_the_state_is_adjusted(void **state)
 {
     (void)state;
     unsigned long long s = 8;
-    double a[24], ia[24], b[24], ib[24];
-    for (int i = 0; i < 24; i++) {
-        bool slow_a = i % 2, slow_b = i % 3 == 0;
-        ia[i] = 90 * (slow_a ? 1.3 : 1) * exp(0.01 * normal(&s));
-        ib[i] = 90 * (slow_b ? 1.3 : 1) * exp(0.01 * normal(&s));
-        a[i] = 500 * (slow_a ? 1.6 : 1) * ia[i] / 90 * exp(0.02 * normal(&s));
-        b[i] = 550 * (slow_b ? 1.6 : 1) * ib[i] / 90 * exp(0.02 * normal(&s));
+    ha_ab_obs o[48];
+    for (int i = 0; i < 48; i++) {
+        int b = i % 2;
+        bool slow = (i / 2) % 2; /* half of each side */
+        double sys = 90 * (slow ? 1.3 : 1) * exp(0.01 * normal(&s));
+        o[i] = (ha_ab_obs){500 * pow(sys / 90, log(1.6) / log(1.3)) * (b ? 1.10 : 1) * exp(0.01 * normal(&s)), sys,
+                           2 * exp(0.003 * normal(&s)), b};
     }
     ha_ab_est e;
-    assert_int_equal(ha_ab_steady(a, ia, 24, b, ib, 24, &e), 0);
-    assert_int_equal(e.n, 12);
-    assert_int_equal(e.n_b, 16);
-    assert_int_equal(e.outliers, 20);
-    assert_true(fabs(e.r.ratio - 1.10) < 0.03);
+    assert_int_equal(ha_ab_adjusted(o, 48, &e), 0);
+    assert_true(fabs(e.r.ratio - 1.10) < 0.02);
     int one = 1;
     ha_ab_row out[1];
-    assert_int_equal(ha_ab_family(&e, &one, 1, 3, out), 1);
+    assert_int_equal(ha_ab_family(&e, &one, 1, HA_AB_MAX_LOOKS - 1, out), 1);
     assert_int_equal(out[0].outcome, HA_AB_REGRESSION);
-    /* Too few steady processes on a side: too few, never a verdict. */
-    for (int i = 0; i < 24; i++)
-        ib[i] = 200;
-    assert_int_equal(ha_ab_steady(a, ia, 24, b, ib, 24, &e), -1);
+    for (int i = 0; i < 48; i++)
+        o[i].sys = o[i].can = 1;
+    assert_int_equal(ha_ab_adjusted(o, 48, &e), 0);
+    assert_int_equal(ha_ab_family(&e, &one, 1, HA_AB_MAX_LOOKS - 1, out), 0);
+    assert_true(out[0].outcome != HA_AB_REGRESSION);
 }
 
-/* The steady route in whole A/A sessions: processes in slow states that
- * come and go (a third, x1.3 on the loop and x1.6 on the rows), a session
- * level, stops at the first look that decides every row: any row flagged
- * in at most alpha of sessions. */
-static void steady_aa_sessions_flag_at_most_alpha(void **state)
+/* A row shown the same has its interval at the equivalence level, and a
+ * row the session cannot tell from +-10 % is never the same. */
+static void the_same_is_two_one_sided_tests(void **state)
 {
     (void)state;
-    unsigned long long s = 2026;
-    enum { N = HA_AB_MAX_ROUNDS };
-    size_t flagged = 0, same = 0;
-    for (int it = 0; it < SESSIONS; it++) {
-        double ia[N], ib[N], a[ROWS][N], b[ROWS][N], level = exp(0.3 * normal(&s));
-        for (int k = 0; k < N; k++) {
-            bool sa = uniform(&s) < 1.0 / 3, sb = uniform(&s) < 1.0 / 3;
-            double oa = exp(0.03 * normal(&s)), ob = exp(0.03 * normal(&s));
-            ia[k] = 90 * level * (sa ? 1.3 : 1) * exp(0.01 * normal(&s));
-            ib[k] = 90 * level * (sb ? 1.3 : 1) * exp(0.01 * normal(&s));
-            for (int r = 0; r < ROWS; r++) {
-                a[r][k] = (100 + r) * ia[k] * (sa ? 1.25 : 1) * oa * exp(0.01 * normal(&s));
-                b[r][k] = (100 + r) * ib[k] * (sb ? 1.25 : 1) * ob * exp(0.01 * normal(&s));
-            }
-        }
-        ha_ab_row out[ROWS];
-        for (int look = 0; look < HA_AB_MAX_LOOKS; look++) {
-            size_t k = (size_t)ha_ab_look_rounds[look];
-            ha_ab_est est[ROWS];
-            int ok[ROWS];
-            for (int r = 0; r < ROWS; r++)
-                ok[r] = ha_ab_steady(a[r], ia, k, b[r], ib, k, &est[r]) == 0;
-            assert_true(ha_ab_family(est, ok, ROWS, look, out) >= 0);
-            bool all = true;
-            for (int r = 0; r < ROWS; r++)
-                all &= ha_ab_decided(out[r].outcome) != 0;
-            if (all)
-                break;
-        }
-        bool any = false;
-        for (int r = 0; r < ROWS; r++) {
-            any |= out[r].outcome == HA_AB_REGRESSION || out[r].outcome == HA_AB_IMPROVEMENT;
-            same += out[r].outcome == HA_AB_SAME_ROW;
-        }
-        flagged += any;
-    }
-    print_message("steady A/A: %zu of %d sessions flagged a row; %.1f %% rows same\n", flagged, SESSIONS,
-                  100.0 * (double)same / (SESSIONS * ROWS));
-    assert_true(flagged <= SESSIONS / 50);
+    ha_ab_est e = {.n = 20, .n_b = 20, .r = {.d = 0, .ratio = 1, .se = 0.03, .df = 36}};
+    int one = 1;
+    ha_ab_row out[1];
+    int look = HA_AB_MAX_LOOKS - 1;
+    double level = 1 - 2 * ha_ab_look_alpha(HA_AB_SAME_ALPHA, look);
+    assert_int_equal(ha_ab_family(&e, &one, 1, look, out), 0);
+    assert_int_equal(out[0].outcome, HA_AB_SAME_ROW);
+    assert_true(fabs(out[0].level - level) < 1e-12);
+    assert_true(out[0].e.r.hi < 1.10 && out[0].e.r.lo > 1 / 1.10);
+    e.r.se = 0.06; /* t(0.965, 36) x 0.06 > log 1.1: cannot be shown */
+    assert_int_equal(ha_ab_family(&e, &one, 1, look, out), 0);
+    assert_true(out[0].outcome != HA_AB_SAME_ROW);
+    e.r.se = 0.03; /* the first look spends less: the same interval is wider */
+    assert_int_equal(ha_ab_family(&e, &one, 1, 0, out), 0);
+    assert_true(out[0].level > level);
 }
 
 int main(void)
@@ -362,9 +351,9 @@ int main(void)
         cmocka_unit_test(a_ten_percent_path_is_flagged),
         cmocka_unit_test(three_percent_is_flagged_on_none),
         cmocka_unit_test(a_process_three_times_slower_does_not_hide_a_change),
-        cmocka_unit_test(missing_pairs_are_left_out_and_too_few_is_said),
-        cmocka_unit_test(a_steady_row_leaves_out_its_slow_processes),
-        cmocka_unit_test(steady_aa_sessions_flag_at_most_alpha),
+        cmocka_unit_test(missing_processes_are_left_out_and_too_few_is_said),
+        cmocka_unit_test(a_row_that_follows_the_state_is_adjusted),
+        cmocka_unit_test(the_same_is_two_one_sided_tests),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
