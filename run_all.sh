@@ -39,6 +39,12 @@
 # tool not built, a record missing), 2 on bad usage, 5 when the results
 # folder cannot be made or written, and the
 # tools' own status (3 no runtime, 4 no device) when no backend can run.
+# A signal before the first folder exists: say so (the full handler, which
+# marks a folder incomplete, is installed once there can be one). First of
+# all, so a signal a few ms after the start meets it, not bash's default.
+trap 'echo "run_all.sh: stopped by SIGINT before a run folder was made: nothing was measured" >&2; exit 130' INT
+trap 'echo "run_all.sh: stopped by SIGTERM before a run folder was made: nothing was measured" >&2; exit 143' TERM
+trap 'echo "run_all.sh: stopped by SIGHUP before a run folder was made: nothing was measured" >&2; exit 129' HUP
 set -u -o pipefail
 
 orig_args=("$@")
@@ -68,11 +74,6 @@ needs_value() {
     usage
 }
 
-# A signal before the first folder exists: say so (the full handler, which
-# marks a folder incomplete, is installed once there can be one).
-trap 'echo "run_all.sh: stopped by SIGINT before a run folder was made: nothing was measured" >&2; exit 130' INT
-trap 'echo "run_all.sh: stopped by SIGTERM before a run folder was made: nothing was measured" >&2; exit 143' TERM
-trap 'echo "run_all.sh: stopped by SIGHUP before a run folder was made: nothing was measured" >&2; exit 129' HUP
 
 while [ $# -gt 0 ]; do
     case "$1" in
@@ -293,7 +294,7 @@ child= dir= done_steps=()
 on_signal() {
     trap '' INT TERM HUP
     [ -n "$child" ] && kill -TERM "$child" 2>/dev/null && wait "$child" 2>/dev/null
-    if [ -n "$dir" ]; then
+    if [ -n "$dir" ] && [ -d "$dir" ]; then # named a moment before mkdir made it
         rm -f "$dir"/.*.json.??????
         manifest "$1"
         echo "run_all.sh: $1: stopped; $dir is marked incomplete (MANIFEST.json)" >&2

@@ -31,6 +31,7 @@ typedef enum ha_goal_outcome {
     HA_GOAL_MET,          /* every cycle at or above the goal */
     HA_GOAL_WITHIN_NOISE, /* the cycles straddle it */
     HA_GOAL_MISSED,       /* every cycle below it */
+    HA_GOAL_NOT_JUDGED,   /* a SIMULATED run's: the machine's that ran it, never a GPU's */
 } ha_goal_outcome;
 
 /* by_cycle: the steady cycles' fractions of the ceiling; with fewer than
@@ -55,9 +56,14 @@ static inline void ha_cycles_range(const double *by_cycle, size_t n, double *lo,
     }
 }
 
+/* The one word for an outcome, wherever it is shown (report, exports,
+ * trend page). */
 static inline const char *ha_goal_name(ha_goal_outcome o)
 {
-    return o == HA_GOAL_MET ? "met" : o == HA_GOAL_MISSED ? "missed" : "at the goal, within noise";
+    return o == HA_GOAL_MET              ? "met"
+           : o == HA_GOAL_MISSED         ? "missed"
+           : o == HA_GOAL_NOT_JUDGED     ? "not judged (simulated)"
+                                         : "at the goal, within noise";
 }
 
 #endif

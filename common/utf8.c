@@ -17,15 +17,3 @@ size_t ha_utf8_len(const unsigned char *s)
         return 0;
     return n;
 }
-
-bool ha_utf8_clean(const char *s, bool tab)
-{
-    const unsigned char *u = (const unsigned char *)s;
-    while (*u) {
-        size_t n = ha_utf8_len(u);
-        if (!n || (*u < 0x20 && !(tab && *u == '\t')) || *u == 0x7f)
-            return false;
-        u += n;
-    }
-    return true;
-}

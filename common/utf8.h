@@ -10,10 +10,6 @@
  * overlong forms, surrogates and code points past U+10FFFF are invalid. */
 size_t ha_utf8_len(const unsigned char *s);
 
-/* Whether the whole string is valid UTF-8 without control bytes (tab is
- * allowed when tab is true). */
-bool ha_utf8_clean(const char *s, bool tab);
-
 #define HA_UTF8_REPLACEMENT "\xef\xbf\xbd"
 
 #endif

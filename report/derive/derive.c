@@ -157,6 +157,10 @@ static void pool_facts(m_run *r)
         if (!t->measured)
             continue;
         d->pool_goal_known = true;
+        if (d->simulated) { /* a simulation's copies are the CI machine's memcpy: never judged */
+            t->sleep_goal = t->wake_goal = d->pool_goal = HA_GOAL_NOT_JUDGED;
+            continue;
+        }
         t->sleep_goal = ha_pool_goal_judge(t->sleep_cyc, t->nsleep_cyc, t->sleep_frac);
         t->wake_goal = ha_pool_goal_judge(t->wake_cyc, t->nwake_cyc, t->wake_frac);
         /* the enum runs from met to missed: the worst of all is the larger */

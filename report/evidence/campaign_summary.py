@@ -93,7 +93,7 @@ def compare(exe, a, b, out, tag, thresholds=()):
     j, md = os.path.join(keep, tag + ".json"), os.path.join(keep, tag + ".md")
     extra = [x for t in thresholds for x in ("--threshold", t)]
     rc = subprocess.run([exe, a, b, "--json", j, "--md", md] + extra, stdout=subprocess.DEVNULL).returncode
-    if rc not in (0, 1, 6):
+    if rc not in (0, 1, 6, 7):
         die(f"compare {a} {b} failed with status {rc}")
     with open(j, encoding="utf-8") as f:
         res = json.load(f)
@@ -170,8 +170,10 @@ def main():
 
     quiet = sum(1 for x in aa if not x[4]["regressions"] and not x[4]["improvements"])
     inconclusive = sum(1 for x in aa if x[4]["verdict"] == "inconclusive")
+    unresolved = sum(1 for x in aa if x[4]["verdict"] == "unresolved")
     print(f"\n## Totals\n\nA/A pairs: {len(aa)} from {len(o.campaigns)} machine start(s); "
-          f"{quiet} with 0 regressions and 0 improvements; {inconclusive} inconclusive.")
+          f"{quiet} with 0 regressions and 0 improvements; {inconclusive} inconclusive; {unresolved} unresolved "
+          f"(fewer than 90 % of their rows decided: not clean).")
     ok = quiet == len(aa) and inconclusive * 10 <= len(aa) and len(aa) > 0
     if runs:
         secs = sorted(x[2] for x in runs)

@@ -149,7 +149,7 @@ static void note(fleet *fl, const char *fmt, ...)
     va_list ap;
     va_start(ap, fmt);
     char *s = NULL;
-    int n = vasprintf(&s, fmt, ap);
+    int n = rf_vasprintf(&s, fmt, ap);
     va_end(ap);
     if (n < 0)
         return;

@@ -71,7 +71,7 @@ char *m_printf(m_run *r, const char *fmt, ...)
     va_list ap;
     va_start(ap, fmt);
     char *s = NULL;
-    int n = vasprintf(&s, fmt, ap);
+    int n = rf_vasprintf(&s, fmt, ap);
     va_end(ap);
     if (n < 0)
         return "";
@@ -715,7 +715,8 @@ static int parse_checked(const char *name, char *buf, size_t len, bool summary, 
         return -1;
     }
     char *why = NULL;
-    if (v_check(j, r, json_integer_value(sv), &why) != 0) {
+    if (v_check(j, r, json_integer_value(sv), &why) != 0 ||
+        (r == HF_ROOT_BENCH && v_bench_processes(j, &why) != 0)) {
         *err = rf_printf("%s: %s", name, why ? why : "out of memory");
         free(why);
         json_decref(j);

@@ -11,10 +11,12 @@
 #include <unistd.h>
 #include <zlib.h>
 
+int (*rf_vasprintf)(char **strp, const char *fmt, va_list ap) = vasprintf;
+
 char *rf_vprintf(const char *fmt, va_list ap)
 {
     char *s = NULL;
-    if (vasprintf(&s, fmt, ap) < 0)
+    if (rf_vasprintf(&s, fmt, ap) < 0)
         s = NULL;
     return s;
 }

@@ -205,3 +205,54 @@ int v_check(const json_t *root, int root_field, long long version, char **err)
         }
     return object(&v, root, root_field);
 }
+
+/* The process of `entry` (a by_process element or a processes.list one),
+ * by its field id; 0 when it names none. */
+static long long proc_id(const json_t *entry, int id)
+{
+    const json_t *x = json_object_get(entry, ha_fkey(id));
+    return json_is_integer(x) ? json_integer_value(x) : 0;
+}
+
+int v_bench_processes(const json_t *root, char **err)
+{
+    const json_t *list = json_object_get(json_object_get(root, ha_fkey(HF_PROCS)), ha_fkey(HF_PROCS_LIST));
+    size_t n = json_array_size(list), i, k;
+    const json_t *e, *row;
+    /* v_check held every index to its field's range: one flag each */
+    long long most = (long long)ha_fields[HF_RBP_PROCESS].max;
+    bool *listed = calloc((size_t)most + 1, sizeof *listed), *seen = calloc((size_t)most + 1, sizeof *seen);
+    int rc = -1;
+    if (!listed || !seen) {
+        *err = rf_printf("out of memory checking the record");
+        goto done;
+    }
+    json_array_foreach(list, i, e) {
+        long long p = proc_id(e, HF_PROC_INDEX);
+        if (p < 1 || p > most || listed[p]) {
+            *err = rf_printf("$.%s.%s[%zu]: process %lld is listed twice: a record that contradicts itself",
+                             ha_fkey(HF_PROCS), ha_fkey(HF_PROCS_LIST), i, p);
+            goto done;
+        }
+        listed[p] = true;
+    }
+    json_array_foreach(json_object_get(root, ha_fkey(HF_ROWS)), i, row) {
+        memset(seen, 0, ((size_t)most + 1) * sizeof *seen);
+        json_array_foreach(json_object_get(row, ha_fkey(HF_ROW_BY_PROCESS)), k, e) {
+            long long p = proc_id(e, HF_RBP_PROCESS);
+            if (p < 1 || p > most || (n && !listed[p]) || seen[p]) {
+                *err = rf_printf("$.%s[%zu].%s[%zu]: process %lld %s: a record that contradicts itself",
+                                 ha_fkey(HF_ROWS), i, ha_fkey(HF_ROW_BY_PROCESS), k, p,
+                                 p >= 1 && p <= most && seen[p] ? "is given twice in one row"
+                                                                : "is not in processes.list");
+                goto done;
+            }
+            seen[p] = true;
+        }
+    }
+    rc = 0;
+done:
+    free(listed);
+    free(seen);
+    return rc;
+}

@@ -13,4 +13,10 @@
  * number, found a string" in *err (malloc'd). */
 int v_check(const json_t *root, int root_field, long long version, char **err);
 
+/* A bench record's processes agree with themselves: each listed once in
+ * processes.list, and each row's by_process names listed processes, each
+ * once (a process repeated would be counted as several samples). 0, or -1
+ * with *err (one line). */
+int v_bench_processes(const json_t *root, char **err);
+
 #endif

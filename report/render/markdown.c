@@ -211,9 +211,8 @@ static void verdict_pool(FILE *f, const m_run *r)
             fprintf(f, " (right after sleep %s)", fmt_pct(t->wake_now_frac));
     }
     if (r->d.pool_goal_known)
-        fprintf(f, " of the pinned-copy ceiling — goal ≥ %.0f %% in every steady cycle: **%s**%s",
-                100 * HA_POOL_THROUGHPUT_GOAL, ha_goal_name(r->d.pool_goal),
-                r->d.simulated ? " (simulated: not a goal here)" : "");
+        fprintf(f, " of the pinned-copy ceiling — goal ≥ %.0f %% in every steady cycle: **%s**",
+                100 * HA_POOL_THROUGHPUT_GOAL, ha_goal_name(r->d.pool_goal));
     fprintf(f, " |\n");
 }
 

@@ -228,9 +228,3 @@ const char *fmt_pct(double f)
     return text_printf("%.1f %%", 100 * f);
 }
 
-const char *fmt_change(double f)
-{
-    if (!isfinite(f))
-        return "n/a";
-    return text_printf("%+.1f %%", 100 * f);
-}

@@ -44,8 +44,6 @@ const char *fmt_ns(double ns);        /* "2.33 ns", "4.48 µs", "1.2 s" */
 const char *fmt_bytes(double bytes);  /* "512 B", "64 KiB", "256 GiB" */
 const char *fmt_times(double x);      /* "1900×", "11×", "1.6×"; "n/a" if not finite and positive */
 const char *fmt_pct(double fraction); /* 0.976 -> "97.6 %" */
-/* The same as a signed change: 0.123 -> "+12.3 %". */
-const char *fmt_change(double fraction);
 
 /* A formatted string with the same lifetime (it says nothing of escaping:
  * what it formats must already be safe where it goes). */

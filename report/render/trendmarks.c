@@ -69,12 +69,28 @@ int trend_marks_load(const char *path, trend_mark **marks, size_t *n, char **err
     if (!root)
         return fail(err, path, "not JSON");
     json_t *classes = json_object_get(root, "classes");
-    if (!json_is_array(classes) || !json_is_string(json_object_get(root, "tool"))) {
-        json_decref(root);
-        return fail(err, path, "no classes of change points");
-    }
+    const char *tool = json_string_value(json_object_get(root, "tool"));
+    const char *bad = !tool || strcmp(tool, "changes") ? "its \"tool\" is not \"changes\""
+                      : !json_is_array(classes)        ? "no classes of change points"
+                                                       : NULL;
     size_t ci, pi;
     json_t *c, *cp;
+    /* The shape, whole, before any mark is kept: a class is an object
+     * with an array of change points, each an object with its rows. */
+    json_array_foreach(classes, ci, c) {
+        json_t *cps = json_object_get(c, "change_points");
+        if (!bad && (!json_is_object(c) || !json_is_array(cps)))
+            bad = "a class that is not an object with an array of change_points";
+        json_array_foreach(cps, pi, cp) {
+            if (!bad && (!json_is_object(cp) || !json_is_string(json_object_get(cp, "before")) ||
+                         !json_is_string(json_object_get(cp, "after")) || !json_is_array(json_object_get(cp, "rows"))))
+                bad = "a change point without its two runs and its rows";
+        }
+    }
+    if (bad) {
+        json_decref(root);
+        return fail(err, path, bad);
+    }
     json_array_foreach(classes, ci, c) {
         json_array_foreach(json_object_get(c, "change_points"), pi, cp) {
             trend_mark m = {str_of(cp, "before"), str_of(cp, "after"), rows_text(json_object_get(cp, "rows")),

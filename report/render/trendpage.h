@@ -27,6 +27,7 @@ typedef struct trend_run {
     double fast, cold, slow, slow_other, hardened, sleep, wake, wake_now;
     double fast_lo, fast_hi; /* the fast path's 95 % interval over its processes; NaN without */
     long long pause_ms; /* the wake's pause after its sleep; -1 none */
+    int sleep_goal, wake_goal; /* ha_goal_outcome as report judged it; -1 none */
     int ndist, ncand;
 } trend_run;
 

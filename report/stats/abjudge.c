@@ -228,7 +228,7 @@ static void say_session(findings *f, const m_run *run, const ab_tally *t)
     }
     if (!t->rows)
         findings_unresolved(f, "no timed row to judge");
-    else if ((double)decided < 0.9 * (double)t->rows)
+    else if ((double)decided < GATE_DECIDED_SHARE * (double)t->rows)
         findings_unresolved(f, "%zu of %zu rows decided (%zu same within ±%.0f %%): %zu the session could not resolve "
                                "and %zu with too few processes; more rounds resolve them: a longer --ab-budget (this "
                                "session stopped at %s)",

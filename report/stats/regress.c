@@ -157,10 +157,29 @@ static void cmp_records(const m_run *a, const m_run *b, findings *f)
             findings_add(f, REGRESSION, "record", run_files[i], "the new run has no %s record", what[i]);
 }
 
-static void cmp_kinds(const m_probe *a, const m_probe *b, findings *f)
+/* Runs of two backends (a CUDA run against a simulated or a HIP one):
+ * each has kinds and candidates the other cannot have (cuMemHostAlloc is
+ * CUDA's), so one present on one side only is listed as such, never a
+ * regression; what both have is compared as in any pair. NULL: one backend. */
+typedef struct backends {
+    const char *old, *new;
+} backends;
+
+static void one_side_only(findings *f, const char *what, const char *name, const backends *bk, bool old_side)
+{
+    findings_add(f, CHANGE, what, name, "on the %s run's backend (%s) only: the %s run's (%s) has no such %s",
+                 old_side ? "old" : "new", old_side ? bk->old : bk->new, old_side ? "new" : "old",
+                 old_side ? bk->new : bk->old, what);
+}
+
+static void cmp_kinds(const m_probe *a, const m_probe *b, const backends *bk, findings *f)
 {
     for (size_t i = 0; i < a->nkinds; i++) {
         const m_kind *ka = &a->kinds[i], *kb = m_probe_kind(b, ka->name);
+        if (!kb && bk) {
+            one_side_only(f, "kind", ka->name, bk, true);
+            continue;
+        }
         if (!kb) {
             findings_add(f, REGRESSION, "kind", ka->name, "no longer probed: its host readability is no longer checked");
             continue;
@@ -173,15 +192,23 @@ static void cmp_kinds(const m_probe *a, const m_probe *b, findings *f)
                          ka->readable ? "readable" : "faults", kb->readable ? "readable" : "faults");
     }
     for (size_t i = 0; i < b->nkinds; i++)
-        if (!m_probe_kind(a, b->kinds[i].name))
-            findings_add(f, CHANGE, "kind", b->kinds[i].name, "new");
+        if (!m_probe_kind(a, b->kinds[i].name)) {
+            if (bk)
+                one_side_only(f, "kind", b->kinds[i].name, bk, false);
+            else
+                findings_add(f, CHANGE, "kind", b->kinds[i].name, "new");
+        }
 }
 
 
-static void cmp_candidates(const m_probe *a, const m_probe *b, findings *f)
+static void cmp_candidates(const m_probe *a, const m_probe *b, const backends *bk, findings *f)
 {
     for (size_t i = 0; i < a->ncands; i++) {
         const m_cand *ca = &a->cands[i], *cb = m_probe_cand(b, ca->name);
+        if (!cb && bk) {
+            one_side_only(f, "candidate", ca->name, bk, true);
+            continue;
+        }
         if (!cb) {
             findings_add(f, REGRESSION, "candidate", ca->name, "no longer probed: its verdict (%s) is no longer checked",
                          ha_verdict_name(ca->verdict));
@@ -207,8 +234,12 @@ static void cmp_candidates(const m_probe *a, const m_probe *b, findings *f)
         }
     }
     for (size_t i = 0; i < b->ncands; i++)
-        if (!m_probe_cand(a, b->cands[i].name))
-            findings_add(f, CHANGE, "candidate", b->cands[i].name, "new (%s)", ha_verdict_name(b->cands[i].verdict));
+        if (!m_probe_cand(a, b->cands[i].name)) {
+            if (bk)
+                one_side_only(f, "candidate", b->cands[i].name, bk, false);
+            else
+                findings_add(f, CHANGE, "candidate", b->cands[i].name, "new (%s)", ha_verdict_name(b->cands[i].verdict));
+        }
 }
 
 static bool ranges_overlap(const double *a, size_t na, const double *b, size_t nb)
@@ -365,7 +396,7 @@ static double figure(const m_bench *b, const m_row *r)
 {
     row_blocks bl;
     if (timing_blocks(b, r->path, r->kind, r->candidate, &bl) == 0) {
-        double m = timing_median(bl.med, bl.n);
+        double m = ha_median(bl.med, bl.n);
         timing_blocks_free(&bl);
         return m;
     }
@@ -767,7 +798,7 @@ static void cmp_proc_rows(const regress_cfg *cfg, const m_bench *a, const m_benc
         const m_row *r = &a->rows[i];
         m += regress_row_gated(r) && m_bench_row(b, r->path, r->kind, r->candidate, 1);
     }
-    size_t same = 0, monitor = 0, few = 0, held = 0, ungated = 0, n = 0;
+    size_t same = 0, monitor = 0, few = 0, held = 0, ungated = 0, n = 0, flagged = 0;
     const m_row *worst = NULL, *few_row = NULL;
     double worst_det = 0;
     char *name = NULL; /* the row's, whole: a record's names have no bound */
@@ -830,14 +861,17 @@ static void cmp_proc_rows(const regress_cfg *cfg, const m_bench *a, const m_benc
             }
             break;
         default:
+            flagged += g[j].outcome == HA_GATE_REGRESSION || g[j].outcome == HA_GATE_IMPROVEMENT;
             findings_add(f, g[j].outcome == HA_GATE_REGRESSION    ? REGRESSION
                             : g[j].outcome == HA_GATE_IMPROVEMENT ? IMPROVEMENT
                                                                   : INCONCLUSIVE,
                          "timing", name,
-                         "%.4g → %.4g ns (geometric means of %zu and %zu processes, each over its %s): ×%.3f, "
+                         "%.4g → %.4g (ratios, not ns: each process's ns over its %s; geometric means of %zu and %zu "
+                         "processes): ×%.3f, "
                          "interval [%.3f, %.3f] at %.4g %% (family of %zu rows, %ld flagged; %s, %.0f df); %s "
                          "threshold %.0f %%, same within ±%.0f %%; detectable %+.1f %%%s",
-                         ea[j].gmean, eb[j].gmean, ea[j].k, eb[j].k, ft.state_bound ? "syscall loop" : "canary",
+                         ea[j].gmean, eb[j].gmean,
+                         ft.state_bound ? "syscall loop's ns" : "canary's ns to its family's clock share", ea[j].k, eb[j].k,
                          g[j].r.ratio, g[j].r.lo, g[j].r.hi, 100 * g[j].level, m, found,
                          g[j].prior_df > 0 ? "its spread shrunk toward its path's" : "its own spread (Welch)",
                          g[j].r.df, fam, ft.proc_pct,
@@ -893,6 +927,15 @@ static void cmp_proc_rows(const regress_cfg *cfg, const m_bench *a, const m_benc
                          "the processes sample", ungated);
     for (size_t i = 0; i < b->nslowdowns; i++)
         slowdown_caught(a, b, &b->slowdowns[i], run_bound, gated, f);
+    /* No clean without evidence (issue 43): a pair that showed too few of
+     * its rows the same or changed has not shown that nothing changed. */
+    size_t decided = same + flagged, total = n + held;
+    if (total && (double)decided < GATE_DECIDED_SHARE * (double)total)
+        findings_unresolved(f, "%zu of %zu timed rows decided (%zu same within ±%.0f %%, %zu flagged): %zu "
+                               "monitor-only, %zu with too few processes, %zu held by an instrument that moved. Two "
+                               "runs made apart differ by more than their processes say; an A/B session "
+                               "(run_all.sh --ab SPEC) measures both sides in one session and resolves them",
+                            decided, total, same, 100 * GATE_RESOLVE, flagged, monitor, few, held);
     goto out;
 oom:
     findings_add(f, INCONCLUSIVE, "timing", "all rows", "out of memory: timings not judged");
@@ -904,6 +947,30 @@ out:
     free(ea);
     free(eb);
     free(g);
+}
+
+/* Whether two runs hold the same sealed records: each manifest lists the
+ * same records with the same SHA-256 (a boot and a timed window alone do
+ * not make one run: a copy edited after the fact shares them). */
+static bool same_sealed_records(const m_run *a, const m_run *b)
+{
+    const m_manifest *x = &a->manifest, *y = &b->manifest;
+    if (!x->present || !y->present || x->nsteps != y->nsteps)
+        return false;
+    size_t sealed = 0;
+    for (size_t i = 0; i < x->nsteps; i++) {
+        const m_step *s = &x->steps[i];
+        if (!s->record || !*s->record)
+            continue;
+        bool found = false;
+        for (size_t k = 0; k < y->nsteps && !found; k++)
+            found = y->steps[k].record && !strcmp(y->steps[k].record, s->record) && s->sha256 && y->steps[k].sha256 &&
+                    !strcmp(s->sha256, y->steps[k].sha256);
+        if (!found)
+            return false;
+        sealed++;
+    }
+    return sealed > 0;
 }
 
 /* Returns whether timings were looked at (false: not comparable, or one run twice). */
@@ -919,8 +986,13 @@ static bool cmp_bench(const regress_cfg *cfg, const m_run *ra, const m_run *rb, 
     }
     if (*x->boot_id && !strcmp(x->boot_id, y->boot_id) && a->has_window && b->has_window &&
         a->window_from == b->window_from && a->window_until == b->window_until) {
-        f->timings = "the same run given twice (one boot, one timed window): there is nothing to compare.";
-        return false;
+        if (same_sealed_records(ra, rb)) {
+            f->timings = "the same run given twice (one boot, one timed window, the same sealed records): there is "
+                         "nothing to compare.";
+            return false;
+        }
+        findings_note(f, "the runs share a boot and a timed window but not their sealed records (MANIFEST.json's "
+                         "SHA-256s): one was changed or copied after it ran; judged as two runs");
     }
     instruments in = {0};
     read_instruments(a, b, &in, f);
@@ -1003,19 +1075,24 @@ void regress_analyse(const regress_cfg *c, const m_run *a, const m_run *b, findi
     findings_clear(f);
     machine_facts(c, a, b, f);
     cmp_records(a, b, f);
+    backends two = {a->env ? a->env->backend : "", b->env ? b->env->backend : ""};
+    const backends *bk = strcmp(two.old, two.new) ? &two : NULL;
     if (a->has[RUN_PROBE] && b->has[RUN_PROBE]) {
-        cmp_kinds(&a->probe, &b->probe, f);
-        cmp_candidates(&a->probe, &b->probe, f);
+        cmp_kinds(&a->probe, &b->probe, bk, f);
+        cmp_candidates(&a->probe, &b->probe, bk, f);
     }
     if (a->has[RUN_BENCH] && b->has[RUN_BENCH]) {
         size_t before = f->n;
         bool looked = cmp_bench(c, a, b, f);
-        if (looked && a->bench.head.simulated && b->bench.head.simulated) {
-            /* A simulation's timings are the CI machine's: reported, never gated. */
+        if (looked && (a->bench.head.simulated || b->bench.head.simulated)) {
+            /* A simulation's timings are the CI machine's: reported, never
+             * gated, whatever the other side's record says of itself. */
             for (size_t i = before; i < f->n; i++)
                 if (f->v[i].cls != CHANGE && (!strcmp(f->v[i].what, "timing") || !strcmp(f->v[i].what, "instrument")))
                     f->v[i].cls = CHANGE;
-            f->timings = "both runs are SIMULATED: their timings are reported below as changes, never gated.";
+            f->timings = a->bench.head.simulated && b->bench.head.simulated
+                             ? "both runs are SIMULATED: their timings are reported below as changes, never gated."
+                             : "a run is SIMULATED: the timings are reported below as changes, never gated.";
         }
     }
     if (a->has[RUN_POOL] && b->has[RUN_POOL])

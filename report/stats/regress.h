@@ -50,6 +50,11 @@
 #define GATE_ALPHA 0.01
 #define GATE_RESOLVE 0.15
 #define GATE_POWER 0.95
+/* A pair says clean only when at least this share of its timed rows was
+ * decided (shown the same, or flagged); otherwise, with no regression,
+ * unresolved (exit 7): a pair that resolved nothing has not shown that
+ * nothing changed. The A/B session's share (abjudge.c) is the same. */
+#define GATE_DECIDED_SHARE 0.90
 /* A process whose syscall loop ran more than this above its run's
  * steadiest process is left out of the steady_only families' rows
  * (docs/gate.md: chosen on m5-m17 of results/gate-proc-h200, held out on

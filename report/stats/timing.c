@@ -12,7 +12,6 @@ static double median_inplace(double *x, size_t n)
     return n % 2 ? x[n / 2] : (x[n / 2 - 1] + x[n / 2]) / 2;
 }
 
-double timing_median(const double *x, size_t n) { return ha_median(x, n); }
 
 void timing_blocks_free(row_blocks *b)
 {
@@ -84,8 +83,8 @@ int timing_compare(const row_blocks *a, const row_blocks *b, unsigned long long 
     memset(out, 0, sizeof *out);
     if (a->n == 0 || b->n == 0)
         return -1;
-    out->a = timing_median(a->med, a->n);
-    out->b = timing_median(b->med, b->n);
+    out->a = ha_median(a->med, a->n);
+    out->b = ha_median(b->med, b->n);
     out->ratio = out->a > 0 ? out->b / out->a : NAN;
     double *r = malloc(TIMING_RESAMPLES * sizeof *r);
     double *tmp = malloc((a->n > b->n ? a->n : b->n) * sizeof *tmp);

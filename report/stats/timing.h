@@ -39,7 +39,4 @@ typedef struct timing_change {
  * with seed, so a comparison repeats exactly. Returns -1 if either is empty. */
 int timing_compare(const row_blocks *a, const row_blocks *b, unsigned long long seed, timing_change *out);
 
-/* The median of n values (copied, not reordered); NaN for none. */
-double timing_median(const double *x, size_t n);
-
 #endif

@@ -251,6 +251,18 @@ static void trend_marks_the_change_points(void **s)
     if (rc != 2 || !strstr(it_out, "expected the file report/changes --json writes"))
         fail_msg("trend with a marks file that is not changes' exited %d:\n%s", rc, it_out);
     assert_int_not_equal(it_sh("test -e %s/bad-trend", tmp), 0);
+    /* JSON of another shape (issue 45): each one line, exit 2, nothing written */
+    const char *others[] = {"{\"tool\":\"fleet\",\"classes\":[]}", "{\"tool\":\"changes\",\"classes\":[1,2,3]}",
+                            "{\"tool\":\"changes\",\"classes\":[{\"change_points\":\"x\"}]}",
+                            "{\"tool\":\"changes\",\"classes\":[{\"change_points\":[{\"before\":\"a\"}]}]}",
+                            "{\"tool\":\"compare\",\"regressions\":[]}"};
+    for (size_t i = 0; i < sizeof others / sizeof others[0]; i++) {
+        assert_int_equal(it_sh("printf '%%s' '%s' > %s/other.json", others[i], tmp), 0);
+        rc = it_sh("report/trend %s --changes %s/other.json --out %s/other-trend", dir, tmp, tmp);
+        if (rc != 2 || !strstr(it_out, "expected the file report/changes --json writes"))
+            fail_msg("trend with %s as marks exited %d:\n%s", others[i], rc, it_out);
+        assert_int_not_equal(it_sh("test -e %s/other-trend", tmp), 0);
+    }
 }
 
 /* No step, and a copy of one run under another name: nothing found, the

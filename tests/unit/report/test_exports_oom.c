@@ -17,14 +17,17 @@
 #include "derive.h"
 #include "exports.h"
 #include "text.h"
+#include "readfile.h"
 #include "recfix.h"
 
 static int fail_at = -1, calls;
 
-/* Replaces libc's for this binary: the call numbered fail_at fails, and
- * leaves *strp as glibc documents it, undefined (here a pointer that must
- * never be freed). */
-int vasprintf(char **restrict strp, const char *restrict fmt, va_list ap)
+/* Put in rf_vasprintf (readfile.h), the report tools' one way to make a
+ * string: the call numbered fail_at fails, and leaves *strp as glibc
+ * documents it, undefined (here a pointer that must never be freed). The
+ * seam, not a vasprintf of this binary's own: with _FORTIFY_SOURCE the
+ * calls go to __vasprintf_chk and such a replacement is never called. */
+static int failing_vasprintf(char **strp, const char *fmt, va_list ap)
 {
     if (fail_at >= 0 && calls++ == fail_at) {
         *strp = (char *)"left undefined by a failed vasprintf";
@@ -50,6 +53,7 @@ static int load_run(void **s)
     char *err = NULL;
     if (m_load_run(&run, RECFIX_RUN, 0, &err) != 0)
         fail_msg("%s does not load: %s", RECFIX_RUN, err);
+    rf_vasprintf = failing_vasprintf;
     return 0;
 }
 

@@ -70,6 +70,31 @@ static void a_negative_sample_is_refused(void **s)
     json_decref(bench);
 }
 
+/* One process's values listed twice in a row would count as two
+ * processes' (issue 45: listed 8 or 2,000 times they were judged with K
+ * that many); a process the run never started is no sample either; a
+ * process listed twice in processes.list is no run. Each refused, named. */
+static void a_process_repeated_or_unknown_is_refused(void **s)
+{
+    (void)s;
+    json_t *bench = recfix_load("bench_discriminator.json");
+    json_t *bp = json_object_get(measured_row(bench), "by_process");
+    assert_true(json_array_size(bp) >= 2);
+    json_array_append(bp, json_array_get(bp, 0));
+    refused(bench, "is given twice in one row");
+    json_decref(bench);
+    bench = recfix_load("bench_discriminator.json");
+    bp = json_object_get(measured_row(bench), "by_process");
+    json_object_set_new(json_array_get(bp, 0), "process", json_integer(77));
+    refused(bench, "process 77 is not in processes.list");
+    json_decref(bench);
+    bench = recfix_load("bench_discriminator.json");
+    json_t *list = json_object_get(json_object_get(bench, "processes"), "list");
+    json_object_set_new(json_array_get(list, 1), "index", json_integer(1));
+    refused(bench, "process 1 is listed twice");
+    json_decref(bench);
+}
+
 static void a_value_the_field_does_not_list_is_refused(void **s)
 {
     (void)s;
@@ -278,6 +303,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(the_unedited_records_load),
         cmocka_unit_test(a_negative_sample_is_refused),
+        cmocka_unit_test(a_process_repeated_or_unknown_is_refused),
         cmocka_unit_test(a_value_the_field_does_not_list_is_refused),
         cmocka_unit_test(a_field_of_the_records_own_version_is_required),
         cmocka_unit_test(a_measured_row_needs_its_figures),

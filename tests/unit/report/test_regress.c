@@ -60,6 +60,8 @@ typedef struct spec {
      * instruments and the fast row alone, all on a contended CPU, where its
      * canary read 25 % high (as on m22 of results/gate-proc-h200) */
     int contended_proc;
+    const char *backend; /* NULL: cuda */
+    bool simulated;      /* the bench record says it is a simulation's */
 } spec;
 
 static const rowspec rows[] = {
@@ -112,7 +114,7 @@ static void env_of(m_run *r, m_env *e, const spec *s)
     e->pci_bus_id = s->pci ? s->pci : "0000:01:00.0";
     e->cpu = "CPU";
     e->cpu_count = s->cpus ? s->cpus : 16;
-    e->backend = "cuda";
+    e->backend = s->backend ? s->backend : "cuda";
     e->runtime_version = "13.0";
     (void)r;
 }
@@ -123,6 +125,7 @@ static void make_bench(m_run *r, const spec *s)
     r->has[RUN_BENCH] = true;
     b->head.present = true;
     b->head.schema_version = s->schema;
+    b->head.simulated = s->simulated;
     b->has_state = s->schema >= 2;
     b->has_rounds = true;
     b->nrows = 2 * (NROWS + 3);
@@ -747,6 +750,80 @@ static spec per_process(void)
     return s;
 }
 
+/* No clean without evidence (issue 43): a pair that decided fewer than
+ * 90 % of its timed rows (here the three state-bound rows of six keep 2 of 4 processes
+ * a side: too few) has not shown that nothing changed: unresolved, exit
+ * 7, naming the A/B session; a regression it did resolve still fails. */
+static void a_pair_that_decides_too_few_rows_is_unresolved_never_clean(void **s)
+{
+    (void)s;
+    spec a = per_process(), b = per_process();
+    judge(&a, &b);
+    assert_string_equal(findings_verdict(&f), "clean");
+    a.procs = b.procs = 4;
+    a.slow_procs = b.slow_procs = 2;
+    a.slow_sys = b.slow_sys = 1.25;
+    a.slow_rows = b.slow_rows = 1.6;
+    b.slow_first = 2;
+    judge(&a, &b);
+    assert_string_equal(findings_verdict(&f), "unresolved");
+    assert_int_equal(findings_status(&f), HA_EXIT_UNRESOLVED);
+    assert_non_null(strstr(f.unresolved, "3 of 6 timed rows decided"));
+    assert_non_null(strstr(f.unresolved, "run_all.sh --ab"));
+    b.scale[0] = 1.3;
+    judge(&a, &b);
+    assert_int_equal(count(REGRESSION, "fast / pinned"), 1);
+    assert_int_equal(findings_status(&f), HA_EXIT_FAIL);
+}
+
+/* A run whose bench record says it is SIMULATED is never gated, whatever
+ * the other side's record says (issue 45): +30 % is a change, not a
+ * regression, on either side. */
+static void a_simulated_side_is_never_gated(void **s)
+{
+    (void)s;
+    for (int side = 0; side < 2; side++) {
+        spec a = per_process(), b = per_process();
+        (side ? &a : &b)->simulated = true;
+        b.scale[0] = 1.3;
+        judge(&a, &b);
+        assert_int_equal(findings_count(&f, REGRESSION), 0);
+        assert_true(count(CHANGE, "fast / pinned") >= 1);
+        assert_int_equal(findings_status(&f), HA_EXIT_OK);
+    }
+}
+
+/* Runs of two backends (issue 44): what both probed is compared as in any
+ * pair; a kind or candidate one backend has and the other cannot is listed
+ * as on one side only, never a regression. */
+static void runs_of_two_backends_compare_what_both_have(void **s)
+{
+    (void)s;
+    spec x = base(), y = base();
+    y.backend = "sim";
+    for (int lost = 0; lost < 2; lost++) {
+        m_run a = {0}, b = {0};
+        probe_of(&a, 1, 1, 1, 1, 1);
+        probe_of(&b, !lost, 1, 1, !!lost, !!lost);
+        finish(&a, &x);
+        finish(&b, &y);
+        regress_analyse(&cfg, &a, &b, &f);
+        if (lost) { /* both have it: its readability lost is a regression as ever */
+            assert_int_equal(count(REGRESSION, "vmm-device+host"), 1);
+        } else {
+            assert_int_equal(findings_count(&f, REGRESSION), 0);
+            assert_int_equal(count(CHANGE, "vmm-device+host"), 1);
+            assert_int_equal(count(CHANGE, "os_guarded_read"), 1);
+            for (size_t i = 0; i < f.n; i++)
+                if (!strstr(f.v[i].detail, "on the old run's backend (cuda) only: the new run's (sim) has no such"))
+                    fail_msg("%s: %s", f.v[i].name, f.v[i].detail);
+            assert_int_equal(findings_status(&f), HA_EXIT_OK);
+        }
+        m_free_run(&a);
+        m_free_run(&b);
+    }
+}
+
 /* Per process: a clock 25 % slower moves each family by its clock share
  * (copies 0.4; the state-bound families follow the syscall loop, which
  * moved with it): divided by the canary to that power, nothing moved;
@@ -964,6 +1041,9 @@ int main(void)
         cmocka_unit_test_setup(a_process_contended_throughout_is_left_out, setup),
         cmocka_unit_test_setup(another_cpu_count_is_another_machine, setup),
         cmocka_unit_test_setup(pool_throughput_across_machines_is_not_judged, setup),
+        cmocka_unit_test_setup(a_pair_that_decides_too_few_rows_is_unresolved_never_clean, setup),
+        cmocka_unit_test_setup(a_simulated_side_is_never_gated, setup),
+        cmocka_unit_test_setup(runs_of_two_backends_compare_what_both_have, setup),
         cmocka_unit_test_setup(per_process_each_family_is_normalised_by_its_clock_share, setup),
         cmocka_unit_test_setup(per_process_os_proc_maps_is_never_gated, setup),
     };
