@@ -1090,6 +1090,10 @@ void regress_analyse(const regress_cfg *c, const m_run *a, const m_run *b, findi
             for (size_t i = before; i < f->n; i++)
                 if (f->v[i].cls != CHANGE && (!strcmp(f->v[i].what, "timing") || !strcmp(f->v[i].what, "instrument")))
                     f->v[i].cls = CHANGE;
+            /* ... and never what makes a pair unresolved: its verdict is
+             * the exact facts', as across backends */
+            free(f->unresolved);
+            f->unresolved = NULL;
             f->timings = a->bench.head.simulated && b->bench.head.simulated
                              ? "both runs are SIMULATED: their timings are reported below as changes, never gated."
                              : "a run is SIMULATED: the timings are reported below as changes, never gated.";
