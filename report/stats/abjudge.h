@@ -1,6 +1,6 @@
-/* compare on an A/B session (bench/ab.h): each timed row judged on the
- * pairs of its rounds (common/abgate.h), the family at the look the
- * session stopped at, in findings with their words. */
+/* compare on an A/B session (bench/ab.h): each timed row judged over the
+ * processes of its rounds, both sides at once (common/abgate.h), the
+ * family at the look the session stopped at, in findings with their words. */
 #ifndef HA_ABJUDGE_H
 #define HA_ABJUDGE_H
 

@@ -991,8 +991,11 @@ static bool cmp_bench(const regress_cfg *cfg, const m_run *ra, const m_run *rb, 
                          "nothing to compare.";
             return false;
         }
-        findings_note(f, "the runs share a boot and a timed window but not their sealed records (MANIFEST.json's "
-                         "SHA-256s): one was changed or copied after it ran; judged as two runs");
+        findings_note(f, ra->manifest.present && rb->manifest.present
+                             ? "the runs share a boot and a timed window but not their sealed records (MANIFEST.json's "
+                               "SHA-256s): one was changed or copied after it ran; judged as two runs"
+                             : "the runs share a boot and a timed window, and a run without MANIFEST.json has no "
+                               "seals to show they are one: judged as two runs");
     }
     instruments in = {0};
     read_instruments(a, b, &in, f);
