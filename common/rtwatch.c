@@ -26,13 +26,19 @@ unsigned ha_env_seconds(const char *name, unsigned dflt)
     const char *s = getenv(name);
     if (!s)
         return dflt;
-    char *end;
-    long v = strtol(s, &end, 10);
-    if (*s && !*end && v >= 1 && v <= 600)
+    /* digits only: strtol would take " 5" and "+5" too */
+    size_t digits = strspn(s, "0123456789"), len = strlen(s);
+    long v = digits && digits == len && digits <= 3 ? strtol(s, NULL, 10) : -1;
+    if (v >= 1 && v <= 600)
         return (unsigned)v;
-    /* said each time it is read, which is once or twice per tool */
-    fprintf(stderr, "%s: %s=%s is not a whole number of seconds from 1 to 600: %u s used\n", tool_name, name, s,
-            dflt);
+    /* said each time it is read, which is once or twice per tool; a long
+     * value is quoted in part, and says so */
+    if (len > 40)
+        fprintf(stderr, "%s: %s='%.40s...' (%zu bytes, quoted in part) is not a whole number of seconds from 1 to 600: "
+                        "%u s used\n", tool_name, name, s, len, dflt);
+    else
+        fprintf(stderr, "%s: %s='%s' is not a whole number of seconds from 1 to 600: %u s used\n", tool_name, name, s,
+                dflt);
     return dflt;
 }
 

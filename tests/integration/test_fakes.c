@@ -210,6 +210,23 @@ static void a_broken_hip_runtime_is_named(void **s)
     assert_non_null(strstr(it_out, "newer than any release this tool knows"));
 }
 
+/* The timeout variables take digits only (strtol alone took " 5" and
+ * "+5"), and a long bad value is quoted in part, saying so (issue 45). */
+static void odd_timeout_values_are_said(void **s)
+{
+    (void)s;
+    const char *odd[] = {" 5", "+5", "5 "};
+    for (size_t i = 0; i < sizeof odd / sizeof odd[0]; i++) {
+        it_sh("HOSTACCESS_CALL_TIMEOUT_S='%s' %s/probe_discriminator --backend sim --list-devices", odd[i], build);
+        if (!strstr(it_out, "is not a whole number of seconds"))
+            fail_msg("HOSTACCESS_CALL_TIMEOUT_S='%s' taken silently:\n%s", odd[i], it_out);
+    }
+    it_sh("HOSTACCESS_CALL_TIMEOUT_S=$(head -c 100000 /dev/zero | tr '\\0' 7) %s/probe_discriminator --backend sim "
+          "--list-devices", build);
+    assert_non_null(strstr(it_out, "(100000 bytes, quoted in part)"));
+    assert_true(strlen(it_out) < 2000);
+}
+
 /* Calls into the runtime, not only its loading, are bounded: a device
  * count that never returns, one that calls exit(0), one that prints on
  * stdout, an absurd count, an initialiser that leaves a child holding
@@ -225,7 +242,7 @@ static void a_runtime_call_that_misbehaves_is_named_and_bounded(void **s)
     assert_non_null(strstr(it_out, "libamdhip64 hipGetDeviceCount did not return in 1 s"));
     assert_int_equal(it_sh("HOSTACCESS_CALL_TIMEOUT_S=soon LD_LIBRARY_PATH=%s/fakes/hip %s/probe_discriminator "
                            "--backend hip --list-devices", build, build), 0);
-    assert_non_null(strstr(it_out, "HOSTACCESS_CALL_TIMEOUT_S=soon is not a whole number of seconds"));
+    assert_non_null(strstr(it_out, "HOSTACCESS_CALL_TIMEOUT_S='soon' is not a whole number of seconds"));
     assert_int_equal(it_sh("mkdir %s/exiting && FAKE_COUNT_MISBEHAVES=exit LD_LIBRARY_PATH=%s/fakes/hip "
                            "%s/probe_discriminator --backend hip --env-only --json %s/exiting/x.json", tmp, build,
                            build, tmp), 3);
@@ -283,6 +300,7 @@ int main(void)
         cmocka_unit_test(hip_backend_names_what_the_runtime_lacks),
         cmocka_unit_test(header_runtime_skew_is_refused_not_reported),
         cmocka_unit_test(a_broken_hip_runtime_is_named),
+        cmocka_unit_test(odd_timeout_values_are_said),
         cmocka_unit_test(a_runtime_call_that_misbehaves_is_named_and_bounded),
         cmocka_unit_test(a_runtime_without_devices_is_status_4),
     };
