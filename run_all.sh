@@ -74,21 +74,34 @@ needs_value() {
     usage
 }
 
+# An option given twice is refused, not the last one taken silently.
+given=" "
+once() {
+    case "$given" in *" $1 "*) echo "run_all.sh: $1 is given twice: give it once" >&2; usage ;; esac
+    given="$given$1 "
+}
+
+# A value that looks like an option (--results -res) is said as such; a
+# folder of that name is ./-res.
+not_option() {
+    case "$2" in -*) echo "run_all.sh: $1 takes a value, not the option-like '$2' (a folder of that name: ./$2)" >&2; usage ;; esac
+}
+
 
 while [ $# -gt 0 ]; do
     case "$1" in
-        --backend) [ $# -ge 2 ] || needs_value "$1"; backend=$2; shift 2 ;;
-        --backend=*) backend=${1#*=}; shift ;;
-        --device) [ $# -ge 2 ] || needs_value "$1"; device=$2; device_given=1; shift 2 ;;
-        --device=*) device=${1#*=}; device_given=1; shift ;;
-        --results) [ $# -ge 2 ] || needs_value "$1"; results=$2; shift 2 ;;
-        --results=*) results=${1#*=}; shift ;;
-        --isolate) [ $# -ge 2 ] || needs_value "$1"; isolate=$2; shift 2 ;;
-        --isolate=*) isolate=${1#*=}; shift ;;
-        --bench-args) [ $# -ge 2 ] || needs_value "$1"; bench_args=$2; shift 2 ;;
-        --bench-args=*) bench_args=${1#*=}; shift ;;
-        --pool-args) [ $# -ge 2 ] || needs_value "$1"; pool_args=$2; shift 2 ;;
-        --pool-args=*) pool_args=${1#*=}; shift ;;
+        --backend) [ $# -ge 2 ] || needs_value "$1"; once --backend; not_option "$1" "$2"; backend=$2; shift 2 ;;
+        --backend=*) once --backend; backend=${1#*=}; shift ;;
+        --device) [ $# -ge 2 ] || needs_value "$1"; once --device; not_option "$1" "$2"; device=$2; device_given=1; shift 2 ;;
+        --device=*) once --device; device=${1#*=}; device_given=1; shift ;;
+        --results) [ $# -ge 2 ] || needs_value "$1"; once --results; not_option "$1" "$2"; results=$2; shift 2 ;;
+        --results=*) once --results; results=${1#*=}; shift ;;
+        --isolate) [ $# -ge 2 ] || needs_value "$1"; once --isolate; isolate=$2; shift 2 ;;
+        --isolate=*) once --isolate; isolate=${1#*=}; shift ;;
+        --bench-args) [ $# -ge 2 ] || needs_value "$1"; once --bench-args; bench_args=$2; shift 2 ;;
+        --bench-args=*) once --bench-args; bench_args=${1#*=}; shift ;;
+        --pool-args) [ $# -ge 2 ] || needs_value "$1"; once --pool-args; pool_args=$2; shift 2 ;;
+        --pool-args=*) once --pool-args; pool_args=${1#*=}; shift ;;
         --sim-profile) [ $# -ge 2 ] || needs_value "$1"; profile=(--sim-profile "$2"); shift 2 ;;
         --sim-profile=*) profile=(--sim-profile "${1#*=}"); shift ;;
         --list-sim-profiles) exec "$build/probe_discriminator" --list-sim-profiles ;;

@@ -456,7 +456,9 @@ static void run_all_refuses_before_a_folder_and_never_calls_a_partial_run_whole(
         {"--pool-args --version", 2, "is not for --bench-args"},
         {"--bench-args '--kind no-such-kind'", 2, "unknown kind 'no-such-kind'"},
         {"--device", 2, "--device takes a value"},
-        {"--results /etc/passwd", 5, "name a writable folder"},
+        {"--results /tmp/elsewhere", 2, "--results is given twice"}, /* never the last taken silently */
+        {"--backend=cuda", 2, "--backend is given twice"},
+        {"--device -1", 2, "not the option-like '-1'"},
     };
     char d[200];
     snprintf(d, sizeof d, "%s/refused", tmp);
@@ -467,6 +469,12 @@ static void run_all_refuses_before_a_folder_and_never_calls_a_partial_run_whole(
                      it_out);
         assert_int_equal(it_sh("ls -A %s 2>/dev/null | grep -c .", d), 1);
     }
+    assert_int_equal(it_sh("BUILD=%s ./run_all.sh --backend sim --no-torch --results /etc/passwd", build), 5);
+    assert_non_null(strstr(it_out, "name a writable folder"));
+    /* a value that looks like an option is said as such, and no folder '-res' is made */
+    assert_int_equal(it_sh("d=$PWD && cd %s && BUILD=%s \"$d/run_all.sh\" --results -res", tmp, build), 2);
+    assert_non_null(strstr(it_out, "--results takes a value, not the option-like '-res'"));
+    assert_int_not_equal(it_sh("test -e %s/-res", tmp), 0);
     assert_int_equal(it_sh("BUILD=%s ./run_all.sh --version", build), 0);
     assert_non_null(strstr(it_out, "hostaccess"));
     /* a tool that is not built: the run is not whole, and says so in its status */
