@@ -138,8 +138,9 @@ static int parse_slowdown(bench *b, const char *spec, char *msg, size_t n)
         return -1;
     }
     int rc = 0;
-    char *save = NULL;
-    for (char *item = strtok_r(buf, ",", &save); item && !rc; item = strtok_r(NULL, ",", &save)) {
+    /* strsep, not strtok: an empty item (",", "fast=10,,disc=5") is refused, not skipped */
+    char *rest = buf;
+    for (char *item = strsep(&rest, ","); item && !rc; item = strsep(&rest, ",")) {
         char *eq = strchr(item, '=');
         const path_def *p = NULL;
         long pct;

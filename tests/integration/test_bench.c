@@ -118,6 +118,16 @@ static void bad_input_is_refused(void **s)
         assert_non_null(strstr(it_out, "--help lists the options"));
     }
     assert_int_equal(it_sh("%s/bench_discriminator --backend sim --sweep-csv /nonexistent-ha/s.csv", build), 5);
+    /* HOSTACCESS_TEST_SLOWDOWN read whole: an empty item, an unknown path, a
+     * path twice or a percent out of range is refused, never skipped */
+    const char *slow[] = {",", "fast=10,,disc=5", "fast=10,", ",fast=10", "fast", "nowhere=5", "fast=0",
+                          "fast=10,fast=5"};
+    for (size_t i = 0; i < sizeof slow / sizeof slow[0]; i++) {
+        int rc = it_sh("HOSTACCESS_TEST_SLOWDOWN='%s' %s/bench_discriminator --backend sim --json %s/slow.json", slow[i],
+                       build, tmp);
+        if (rc != 2 || !strstr(it_out, "HOSTACCESS_TEST_SLOWDOWN takes PATH=PERCENT"))
+            fail_msg("HOSTACCESS_TEST_SLOWDOWN='%s' gave %d: %s", slow[i], rc, it_out);
+    }
 }
 
 int main(void)
