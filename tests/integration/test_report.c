@@ -429,8 +429,12 @@ static void compare_finds_regressions(void **s)
     json_t *j = json_load_file(p, 0, &e);
     assert_true(json_array_size(json_object_get(j, "regressions")) >= 2);
     json_decref(j);
-    /* the other way round, the same differences are improvements */
-    assert_int_equal(it_sh("report/compare %s/d %s", tmp, base), 0);
+    /* the other way round, the same differences are improvements: never a
+     * regression (clean, or unresolved where the machine running the tests
+     * is too busy for this pair of runs to decide its rows) */
+    int back = it_sh("report/compare %s/d %s", tmp, base);
+    if (back != 0 && back != 7)
+        fail_msg("the pair the other way round exited %d:\n%s", back, it_out);
     assert_non_null(strstr(it_out, "started distinguishing"));
     assert_int_equal(it_sh("report/compare %s %s/d --json %s/cmp.json", base, tmp, tmp), 5);
     /* a series: each run against the one before it, one regression pair */
