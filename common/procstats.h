@@ -41,6 +41,16 @@ typedef struct ha_proc_ratio {
  * reordered); NaN for none. */
 double ha_proc_value(const double *blocks, size_t n);
 
+/* One process's value in the host core's fast state: the least of its
+ * block medians; NaN for none. On the H200 machines a process's blocks
+ * move between two levels (55 and 95 ns for one row in one process) as
+ * the host core's state comes and goes, and the median of four such blocks
+ * is any mixture of the two; the least is the fast level whenever one
+ * block saw it. A change of B's scales every block, so the least moves
+ * with it. The A/B judgement takes this value; a process that never saw
+ * the fast state is left for its outlier rule. */
+double ha_proc_fast_value(const double *blocks, size_t n);
+
 /* Summarises k per-process values; values that are not positive and
  * finite are left out (k counts the rest). Returns -1 when none is left. */
 int ha_proc_summary(const double *v, size_t k, ha_proc_est *out);

@@ -137,12 +137,12 @@ static void taken_rounds(const m_bench *b, long long rounds, long long take, boo
         taken[rd] = paired(b, rd) && ++seen <= take;
 }
 
-/* The value of process id in row r (NaN: none). */
+/* The value of process id in row r, its fast state's (NaN: none). */
 static double value_of(const m_row *r, long long id)
 {
     for (size_t k = 0; r && k < r->nprocs; k++)
         if (r->procs[k].process == id)
-            return ha_proc_value(r->procs[k].blocks, r->procs[k].nblocks);
+            return ha_proc_fast_value(r->procs[k].blocks, r->procs[k].nblocks);
     return NAN;
 }
 
@@ -156,7 +156,7 @@ static size_t side_obs(const m_bench *side, const m_row *r, long long rounds, co
         long long id = r->procs[i].process, rd = round_of(side->procs, side->nprocs, id);
         if (rd <= 0 || rd > rounds || !taken[rd] || n == cap)
             continue;
-        o[n].v = ha_proc_value(r->procs[i].blocks, r->procs[i].nblocks);
+        o[n].v = ha_proc_fast_value(r->procs[i].blocks, r->procs[i].nblocks);
         o[n].sys = value_of(sys, id);
         o[n].can = value_of(can, id);
         o[n++].b = is_b;
@@ -188,8 +188,8 @@ static void say_row(findings *f, const m_row *r, const ha_ab_row *g)
     }
     findings_add(f, cls, "timing", name ? name : "a row",
                  "B/A ×%.3f, interval [%.3f, %.3f] at %.4g %% over %zu of A's and %zu of B's processes (%zu left out "
-                 "as outliers), each with its syscall loop and canary as covariates; A's value %.4g ns (geometric mean); "
-                 "regression beyond +%.0f %%, same within ±%.0f %%",
+                 "as outliers), each with its syscall loop and canary as covariates; A's value %.4g ns (geometric mean "
+                 "of its processes' fast states); regression beyond +%.0f %%, same within ±%.0f %%",
                  g->e.r.ratio, g->e.r.lo, g->e.r.hi, 100 * g->level, g->e.n, g->e.n_b, g->e.outliers, g->e.mean_a,
                  100 * HA_AB_THRESHOLD, 100 * HA_AB_SAME);
     free(name);
@@ -201,7 +201,9 @@ static void say_session(findings *f, const m_run *run, const ab_tally *t)
     const m_ab *ab = &run->bench.ab;
     size_t decided = t->same + t->regressions + t->improvements;
     findings_note(f, "an A/B session: side A is this run's build and environment, side B %s; %lld rounds (%lld "
-                     "paired) in a seeded random order (seed %s), stopped at %s",
+                     "paired) in a seeded random order (seed %s), stopped at %s; each process's value in a row is "
+                     "the least of its block medians (the host core's fast state, which comes and goes within a "
+                     "process)",
                   ab->spec ? ab->spec : "?", ab->rounds_started, ab->rounds, ab->seed ? ab->seed : "?",
                   ab->stopped ? ab->stopped : "?");
     findings_note(f, "judged at look %d of at most %d (its share of alpha %.4g of %.2g; the looks' shares add up to "

@@ -11,6 +11,7 @@
 #include "itest.h"
 #include <jansson.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -95,9 +96,13 @@ static void a_session_alternates_its_sides_round_by_round(void **s)
 /* Every finished process given a block in every row, each block median
  * made steady (±0.1 %, seeded: a busy test machine leaves the live session
  * its least, 4 rounds, and at 3 df the family's interval is wide) and side
- * B's rows whose path starts with `slowed` times factor; sealed again. */
-static void plant(const char *dir, const char *slowed, double factor)
+ * B's rows whose path starts with `slowed` times factor; with `states`,
+ * every block but a process's first is, by a seeded coin, in the host
+ * core's slow state (x1.7), as on the H200 machines; sealed again. Returns
+ * the blocks put in the slow state. */
+static size_t plant_states(const char *dir, const char *slowed, double factor, bool states)
 {
+    size_t slow = 0;
     json_t *b = bench_of(dir);
     json_object_set_new(b, "simulated", json_false());
     it_uncontended(b); /* a process that lost a row's blocks to a busy test machine gets one back */
@@ -113,8 +118,11 @@ static void plant(const char *dir, const char *slowed, double factor)
             double f = side && side[0] == 'b' && slowed && !strncmp(path, slowed, strlen(slowed)) ? factor : 1;
             json_array_foreach(json_object_get(bp, "block_medians_ns"), m, v) {
                 seed ^= seed << 13, seed ^= seed >> 7, seed ^= seed << 17;
+                double state = states && m > 0 && (seed >> 20) % 2 ? 1.7 : 1;
+                slow += state > 1;
                 json_array_set_new(json_object_get(bp, "block_medians_ns"), m,
-                                   json_real((100.0 + (double)i) * f * (1 + 0.001 * ((double)(seed % 2001) / 1000 - 1))));
+                                   json_real((100.0 + (double)i) * f * state *
+                                             (1 + 0.001 * ((double)(seed % 2001) / 1000 - 1))));
             }
         }
     }
@@ -123,7 +131,10 @@ static void plant(const char *dir, const char *slowed, double factor)
     assert_int_equal(json_dump_file(b, p, JSON_COMPACT), 0);
     json_decref(b);
     assert_int_equal(it_seal(dir), 0);
+    return slow;
 }
+
+static void plant(const char *dir, const char *slowed, double factor) { plant_states(dir, slowed, factor, false); }
 
 static void copy_run(const char *name, char *out, size_t n)
 {
@@ -140,13 +151,17 @@ static void a_simulated_session_is_never_clean(void **s)
     assert_non_null(strstr(it_out, "unresolved"));
 }
 
-/* B +30 % on one path: that path's rows, and no other, flagged; exit 1. */
-static void only_this_path_is_flagged(const char *name, const char *path, const char *md_path)
+/* B slowed by factor on one path: that path's rows, and no other, flagged; exit 1. */
+static void only_this_path_is_flagged_by(const char *name, const char *path, const char *md_path, double factor,
+                                         bool states)
 {
     char dir[700];
     copy_run(name, dir, sizeof dir);
-    plant(dir, path, 1.30);
-    assert_int_equal(it_sh("%s/bin/compare %s", it_build(), dir), 1);
+    size_t slow = plant_states(dir, path, factor, states);
+    if (states)
+        assert_true(slow > 0); /* processes with more than one block a row, some of them slow */
+    if (it_sh("%s/bin/compare %s", it_build(), dir) != 1)
+        fail_msg("B x%.2f on %s is not flagged:\n%s", factor, path, it_out);
     const char *reg = strstr(it_out, "### Regression"), *how = strstr(it_out, "### How");
     assert_non_null(reg);
     size_t flagged = 0;
@@ -156,6 +171,25 @@ static void only_this_path_is_flagged(const char *name, const char *path, const 
         assert_true(line[strlen(md_path)] == ' ');
     }
     assert_true(flagged >= 1);
+}
+
+static void only_this_path_is_flagged(const char *name, const char *path, const char *md_path)
+{
+    only_this_path_is_flagged_by(name, path, md_path, 1.30, false);
+}
+
+/* The host core's slow state coming and going inside processes (x1.7 in
+ * a random half of their blocks) neither hides B's +10 % on one path nor
+ * makes an A/A session unresolved: each process's fast state is judged. */
+static void a_slow_state_that_comes_and_goes_hides_nothing(void **s)
+{
+    (void)s;
+    only_this_path_is_flagged_by("states", "copy_pinned", "copy\\_pinned", 1.10, true);
+    char dir[700];
+    copy_run("states-aa", dir, sizeof dir);
+    assert_true(plant_states(dir, NULL, 1, true) > 0);
+    if (it_sh("%s/bin/compare %s", it_build(), dir) != 0)
+        fail_msg("an A/A session whose host state comes and goes is not clean:\n%s", it_out);
 }
 
 /* A row compared pair by pair (a copy) and one over the steady processes (hardened). */
@@ -252,6 +286,7 @@ int main(void)
         cmocka_unit_test(a_slowed_path_is_flagged_and_nothing_else),
         cmocka_unit_test(a_slowed_steady_path_is_flagged_and_nothing_else),
         cmocka_unit_test(an_aa_session_with_steady_rows_is_clean),
+        cmocka_unit_test(a_slow_state_that_comes_and_goes_hides_nothing),
         cmocka_unit_test(half_a_session_is_never_judged),
         cmocka_unit_test(bad_specs_get_one_line_each),
         cmocka_unit_test(a_b_build_that_cannot_run_ends_the_session_at_once),

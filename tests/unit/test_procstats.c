@@ -78,6 +78,20 @@ static void the_estimate_is_the_geometric_mean_of_process_medians(void **st)
     assert_int_equal(ha_proc_summary(none, 2, &e), -1);
 }
 
+/* The fast state's value is the least block, NaN blocks passed over, and
+ * NaN only when there is no block. */
+static void the_fast_value_is_the_least_block(void **st)
+{
+    (void)st;
+    const double mixed[] = {95.0, 55.0, NAN, 97.0};
+    assert_true(ha_proc_fast_value(mixed, 4) == 55.0);
+    const double first_nan[] = {NAN, 60.0};
+    assert_true(ha_proc_fast_value(first_nan, 2) == 60.0);
+    assert_true(isnan(ha_proc_fast_value(mixed, 0)));
+    const double none[] = {NAN};
+    assert_true(isnan(ha_proc_fast_value(none, 1)));
+}
+
 static void welch_interval_by_hand(void **st)
 {
     (void)st;
@@ -476,6 +490,7 @@ int main(void)
     const struct CMUnitTest t[] = {
         cmocka_unit_test(t_quantiles_match_the_tables),
         cmocka_unit_test(the_estimate_is_the_geometric_mean_of_process_medians),
+        cmocka_unit_test(the_fast_value_is_the_least_block),
         cmocka_unit_test(welch_interval_by_hand),
         cmocka_unit_test(one_process_is_too_few),
         cmocka_unit_test(a_planted_fifteen_percent_is_found),
