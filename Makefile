@@ -161,7 +161,8 @@ clean:
 	rm -rf build build-asan build-fuzz build-nohdr build-standin build-cov
 
 # Every mutation in tests/mutants.md, each applied to a scratch copy
-# (build-mutants/tree) with only its named tests run: fails naming any that
-# survives. Starts from $(BUILD), so run it after make check.
+# (build-mutants/tree, and -2... one copy per CPU at work at once) with only
+# its named tests run: fails naming any that survives. Starts from
+# $(BUILD), so run it after make check.
 mutants:
 	BUILD=$(BUILD) tools/mutants.py

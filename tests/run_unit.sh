@@ -1,9 +1,37 @@
 #!/usr/bin/env bash
-# Runs each cmocka binary; prints one closing line with the totals.
+# Runs each cmocka binary, HA_TEST_JOBS of them at once (default: one per
+# CPU; the suites share nothing: each works in its own temporary folder),
+# and prints each suite's output whole when it ends, with its seconds, so
+# two suites' lines never mix. One closing line with the totals, and the
+# slowest suites, so a slow CI can be read.
 set -u
-passed=0 failed=0
+jobs=${HA_TEST_JOBS:-$(nproc 2>/dev/null || echo 1)}
+case "$jobs" in '' | *[!0-9]* | 0)
+    echo "run_unit.sh: HA_TEST_JOBS must be a whole number above 0, not '$jobs'" >&2
+    exit 2 ;;
+esac
+logs=$(mktemp -d /tmp/ha-suites-XXXXXX) || exit 2
+trap 'rm -rf "$logs"' EXIT
+run_one() { # index binary: its output, status and seconds into $logs/index.*
+    local t0=$SECONDS
+    "$2" >"$logs/$1.out" 2>&1
+    echo $? >"$logs/$1.rc"
+    echo $((SECONDS - t0)) >"$logs/$1.s"
+}
+i=0
 for t in "$@"; do
-    if "$t"; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAILED: $t"; fi
+    while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n; done
+    run_one "$i" "$t" &
+    i=$((i + 1))
 done
-echo "suites: $passed passed, $failed failed"
+wait
+passed=0 failed=0 i=0
+for t in "$@"; do
+    cat "$logs/$i.out"
+    if [ "$(cat "$logs/$i.rc" 2>/dev/null)" = 0 ]; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAILED: $t"; fi
+    printf '%6s s  %s\n' "$(cat "$logs/$i.s" 2>/dev/null || echo ?)" "$t" >>"$logs/times"
+    i=$((i + 1))
+done
+echo "suites: $passed passed, $failed failed ($jobs at once); the slowest:"
+sort -rn "$logs/times" | head -5
 [ "$failed" -eq 0 ]

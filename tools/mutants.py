@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """make mutants: every mutation in the catalogue must be caught by its tests.
 
-   tools/mutants.py [--catalogue FILE] [--only ID,...] [--list] [--scratch DIR]
+   tools/mutants.py [--catalogue FILE] [--only ID,...] [--list] [--scratch DIR] [--jobs N]
 
 Each entry of the catalogue (tests/mutants.md; its head says the format) is
 a change a developer could make by mistake: exact text in one file and what
@@ -9,7 +9,10 @@ replaces it, the tests that must fail because of it, and why it matters.
 In a scratch copy of this tree (DIR, default build-mutants/tree; the tree
 itself is never touched) it applies one mutation at a time, rebuilds
 incrementally (the copy starts from this tree's BUILD folder, default
-build), runs only the named tests, and puts the file back.
+build), runs only the named tests, and puts the file back. With --jobs N
+(default: one per CPU) N copies (DIR, DIR-2, ...) each take the next
+mutation as they finish the last: one mutation is one build and one test
+run, mostly on one core.
 
 Before any mutation it runs every named test once on the unmutated copy: a
 test that fails there would "catch" every mutation. An entry marked
@@ -28,7 +31,9 @@ import re
 import shutil
 import subprocess
 import sys
+import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 FIELDS = ("file", "find", "replace", "tests", "why")
 TEST_TIMEOUT_S = 300
@@ -150,12 +155,52 @@ def run_test(tree, build, spec):
     return False, ""
 
 
+def mutate(tree, build, version, e):
+    """One mutation in its own copy: (status, survived, broken, seconds)."""
+    t = time.monotonic()
+    path = os.path.join(tree, e["file"])
+    with open(path, encoding="utf-8") as f:
+        original = f.read()
+    survived, broken = False, ""
+    try:
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(original.replace(e["find"], e["replace"], 1))
+        rc, out = make(tree, build, version, e["test_specs"])
+        if rc != 0:
+            broken = f"{e['id']}: the mutation does not build: {out.strip().splitlines()[-1:]}"
+            status = "does not build"
+        else:
+            status, caught = "SURVIVED", False
+            for s in e["test_specs"]:
+                failed, why = run_test(tree, build, s)
+                if failed is None:
+                    broken = f"{e['id']}: {why}"
+                    status = "test matches nothing"
+                    break
+                if failed:
+                    status, caught = f"caught by {why}", True
+                    break
+            if e.get("expect") == "survive":
+                if caught:
+                    broken = (f"{e['id']}: a control mutation was caught ({status}): a test is flaky "
+                              "or the runner is wrong")
+                else:
+                    status = "survived, as a control must"
+            elif not caught and status == "SURVIVED":
+                survived = True
+    finally:
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(original)
+    return status, survived, broken, time.monotonic() - t
+
+
 def main():
     ap = argparse.ArgumentParser(description="Applies each mutation of the catalogue and runs its tests.")
     ap.add_argument("--catalogue", default="tests/mutants.md")
     ap.add_argument("--only", default="", help="comma-separated ids")
     ap.add_argument("--list", action="store_true", help="list the entries and exit")
     ap.add_argument("--scratch", default="build-mutants/tree")
+    ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="copies at work at once")
     args = ap.parse_args()
     root = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
     build = os.environ.get("BUILD", "build")
@@ -180,10 +225,14 @@ def main():
             print(f"{e['id']}{tag}\t{e['file']}\t{' '.join(e['test_specs'])}")
         return 0
 
+    if args.jobs < 1:
+        fail_usage(f"--jobs must be 1 or more, not {args.jobs}")
     run = [e for e in entries if "equivalent" not in e]
+    jobs = min(args.jobs, max(len(run), 1))
     t0 = time.monotonic()
     tree = os.path.abspath(args.scratch if os.path.isabs(args.scratch) else os.path.join(root, args.scratch))
-    print(f"mutants: {len(run)} to run, {len(entries) - len(run)} equivalent; scratch copy {tree}", flush=True)
+    print(f"mutants: {len(run)} to run, {len(entries) - len(run)} equivalent; {jobs} scratch cop{'y' if jobs == 1 else 'ies'} "
+          f"from {tree}", flush=True)
     copy_tree(root, tree, build)
     version = "mutants"
     specs = sorted({s for e in run for s in e["test_specs"]})
@@ -192,52 +241,41 @@ def main():
         print(out[-4000:], file=sys.stderr)
         fail_usage("the unmutated copy does not build")
     bad = []
-    for s in specs:
-        failed, why = run_test(tree, build, s)
-        if failed is None or failed:
-            bad.append(why or s)
+    with ThreadPoolExecutor(max_workers=jobs) as pool:
+        for s, (failed, why) in zip(specs, pool.map(lambda s: run_test(tree, build, s), specs)):
+            if failed is None or failed:
+                bad.append(why or s)
     if bad:
         for b in bad:
             print(f"mutants: unmutated, {b}", file=sys.stderr)
         fail_usage("tests fail (or match nothing) before any mutation: they cannot judge one")
     print(f"mutants: the unmutated copy passes its {len(specs)} test(s) ({time.monotonic() - t0:.0f} s)", flush=True)
 
-    survivors, broken = [], []
-    for e in run:
-        t = time.monotonic()
-        path = os.path.join(tree, e["file"])
-        with open(path, encoding="utf-8") as f:
-            original = f.read()
+    trees = [tree] + [f"{tree}-{k}" for k in range(2, jobs + 1)]
+    for t in trees[1:]:  # the first copy as built and tested, whole
+        if os.path.exists(t):
+            shutil.rmtree(t)
+        shutil.copytree(tree, t, symlinks=True)
+    free = list(trees)
+    lock = threading.Lock()
+    outcome = {}
+
+    def one(e):
+        with lock:
+            t = free.pop()
         try:
-            with open(path, "w", encoding="utf-8") as f:
-                f.write(original.replace(e["find"], e["replace"], 1))
-            rc, out = make(tree, build, version, e["test_specs"])
-            if rc != 0:
-                broken.append(f"{e['id']}: the mutation does not build: {out.strip().splitlines()[-1:]}")
-                status = "does not build"
-            else:
-                status, caught = "SURVIVED", False
-                for s in e["test_specs"]:
-                    failed, why = run_test(tree, build, s)
-                    if failed is None:
-                        broken.append(f"{e['id']}: {why}")
-                        status = "test matches nothing"
-                        break
-                    if failed:
-                        status, caught = f"caught by {why}", True
-                        break
-                if e.get("expect") == "survive":
-                    if caught:
-                        broken.append(f"{e['id']}: a control mutation was caught ({status}): a test is flaky "
-                                      "or the runner is wrong")
-                    else:
-                        status = "survived, as a control must"
-                elif not caught and status == "SURVIVED":
-                    survivors.append(e)
+            result = mutate(t, build, version, e)
         finally:
-            with open(path, "w", encoding="utf-8") as f:
-                f.write(original)
-        print(f"  {e['id']:<40} {status} ({time.monotonic() - t:.0f} s)", flush=True)
+            with lock:
+                free.append(t)
+        with lock:
+            outcome[e["id"]] = result
+            print(f"  {e['id']:<40} {result[0]} ({result[3]:.0f} s)", flush=True)
+
+    with ThreadPoolExecutor(max_workers=jobs) as pool:
+        list(pool.map(one, run))
+    survivors = [e for e in run if outcome[e["id"]][1]]
+    broken = [outcome[e["id"]][2] for e in run if outcome[e["id"]][2]]
     for e in entries:
         if "equivalent" in e:
             print(f"  {e['id']:<40} equivalent, not run: {e['equivalent']}")

@@ -1,7 +1,8 @@
 /* make mutants' runner refuses a catalogue it cannot apply exactly: text
  * that is not in its file once, an entry without its tests, an unknown id;
  * and the catalogue in the tree is one it accepts. (Running the mutations
- * is make mutants itself, in CI.) */
+ * is make mutants itself, in CI.) The suite runner runs suites at once and
+ * prints each one's output whole. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -70,11 +71,53 @@ static void a_catalogue_it_cannot_apply_exactly_is_refused(void **s)
     assert_int_equal(it_sh("tools/mutants.py --catalogue %s/none.md", tmp), 2);
 }
 
+/* Writes an executable script at tmp/name. */
+static void script(const char *name, const char *body)
+{
+    char p[300];
+    snprintf(p, sizeof p, "%s/%s", tmp, name);
+    FILE *f = fopen(p, "w");
+    assert_non_null(f);
+    fprintf(f, "#!/bin/sh\n%s\n", body);
+    fclose(f);
+    assert_int_equal(it_sh("chmod +x %s", p), 0);
+}
+
+/* Two suites at once (the first waits, up to 20 s, for the second to have
+ * started: run one at a time it fails), each suite's lines together though
+ * the second printed between the first's, a failing suite named and the
+ * exit status 1; a count of jobs that is not one is refused (2). */
+static void the_suites_run_at_once_and_each_prints_whole(void **s)
+{
+    (void)s;
+    char wait_b[1024];
+    assert_true((size_t)snprintf(wait_b, sizeof wait_b,
+             "echo a1; i=0; while [ ! -e %s/b.started ] && [ $i -lt 200 ]; do sleep 0.1; i=$((i+1)); done\n"
+             "[ -e %s/b.started ] || { echo 'a ran alone'; exit 1; }\necho a2",
+             tmp, tmp) < sizeof wait_b);
+    script("a", wait_b);
+    char b[600];
+    assert_true((size_t)snprintf(b, sizeof b, "touch %s/b.started; echo b1; sleep 0.2; echo b2; exit 1", tmp) < sizeof b);
+    script("b", b);
+    assert_int_equal(it_sh("HA_TEST_JOBS=2 tests/run_unit.sh %s/a %s/b", tmp, tmp), 1);
+    assert_null(strstr(it_out, "a ran alone"));
+    assert_non_null(strstr(it_out, "a1\na2\n"));
+    assert_non_null(strstr(it_out, "b1\nb2\n"));
+    assert_non_null(strstr(it_out, "FAILED: "));
+    assert_non_null(strstr(it_out, "/b\n"));
+    assert_non_null(strstr(it_out, "suites: 1 passed, 1 failed (2 at once)"));
+    assert_int_equal(it_sh("HA_TEST_JOBS=0 tests/run_unit.sh %s/a", tmp), 2);
+    assert_non_null(strstr(it_out, "HA_TEST_JOBS must be a whole number above 0"));
+    assert_int_equal(it_sh("tools/mutants.py --jobs 0"), 2);
+    assert_non_null(strstr(it_out, "--jobs must be 1 or more"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(the_catalogue_is_accepted_and_lists_its_entries),
         cmocka_unit_test(a_catalogue_it_cannot_apply_exactly_is_refused),
+        cmocka_unit_test(the_suites_run_at_once_and_each_prints_whole),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
