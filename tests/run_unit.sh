@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Runs each cmocka binary, HA_TEST_JOBS of them at once (default: one per
 # CPU; the suites share nothing: each works in its own temporary folder),
-# and prints each suite's output whole when it ends, with its seconds, so
-# two suites' lines never mix. One closing line with the totals, and the
-# slowest suites, so a slow CI can be read.
+# and prints each suite's output whole as soon as it ends (under a lock, so
+# two suites' lines never mix). One closing line with the totals, the
+# failed suites, and the slowest, so a slow CI can be read.
 set -u
 jobs=${HA_TEST_JOBS:-$(nproc 2>/dev/null || echo 1)}
 case "$jobs" in '' | *[!0-9]* | 0)
@@ -17,6 +17,7 @@ run_one() { # index binary: its output, status and seconds into $logs/index.*
     "$2" >"$logs/$1.out" 2>&1
     echo $? >"$logs/$1.rc"
     echo $((SECONDS - t0)) >"$logs/$1.s"
+    { flock 9 2>/dev/null; cat "$logs/$1.out"; } 9>"$logs/lock" # without flock: printed all the same
 }
 i=0
 for t in "$@"; do
@@ -27,7 +28,6 @@ done
 wait
 passed=0 failed=0 i=0
 for t in "$@"; do
-    cat "$logs/$i.out"
     if [ "$(cat "$logs/$i.rc" 2>/dev/null)" = 0 ]; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAILED: $t"; fi
     printf '%6s s  %s\n' "$(cat "$logs/$i.s" 2>/dev/null || echo ?)" "$t" >>"$logs/times"
     i=$((i + 1))

@@ -17,20 +17,25 @@ static char *str_of(json_t *o, const char *key)
     return s ? strdup(s) : NULL;
 }
 
-/* "row ×step [lo, hi]" for every row, joined; whole, however long. */
+/* "row ×step [lo, hi]" for every row, joined; whole, however long, in
+ * time linear in it (a stream, not a string copied once per row). */
 static char *rows_text(json_t *rows)
 {
-    char *t = strdup("");
-    size_t i;
+    char *t = NULL;
+    size_t len = 0, i;
+    FILE *f = open_memstream(&t, &len);
+    if (!f)
+        return NULL;
     json_t *r;
     json_array_foreach(rows, i, r) {
         const char *name = json_string_value(json_object_get(r, "row"));
-        double step = json_number_value(json_object_get(r, "step")), lo = json_number_value(json_object_get(r, "lo")),
-               hi = json_number_value(json_object_get(r, "hi"));
-        char *next = t ? rf_printf("%s%s%s ×%.3f [%.3f, %.3f]", t, i ? "; " : "", name ? name : "?", step, lo, hi)
-                       : NULL;
+        fprintf(f, "%s%s ×%.3f [%.3f, %.3f]", i ? "; " : "", name ? name : "?",
+                json_number_value(json_object_get(r, "step")), json_number_value(json_object_get(r, "lo")),
+                json_number_value(json_object_get(r, "hi")));
+    }
+    if (fclose(f) != 0) {
         free(t);
-        t = next;
+        return NULL;
     }
     return t;
 }
@@ -73,7 +78,7 @@ int trend_marks_load(const char *path, trend_mark **marks, size_t *n, char **err
     const char *bad = !tool || strcmp(tool, "changes") ? "its \"tool\" is not \"changes\""
                       : !json_is_array(classes)        ? "no classes of change points"
                                                        : NULL;
-    size_t ci, pi;
+    size_t ci, pi, cap = 0;
     json_t *c, *cp;
     /* The shape, whole, before any mark is kept: a class is an object
      * with an array of change points, each an object with its rows. */
@@ -95,9 +100,12 @@ int trend_marks_load(const char *path, trend_mark **marks, size_t *n, char **err
         json_array_foreach(json_object_get(c, "change_points"), pi, cp) {
             trend_mark m = {str_of(cp, "before"), str_of(cp, "after"), rows_text(json_object_get(cp, "rows")),
                             strdup(cause_of(cp)), json_is_true(json_object_get(cp, "regression_in_window"))};
-            trend_mark *more = realloc(*marks, (*n + 1) * sizeof **marks);
-            if (more)
-                *marks = more;
+            trend_mark *more = *marks;
+            if (*n == cap) { /* doubled: linear in the marks */
+                more = realloc(*marks, (cap = cap ? 2 * cap : 16) * sizeof **marks);
+                if (more)
+                    *marks = more;
+            }
             if (!m.before || !m.after || !m.what || !m.cause || !more) {
                 const char *why = m.before && m.after ? "out of memory" : "a change point without its two runs";
                 free(m.before), free(m.after), free(m.what), free(m.cause);
