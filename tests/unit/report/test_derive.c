@@ -328,6 +328,50 @@ static void junit_skips_what_could_not_run(void **s)
     free(xml);
 }
 
+/* How often needle occurs in [from, to). */
+static size_t occurs(const char *from, const char *to, const char *needle)
+{
+    size_t n = 0;
+    for (const char *p = from; (p = strstr(p, needle)) && p < to; p++)
+        n++;
+    return n;
+}
+
+/* JUnit's counts are what its cases hold: every testsuite's tests,
+ * failures and skipped are its testcases, failures and skips (a dashboard
+ * reads the counts, not the cases); a failed pool check makes one. */
+static void junit_counts_what_its_cases_hold(void **s)
+{
+    (void)s;
+    json_t *pool = recfix_load("pool_check.json");
+    json_t *c = recfix_find(json_object_get(pool, "checks"), "name", "create_pool");
+    json_object_set_new(c, "status", json_string("FAIL"));
+    json_object_set_new(c, "passed", json_false());
+    derive_from(pool);
+    char *xml = NULL;
+    size_t len = 0, suites = 0, failures = 0;
+    FILE *f = open_memstream(&xml, &len);
+    assert_non_null(f);
+    assert_int_equal(export_junit(f, &run), 0);
+    fclose(f);
+    for (const char *at = xml; (at = strstr(at, "<testsuite ")); suites++) {
+        const char *end = strstr(at, "</testsuite>");
+        assert_non_null(end);
+        size_t tests, fails, skips;
+        const char *attrs = strstr(at, "tests=");
+        assert_non_null(attrs);
+        assert_int_equal(sscanf(attrs, "tests=\"%zu\" failures=\"%zu\" skipped=\"%zu\"", &tests, &fails, &skips), 3);
+        assert_int_equal(tests, occurs(at, end, "<testcase "));
+        assert_int_equal(fails, occurs(at, end, "<failure"));
+        assert_int_equal(skips, occurs(at, end, "<skipped"));
+        failures += fails;
+        at = end;
+    }
+    assert_true(suites >= 1);
+    assert_true(failures >= 1);
+    free(xml);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -344,6 +388,7 @@ int main(void)
         cmocka_unit_test_teardown(the_fix_of_unknown_readability_fails_its_expectation, teardown),
         cmocka_unit_test_teardown(a_failed_pool_check_fails_its_expectation, teardown),
         cmocka_unit_test_teardown(junit_skips_what_could_not_run, teardown),
+        cmocka_unit_test_teardown(junit_counts_what_its_cases_hold, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
