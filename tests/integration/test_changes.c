@@ -176,8 +176,12 @@ static void a_planted_step_is_found_at_its_run(void **s)
                            "c = d['classes'][0]['change_points'][0]; "
                            "print(c['after'], c['regression_in_window'], round(c['rows'][0]['step'], 2))\"", tmp), 0);
     assert_non_null(strstr(it_out, "2026-01-08T000000Z-vm-sim-dev0 True 1.1"));
-    /* with a window of 3 the step is older than the newest runs: exit 0 */
+    /* with a window of 3 the step is older than the newest runs: exit 0;
+     * its first run is the 7th newest: a window of exactly 7 holds it, 6
+     * does not */
     assert_int_equal(it_sh("report/changes %s --window 3", dir), 0);
+    assert_int_equal(it_sh("report/changes %s --window 7", dir), 1);
+    assert_int_equal(it_sh("report/changes %s --window 6", dir), 0);
 }
 
 /* The pool's throughput is one figure a run, judged like a bench row but
