@@ -249,6 +249,11 @@ static void trend_marks_the_change_points(void **s)
     assert_int_equal(it_sh("report/trend %s/few --changes %s/marks.json --out %s/few-trend", tmp, tmp, tmp), 0);
     assert_int_equal(it_sh("grep -c 'Change points whose runs are not both here' %s/few-trend/index.html", tmp), 0);
     assert_int_equal(it_sh("grep -c '^set arrow' %s/few-trend/group0.gp", tmp), 1);
+    /* only its "after" run here (runs 7 to 12): named, not drawn either */
+    assert_int_equal(it_sh("mkdir %s/after && cp -r %s/2026-01-0[7-9]* %s/2026-01-1* %s/after/", tmp, dir, dir, tmp), 0);
+    assert_int_equal(it_sh("report/trend %s/after --changes %s/marks.json --out %s/after-trend", tmp, tmp, tmp), 0);
+    assert_int_equal(it_sh("grep -c 'Change points whose runs are not both here' %s/after-trend/index.html", tmp), 0);
+    assert_int_equal(it_sh("grep -c '^set arrow' %s/after-trend/group0.gp", tmp), 1);
     /* not changes' output: one line, exit 2, nothing written */
     int rc = it_sh("report/trend %s --changes %s/2026-01-01T000000Z-vm-sim-dev0/MANIFEST.json --out %s/bad-trend",
                    dir, dir, tmp);
