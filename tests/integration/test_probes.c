@@ -265,6 +265,22 @@ static void run_all_lays_out_one_folder_per_device(void **s)
     assert_int_equal(it_count_entries(r), 3);
 }
 
+/* A tool that wrote its record and then exited non-zero: the manifest
+ * may call the run whole, but run_all.sh names the tool and exits 1. The
+ * build is the real one, every entry linked, pool_check wrapped. */
+static void a_tool_that_fails_fails_the_run(void **s)
+{
+    (void)s;
+    assert_int_equal(it_sh("b=%s/failing && real=$(cd '%s' && pwd) && mkdir -p $b && for e in \"$real\"/*; do "
+                           "ln -s \"$e\" $b/; done && rm $b/pool_check && printf '#!/bin/sh\\n\"%%s/pool_check\" "
+                           "\"$@\" || exit\\ncase \"$*\" in *--json*) exit 3;; esac\\n' \"$real\" > $b/pool_check && "
+                           "chmod +x $b/pool_check",
+                           tmp, build), 0);
+    int rc = it_sh("BUILD=%s/failing ./run_all.sh --backend sim --no-torch --results %s/f %s", tmp, tmp, QUICK_BENCH);
+    if (rc != 1 || !strstr(it_out, "pool_check: FAILED with status 3"))
+        fail_msg("a tool that exited 3 left run_all.sh exiting %d:\n%s", rc, it_out);
+}
+
 /* The small things a new user meets first. */
 static void first_contact_is_clean(void **s)
 {
@@ -298,6 +314,7 @@ int main(void)
         cmocka_unit_test(bad_input_is_a_usage_error),
         cmocka_unit_test(unwritable_or_existing_record_is_refused),
         cmocka_unit_test(run_all_lays_out_one_folder_per_device),
+        cmocka_unit_test(a_tool_that_fails_fails_the_run),
         cmocka_unit_test(first_contact_is_clean),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
