@@ -294,14 +294,32 @@ static void the_fix_of_unknown_readability_fails_its_expectation(void **s)
     assert_int_equal(expectation("the fixed kind vmm-device+host")->status, EXP_FAIL);
 }
 
-static void a_failed_pool_check_fails_its_expectation(void **s)
+/* The run of a pool record whose create_pool check failed. */
+static void derive_a_failed_pool_check(void)
 {
-    (void)s;
     json_t *pool = recfix_load("pool_check.json");
     json_t *c = recfix_find(json_object_get(pool, "checks"), "name", "create_pool");
     json_object_set_new(c, "status", json_string("FAIL"));
     json_object_set_new(c, "passed", json_false());
     derive_from(pool);
+}
+
+/* The run's junit.xml, whole (the caller frees it). */
+static char *junit_of_run(void)
+{
+    char *xml = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&xml, &len);
+    assert_non_null(f);
+    assert_int_equal(export_junit(f, &run), 0);
+    fclose(f);
+    return xml;
+}
+
+static void a_failed_pool_check_fails_its_expectation(void **s)
+{
+    (void)s;
+    derive_a_failed_pool_check();
     assert_int_equal(expectation("create_pool")->status, EXP_FAIL);
 }
 
@@ -312,12 +330,7 @@ static void junit_skips_what_could_not_run(void **s)
     derive_from(recfix_load("pool_check.json"));
     const m_expect *e = expectation("create_pool");
     assert_int_equal(e->status, EXP_SKIP);
-    char *xml = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&xml, &len);
-    assert_non_null(f);
-    export_junit(f, &run);
-    fclose(f);
+    char *xml = junit_of_run();
     char *at = strstr(xml, "name=\"create_pool");
     assert_non_null(at);
     char *end = strstr(at, "</testcase>");
@@ -343,17 +356,9 @@ static size_t occurs(const char *from, const char *to, const char *needle)
 static void junit_counts_what_its_cases_hold(void **s)
 {
     (void)s;
-    json_t *pool = recfix_load("pool_check.json");
-    json_t *c = recfix_find(json_object_get(pool, "checks"), "name", "create_pool");
-    json_object_set_new(c, "status", json_string("FAIL"));
-    json_object_set_new(c, "passed", json_false());
-    derive_from(pool);
-    char *xml = NULL;
-    size_t len = 0, suites = 0, failures = 0;
-    FILE *f = open_memstream(&xml, &len);
-    assert_non_null(f);
-    assert_int_equal(export_junit(f, &run), 0);
-    fclose(f);
+    derive_a_failed_pool_check();
+    char *xml = junit_of_run();
+    size_t suites = 0, failures = 0;
     for (const char *at = xml; (at = strstr(at, "<testsuite ")); suites++) {
         const char *end = strstr(at, "</testsuite>");
         assert_non_null(end);
