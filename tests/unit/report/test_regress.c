@@ -40,6 +40,7 @@ typedef struct rowspec {
 
 typedef struct spec {
     const char *host, *boot, *pci;
+    const char *cpu_model; /* NULL: "CPU" */
     int schema;         /* 1: no CPU-state hold, no blocks of state */
     double canary, harness, sys; /* instrument levels */
     double scale[8];    /* per row: its level against base */
@@ -112,7 +113,7 @@ static void env_of(m_run *r, m_env *e, const spec *s)
     e->boot_id = s->schema >= 2 ? s->boot : "";
     e->device_name = "GPU";
     e->pci_bus_id = s->pci ? s->pci : "0000:01:00.0";
-    e->cpu = "CPU";
+    e->cpu = s->cpu_model ? s->cpu_model : "CPU";
     e->cpu_count = s->cpus ? s->cpus : 16;
     e->backend = s->backend ? s->backend : "cuda";
     e->runtime_version = "13.0";
@@ -452,6 +453,20 @@ static void another_gpu_of_the_host_judges_no_timings(void **s)
     assert_int_equal(findings_count(&f, REGRESSION), 0);
     assert_int_equal(count(INCONCLUSIVE, "all rows"), 1);
     assert_true(f.ndiffer > 0 && strstr(f.differ[0], "PCI bus"));
+}
+
+/* Another CPU model alone (host, boot id and GPU the same, as a record
+ * edited or a host renamed after a move could show) is another machine. */
+static void another_cpu_model_alone_judges_no_timings(void **s)
+{
+    (void)s;
+    spec a = base(), b = base();
+    b.cpu_model = "Another CPU";
+    b.scale[5] = 2;
+    judge(&a, &b);
+    assert_int_equal(findings_count(&f, REGRESSION), 0);
+    assert_int_equal(count(INCONCLUSIVE, "all rows"), 1);
+    assert_true(f.ndiffer > 0 && strstr(f.differ[0], "CPU: CPU → Another CPU"));
 }
 
 static void a_row_in_one_run_only_is_a_change(void **s)
@@ -1038,6 +1053,7 @@ int main(void)
         cmocka_unit_test(the_bootstrap_interval_has_two_equal_tails),
         cmocka_unit_test(a_ragged_or_short_last_block_is_refused_not_dropped),
         cmocka_unit_test(another_gpu_of_the_host_judges_no_timings),
+        cmocka_unit_test_setup(another_cpu_model_alone_judges_no_timings, setup),
         cmocka_unit_test_setup(a_faster_clock_past_the_limit_is_inconclusive_too, setup),
         cmocka_unit_test_setup(the_syscall_loop_alone_holds_the_state_bound_families, setup),
         cmocka_unit_test_setup(processes_in_a_slow_state_are_left_out_of_the_rows_that_follow_it, setup),
