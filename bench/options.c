@@ -75,7 +75,8 @@ static int parse(bench *b, int argc, char **argv)
     ha_cli cli = {"bench_discriminator", "",
                   "what the host read buys over the runtime copy, and what each working discriminator costs on it; "
                   "test only: HOSTACCESS_TEST_SLOWDOWN=PATH=PERCENT[,...] stretches every batch of PATH by PERCENT "
-                  "of its own time (the record says so)",
+                  "of its own time (the record says so); HOSTACCESS_TEST_WORKER_STOPS=I makes process I leave out "
+                  "the end of what it hands back, as a worker killed while writing would",
                   own, 0, 0, NULL};
     int rc = ha_tool_parse(&b->t, &cli, argc, argv);
     if (rc)

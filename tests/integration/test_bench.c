@@ -8,6 +8,7 @@
 
 #include "itest.h"
 #include <jansson.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -94,6 +95,54 @@ static void every_path_runs_and_is_recorded(void **s)
     assert_int_equal(atoi(it_out), 9);
 }
 
+/* A worker that stopped before its end line (as one killed while writing
+ * would: HOSTACCESS_TEST_WORKER_STOPS) is not finished and none of its rows
+ * count; each process has an order seed of its own and the environment
+ * sizes differ (each process draws its own layout). */
+static void a_worker_that_stops_early_counts_for_nothing(void **s)
+{
+    (void)s;
+    assert_int_equal(it_sh("HOSTACCESS_TEST_WORKER_STOPS=3 %s/bench_discriminator --backend sim --kind plain-readable "
+                           "--processes 5 --iterations 200 --repeat 1 --no-sweep --row-seconds 0.02 --json %s/w.json",
+                           build, tmp), 0);
+    char p[128];
+    snprintf(p, sizeof p, "%s/w.json", tmp);
+    json_error_t e;
+    json_t *j = json_load_file(p, 0, &e);
+    assert_non_null(j);
+    json_t *procs = json_object_get(j, "processes"), *list = json_object_get(procs, "list");
+    assert_int_equal(json_integer_value(json_object_get(procs, "finished")), 4);
+    assert_int_equal(json_array_size(list), 5);
+    size_t i, k;
+    json_t *pr, *r, *bp;
+    long long pads[5];
+    const char *seeds[5];
+    json_array_foreach(list, i, pr) {
+        long long id = json_integer_value(json_object_get(pr, "index"));
+        assert_int_equal(json_is_true(json_object_get(pr, "ok")), id != 3);
+        if (id == 3)
+            assert_non_null(strstr(json_string_value(json_object_get(pr, "detail")), "not written whole"));
+        pads[i] = json_integer_value(json_object_get(pr, "env_pad_bytes"));
+        seeds[i] = json_string_value(json_object_get(pr, "order_seed"));
+        assert_non_null(seeds[i]);
+        for (size_t m = 0; m < i; m++)
+            assert_string_not_equal(seeds[m], seeds[i]);
+    }
+    bool sizes_differ = false;
+    for (size_t m = 1; m < 5; m++)
+        sizes_differ |= pads[m] != pads[1];
+    assert_true(sizes_differ);
+    size_t with_values = 0;
+    json_array_foreach(json_object_get(j, "rows"), i, r) {
+        json_array_foreach(json_object_get(r, "by_process"), k, bp) {
+            assert_int_not_equal(json_integer_value(json_object_get(bp, "process")), 3);
+            with_values++;
+        }
+    }
+    assert_true(with_values > 0);
+    json_decref(j);
+}
+
 static void no_readable_kind_says_why_and_runs_the_rest(void **s)
 {
     (void)s;
@@ -134,6 +183,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(every_path_runs_and_is_recorded),
+        cmocka_unit_test(a_worker_that_stops_early_counts_for_nothing),
         cmocka_unit_test(no_readable_kind_says_why_and_runs_the_rest),
         cmocka_unit_test(bad_input_is_refused),
     };
