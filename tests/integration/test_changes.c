@@ -94,9 +94,11 @@ static void edit(const char *dir, const char *name, void (*fn)(json_t *, const v
 }
 
 static void at_time(json_t *j, const void *t) { set_time(j, t); }
+static bool series_simulated; /* the runs' bench records stay the simulation's */
 static void as_real_scaled(json_t *j, const void *f)
 {
-    it_as_real(j);
+    if (!series_simulated)
+        it_as_real(j);
     scale_rows(j, *(const double *)f);
 }
 static void schema_2(json_t *j, const void *unused)
@@ -182,6 +184,23 @@ static void a_planted_step_is_found_at_its_run(void **s)
     assert_int_equal(it_sh("report/changes %s --window 3", dir), 0);
     assert_int_equal(it_sh("report/changes %s --window 7", dir), 1);
     assert_int_equal(it_sh("report/changes %s --window 6", dir), 0);
+}
+
+/* A simulated series with the same +10 % step: shown, never judged (its
+ * timings are the machine's that ran the simulation): exit 0. */
+static void a_simulated_series_never_exits_1(void **s)
+{
+    (void)s;
+    need_tool();
+    char dir[128];
+    snprintf(dir, sizeof dir, "%s/simstep", tmp);
+    series_simulated = true;
+    for (int i = 0; i < 14; i++)
+        make_run(dir, i, i >= 7 ? 1.10 : 1.0, false);
+    series_simulated = false;
+    int rc = it_sh("report/changes %s", dir);
+    if (rc != 0 || !strstr(it_out, "SIMULATED") || strstr(it_out, "a regression in the newest runs"))
+        fail_msg("a simulated series exited %d:\n%s", rc, it_out);
 }
 
 /* The pool's throughput is one figure a run, judged like a bench row but
@@ -384,6 +403,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(a_planted_step_is_found_at_its_run),
+        cmocka_unit_test(a_simulated_series_never_exits_1),
         cmocka_unit_test(a_pool_throughput_step_is_found),
         cmocka_unit_test(trend_marks_the_change_points),
         cmocka_unit_test(a_flat_series_with_a_copy_and_a_broken_run),
