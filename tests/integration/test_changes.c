@@ -129,6 +129,9 @@ static void pool_sleep_scaled(json_t *j, const void *f)
 
 /* Run i of a series under dir: the template run at its own time, its rows
  * times factor (with a little run-to-run noise), sealed. */
+static const char *const records[5] = {"env.json", "probe_discriminator.json", "probe_memgetaccess.json",
+                                       "bench_discriminator.json", "pool_check.json"};
+
 static void make_run_of(const char *dir, int i, double factor, bool check_fails, bool old_schema)
 {
     char d[600], t[40];
@@ -137,17 +140,15 @@ static void make_run_of(const char *dir, int i, double factor, bool check_fails,
     assert_int_equal(it_sh("mkdir -p %s && cd %s && cp env.json probe_discriminator.json probe_memgetaccess.json "
                            "bench_discriminator.json pool_check.json %s/", d, run, d), 0);
     double f = factor * (1 + 0.004 * sin(1.7 * i));
-    const char *recs[] = {"env.json", "probe_discriminator.json", "probe_memgetaccess.json",
-                          "bench_discriminator.json", "pool_check.json"};
     for (int k = 0; k < 5; k++)
-        edit(d, recs[k], at_time, t);
+        edit(d, records[k], at_time, t);
     edit(d, "bench_discriminator.json", as_real_scaled, &f);
     if (check_fails)
         edit(d, "pool_check.json", fail_first_check, NULL);
     double pf = pool_sleep_factor * (1 + 0.002 * cos(2.3 * i));
     edit(d, "pool_check.json", pool_sleep_scaled, &pf);
     for (int k = 0; old_schema && k < 5; k++)
-        edit(d, recs[k], schema_2, NULL);
+        edit(d, records[k], schema_2, NULL);
     assert_int_equal(it_seal(d), 0);
 }
 
@@ -184,6 +185,48 @@ static void a_planted_step_is_found_at_its_run(void **s)
     assert_int_equal(it_sh("report/changes %s --window 3", dir), 0);
     assert_int_equal(it_sh("report/changes %s --window 7", dir), 1);
     assert_int_equal(it_sh("report/changes %s --window 6", dir), 0);
+}
+
+/* Every boot_id in a record (the env record's, and each tool's own copy). */
+static void another_boot(json_t *j, const void *unused)
+{
+    const char *k;
+    json_t *v;
+    size_t i;
+    if (json_is_object(j)) {
+        json_object_foreach(j, k, v) {
+            if (!strcmp(k, "boot_id") && json_is_string(v))
+                json_object_set_new(j, k, json_string("another-machine-start"));
+            else
+                another_boot(v, unused);
+        }
+    } else if (json_is_array(j)) {
+        json_array_foreach(j, i, v)
+            another_boot(v, unused);
+    }
+}
+
+/* The same +10 % step, arriving with a new machine start (its boot id)
+ * and the same tool: the machine's, not the code's; said so, exit 0. */
+static void a_step_with_a_new_machine_start_is_not_the_codes(void **s)
+{
+    (void)s;
+    need_tool();
+    char dir[128], d[600];
+    snprintf(dir, sizeof dir, "%s/boot", tmp);
+    for (int i = 0; i < 14; i++) {
+        make_run(dir, i, i >= 7 ? 1.10 : 1.0, false);
+        if (i >= 7) {
+            snprintf(d, sizeof d, "%s/2026-01-%02dT000000Z-vm-sim-dev0", dir, i + 1);
+            for (int k = 0; k < 5; k++)
+                edit(d, records[k], another_boot, NULL);
+            assert_int_equal(it_seal(d), 0);
+        }
+    }
+    int rc = it_sh("report/changes %s", dir);
+    if (rc != 0 || !strstr(it_out, "the machine changed, not the code") ||
+        strstr(it_out, "a regression in the newest runs"))
+        fail_msg("a step with a new machine start exited %d:\n%s", rc, it_out);
 }
 
 /* A simulated series with the same +10 % step: shown, never judged (its
@@ -404,6 +447,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(a_planted_step_is_found_at_its_run),
         cmocka_unit_test(a_simulated_series_never_exits_1),
+        cmocka_unit_test(a_step_with_a_new_machine_start_is_not_the_codes),
         cmocka_unit_test(a_pool_throughput_step_is_found),
         cmocka_unit_test(trend_marks_the_change_points),
         cmocka_unit_test(a_flat_series_with_a_copy_and_a_broken_run),
