@@ -229,6 +229,24 @@ static void a_step_with_a_new_machine_start_is_not_the_codes(void **s)
         fail_msg("a step with a new machine start exited %d:\n%s", rc, it_out);
 }
 
+/* A series is ordered by its records' times, not its folders' names: the
+ * folders of the planted step's series named in the reverse order still
+ * put the step between the 7th and 8th runs in time, a regression. */
+static void a_series_is_in_the_order_of_its_records_times(void **s)
+{
+    (void)s;
+    need_tool();
+    char dir[128];
+    snprintf(dir, sizeof dir, "%s/order", tmp);
+    for (int i = 0; i < 14; i++) {
+        make_run(dir, i, i >= 7 ? 1.10 : 1.0, false);
+        assert_int_equal(it_sh("mv %s/2026-01-%02dT000000Z-vm-sim-dev0 %s/run-%02d", dir, i + 1, dir, 13 - i), 0);
+    }
+    int rc = it_sh("report/changes %s", dir);
+    if (rc != 1 || !strstr(it_out, "### Between run-07 and run-06"))
+        fail_msg("a series named against its times exited %d:\n%s", rc, it_out);
+}
+
 /* A simulated series with the same +10 % step: shown, never judged (its
  * timings are the machine's that ran the simulation): exit 0. */
 static void a_simulated_series_never_exits_1(void **s)
@@ -447,6 +465,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(a_planted_step_is_found_at_its_run),
         cmocka_unit_test(a_simulated_series_never_exits_1),
+        cmocka_unit_test(a_series_is_in_the_order_of_its_records_times),
         cmocka_unit_test(a_step_with_a_new_machine_start_is_not_the_codes),
         cmocka_unit_test(a_pool_throughput_step_is_found),
         cmocka_unit_test(trend_marks_the_change_points),
