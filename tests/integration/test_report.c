@@ -449,6 +449,60 @@ static void compare_finds_regressions(void **s)
     assert_int_equal(it_sh("report/compare --series /nonexistent-ha"), 2);
 }
 
+static void another_device(json_t *j)
+{
+    const char *k;
+    json_t *v;
+    size_t i;
+    if (json_is_object(j)) {
+        json_object_foreach(j, k, v) {
+            if (!strcmp(k, "device_name") && json_is_string(v))
+                json_object_set_new(j, k, json_string("another GPU"));
+            else
+                another_device(v);
+        }
+    } else if (json_is_array(j)) {
+        json_array_foreach(j, i, v)
+            another_device(v);
+    }
+}
+
+/* compare --series pairs each run with the one before it of its own
+ * device, and never with a run that is not whole: a run of another
+ * device between two of one, and a run whose pool check died without a
+ * record (its manifest says it is not whole) between them, change no
+ * pair. */
+static void a_series_pairs_whole_runs_of_one_device(void **s)
+{
+    (void)s;
+    fresh("sa");
+    fresh("sb");
+    const char *recs[] = {"env.json", "probe_discriminator.json", "probe_memgetaccess.json",
+                          "bench_discriminator.json", "pool_check.json"};
+    char p[256];
+    for (int k = 0; k < 5; k++) {
+        snprintf(p, sizeof p, "%s/sb/%s", tmp, recs[k]);
+        edit(p, another_device);
+    }
+    seal("sb");
+    fresh("sd");
+    snprintf(p, sizeof p, "%s/sd/probe_discriminator.json", tmp);
+    edit(p, stop_distinguishing);
+    seal("sd");
+    fresh("si");
+    assert_int_equal(it_sh("rm -f %s/si/MANIFEST.json %s/si/pool_check.json && %s/run_manifest %s/si --backend sim "
+                           "--device 0 env:0 probe_discriminator:0 probe_memgetaccess:0 bench_discriminator:0 "
+                           "pool_check:139 && grep -q '\"complete\": false' %s/si/MANIFEST.json",
+                           tmp, tmp, build, tmp, tmp), 0);
+    assert_int_equal(it_sh("mkdir %s/mixed && cp -r %s/sa %s/mixed/2026-01-01 && cp -r %s/sb %s/mixed/2026-02-01 && "
+                           "cp -r %s/si %s/mixed/2026-03-01 && cp -r %s/sd %s/mixed/2026-04-01",
+                           tmp, tmp, tmp, tmp, tmp, tmp, tmp, tmp, tmp), 0);
+    int rc = it_sh("report/compare --series %s/mixed", tmp);
+    if (rc != 1 || !strstr(it_out, "1 pair(s) compared in 2 group(s)") ||
+        !strstr(it_out, "Skipped 2026-03-01: not a whole run"))
+        fail_msg("a series of two devices and a run that is not whole exited %d:\n%s", rc, it_out);
+}
+
 /* The machine's clock moved 50 %: more than the canary's normalisation is
  * trusted for, so the pair cannot be judged. */
 static void clock_moved(json_t *j)
@@ -722,6 +776,7 @@ int main(void)
         cmocka_unit_test(a_row_with_one_process_is_said_not_inconclusive),
         cmocka_unit_test(an_unresolvable_row_is_said_so),
         cmocka_unit_test(compare_finds_regressions),
+        cmocka_unit_test(a_series_pairs_whole_runs_of_one_device),
         cmocka_unit_test(an_inconclusive_compare_keeps_its_outputs_and_its_status),
         cmocka_unit_test(simulated_timings_are_never_gated),
         cmocka_unit_test(a_slowed_run_says_so),
