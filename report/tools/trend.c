@@ -20,6 +20,7 @@
 #include "exitcodes.h"
 #include "gnuplot.h"
 #include "opts.h"
+#include "pagelink.h"
 #include "readfile.h"
 #include "text.h"
 #include "trendmarks.h"
@@ -40,10 +41,46 @@ static void *more(void *p, size_t n, size_t size)
     return q;
 }
 
-/* The link a point and a table row carry: the run's REPORT.md. */
+/* Where the page will be, absolute and canonical: OUTDIR does not exist
+ * yet, its parent must (or mkdir fails later and says so). NULL when it
+ * cannot be told. */
+static char *page_folder(const char *o)
+{
+    char *copy = strdup(o);
+    if (!copy)
+        return NULL;
+    size_t n = strlen(copy);
+    while (n > 1 && copy[n - 1] == '/')
+        copy[--n] = 0;
+    char *slash = strrchr(copy, '/'), *parent, *page = NULL;
+    const char *base = slash ? slash + 1 : copy;
+    if (slash == copy)
+        parent = realpath("/", NULL);
+    else {
+        if (slash)
+            *slash = 0;
+        parent = realpath(slash ? copy : ".", NULL);
+    }
+    if (parent && *base)
+        page = rf_printf("%s%s%s", parent, strcmp(parent, "/") ? "/" : "", base);
+    free(parent);
+    free(copy);
+    return page;
+}
+
+static char *page_dir; /* page_folder(out) */
+
+/* The link a point and a table row carry: the run's REPORT.md, relative
+ * to the page (it still works when the page and the results are
+ * published together); an absolute file:// link where that cannot be
+ * told. */
 static char *report_link(const char *path)
 {
-    char *abs = realpath(path, NULL), *link = rf_printf("file://%s/REPORT.md", abs ? abs : path);
+    char *abs = realpath(path, NULL), *report = abs ? rf_printf("%s/REPORT.md", abs) : NULL;
+    char *link = page_dir && report ? page_link(page_dir, report) : NULL;
+    if (!link)
+        link = rf_printf("file://%s/REPORT.md", abs ? abs : path);
+    free(report);
     free(abs);
     return link;
 }
@@ -118,6 +155,8 @@ static void free_all(void)
     free(skipped);
     trend_marks_free(marks, nmarks);
     text_pool_free();
+    free(page_dir);
+    page_dir = NULL;
 }
 
 int main(int argc, char **argv)
@@ -148,6 +187,7 @@ int main(int argc, char **argv)
         free_all();
         return HA_EXIT_USAGE;
     }
+    page_dir = page_folder(out);
     int rc = load_all(dir);
     if (rc) {
         free_all();

@@ -682,6 +682,12 @@ static void trend_page_renders_every_plot(void **s)
     assert_int_equal(it_count_entries(many), 2);
     assert_int_equal(it_sh("report/trend %s/many --out %s/many-trend", tmp, tmp), 0);
     assert_int_equal(it_sh("report/trend %s/many --out %s/many-trend", tmp, tmp), 5); /* not overwritten */
+    /* its links to the runs are relative, and reach their reports from
+     * the page's folder (a page published with its results still works) */
+    assert_int_equal(it_sh("cd %s/many-trend && grep -o 'href=\"[^\"]*REPORT.md\"' index.html | sort -u | "
+                           "sed 's/^href=\"//; s/\"$//' | { n=0; while read -r l; do case $l in /*|*:*) "
+                           "echo \"not relative: $l\"; exit 1;; esac; [ -f \"$l\" ] || { echo \"dead: $l\"; "
+                           "exit 1; }; n=$((n+1)); done; [ $n -eq 2 ]; }", tmp), 0);
     /* every plot of a simulated group says so on its face */
     assert_int_equal(it_sh("ls %s/many-trend/*.svg | wc -l; grep -L SIMULATED %s/many-trend/*.svg", tmp, tmp), 0);
     assert_string_equal(it_out, "3\n");
