@@ -15,6 +15,7 @@
 
 #define PLOT_W 860
 #define PLOT_H 380
+#define TREND_MAX_XLABELS 24 /* labels on a plot's axis at most */
 static const char *const plots[] = {"latency", "verdicts", "pool"};
 #define NPLOTS 3
 
@@ -26,6 +27,7 @@ void trend_summarise(trend_run *u, const m_run *r, const char *name, const char 
     u->dir = dup(name);
     u->link = dup(link);
     u->sim = r->d.simulated;
+    u->slowed = r->d.slowed;
     u->group = dup(r->d.group);
     u->runtime = dup(r->env->runtime_version);
     u->tool = dup(r->env->tool_version);
@@ -107,7 +109,9 @@ char *trend_track(const char *out, const char *name)
 static void num(FILE *f, double v) { isfinite(v) ? fprintf(f, " %.6g", v) : fputs(" NaN", f); }
 /* The data file's columns: 1 the run's index, 2 its label, then these. */
 enum {
-    C_FAST = 3, C_COLD, C_SLOW, C_HARD, C_DIST, C_SLEEP, C_WAKE, C_WAKE_NOW, C_SLOW_OTHER, C_FAST_LO, C_FAST_HI, C_UNDER
+    C_FAST = 3, C_COLD, C_SLOW, C_HARD, C_DIST, C_SLEEP, C_WAKE, C_WAKE_NOW, C_SLOW_OTHER, C_FAST_LO, C_FAST_HI,
+    C_SLOWED, /* the fast path of a run slowed on purpose, marked apart */
+    C_UNDER
 };
 #define NCOLS (C_UNDER + 3)
 
@@ -137,6 +141,7 @@ static double value(const trend_run *u, int col)
     case C_SLOW_OTHER: return u->slow_other;
     case C_FAST_LO: return u->fast_lo;
     case C_FAST_HI: return u->fast_hi;
+    case C_SLOWED: return u->slowed ? u->fast : NAN;
     default: /* a value whose goal report judged missed, for the red marks; NaN where not */
         return missed(u, C_SLEEP + (col - C_UNDER)) ? value(u, C_SLEEP + (col - C_UNDER)) : NAN;
     }
@@ -194,9 +199,11 @@ static void plot_script(FILE *gp, int g, int k, const trend_run *runs, size_t fr
     /* a change point: a dotted line just before its first run (the
      * position only: nothing of the marks file reaches the script) */
     fprintf(gp, "unset arrow\n");
+    fprintf(gp, "unset label\n");
     for (size_t m = 0; m < nmarks; m++)
-        fprintf(gp, "set arrow %zu from %.1f, graph 0 to %.1f, graph 1 nohead dt 3 lw 2 lc rgb '#7030a0' back\n",
-                m + 1, marks_x[m], marks_x[m]);
+        fprintf(gp, "set arrow %zu from %.1f, graph 0 to %.1f, graph 1 nohead dt 3 lw 2 lc rgb '#7030a0' back\n"
+                    "set label %zu '%zu' at %.1f, graph 1 center offset 0, 0.6 textcolor rgb '#7030a0'\n",
+                m + 1, marks_x[m], marks_x[m], m + 2, m + 1, marks_x[m]);
     fprintf(gp, "set output 'group%d_%s.svg'\nset title '%s%s'\n", g, plots[k], plot_titles[k],
             sim ? " - SIMULATED, not a measurement of any GPU" : "");
     if (sim)
@@ -224,6 +231,10 @@ static void plot_script(FILE *gp, int g, int k, const trend_run *runs, size_t fr
         fprintf(gp, ", d using 1:%d:%d:%d with yerrorbars lc rgb '#404040' pt 0 title 'fast path, 95 %% interval "
                     "over processes'",
                 C_FAST, C_FAST_LO, C_FAST_HI);
+    if (k == 0 && series_has_data(C_SLOWED, runs, from, to))
+        fprintf(gp, ", d using 1:%d with points pt 2 ps 2 lw 2 lc rgb '#cc6600' title 'slowed on purpose (a test): "
+                    "not evidence'",
+                C_SLOWED);
     if (k == 2) {
         fprintf(gp, ", %g with lines dt 2 lw 2 lc rgb '#cc0000' title 'goal %g %%'", 100 * HA_POOL_THROUGHPUT_GOAL,
                 100 * HA_POOL_THROUGHPUT_GOAL);
@@ -264,9 +275,13 @@ int trend_write_group(const char *out, int g, const trend_run *runs, size_t from
     if (!f)
         return -1;
     double low = 100 * HA_POOL_THROUGHPUT_GOAL;
+    /* At most TREND_MAX_XLABELS labels on the axis (every step-th run and
+     * the last): 210 runs' labels would merge into one black band. */
+    size_t step = (to - from + TREND_MAX_XLABELS - 1) / TREND_MAX_XLABELS;
     for (size_t i = from; i < to; i++) {
         const trend_run *u = &runs[i];
-        char *label = rf_printf("%s %s %s", u->tool, u->runtime, u->time);
+        bool labelled = step <= 1 || (i - from) % step == 0 || i + 1 == to;
+        char *label = labelled ? rf_printf("%s %s %s", u->tool, u->runtime, u->time) : strdup("");
         fprintf(f, "%zu ", i - from);
         gp_data_str(f, label ? label : u->dir);
         free(label);
@@ -463,7 +478,7 @@ static void group_table(FILE *f, const trend_run *runs, size_t i, size_t j)
         html_text(f, u->link);
         fprintf(f, "\">");
         html_text(f, u->dir);
-        fprintf(f, "</a></td><td>");
+        fprintf(f, "</a>%s</td><td>", u->slowed ? " <b>(slowed on purpose: not evidence)</b>" : "");
         html_text(f, u->tool);
         fprintf(f, "</td><td>");
         html_text(f, u->runtime);
@@ -506,13 +521,14 @@ static void change_points(FILE *f, const trend_run *runs, size_t from, size_t to
                           size_t nmarks)
 {
     bool any = false;
+    size_t shown = 0; /* the number its line carries on the plots */
     for (size_t m = 0; m < nmarks; m++) {
         if (!mark_here(&marks[m], runs, from, to))
             continue;
         if (!any)
-            fprintf(f, "<h3>Change points (report/changes; the dotted lines)</h3>\n<ul>\n");
+            fprintf(f, "<h3>Change points (report/changes; the numbered dotted lines)</h3>\n<ul>\n");
         any = true;
-        fprintf(f, "<li%s>between ", marks[m].regression ? " class=\"off\"" : "");
+        fprintf(f, "<li%s>%zu: between ", marks[m].regression ? " class=\"off\"" : "", ++shown);
         run_link(f, runs, from, to, marks[m].before);
         fprintf(f, " and ");
         run_link(f, runs, from, to, marks[m].after);
@@ -606,9 +622,7 @@ int trend_write_html(const char *out, const char *dir, const trend_run *runs, si
         if (runs[i].sim)
             fprintf(f, "<p class=\"sim\"><b>SIMULATED:</b> the simulation backend, not a measurement of any GPU; "
                        "its plots say so.</p>\n");
-        group_table(f, runs, i, j);
-        change_points(f, runs, i, j, marks, nmarks);
-        definitions(f, runs, i, j);
+        /* the plots first, then what they are drawn from */
         for (int k = 0; k < NPLOTS; k++) {
             if (!trend_plot_has_data(k, runs, i, j)) {
                 fprintf(f, "<p>Not plotted: no run of this group has a figure for %s (its records hold no %s).</p>\n",
@@ -619,6 +633,9 @@ int trend_write_html(const char *out, const char *dir, const trend_run *runs, si
             fprintf(f, "<img class=\"plot\" src=\"group%d_%s.svg\" width=\"%d\" height=\"%d\" usemap=\"#g%d_%s\" "
                        "alt=\"%s\">\n", g, plots[k], PLOT_W, PLOT_H, g, plots[k], plots[k]);
         }
+        change_points(f, runs, i, j, marks, nmarks);
+        group_table(f, runs, i, j);
+        definitions(f, runs, i, j);
         i = j;
     }
     /* A headless browser (tests/report) reads these attributes to know

@@ -18,6 +18,7 @@ typedef struct trend_run {
     char *link;  /* where its REPORT.md is, for the page's links */
     char *group, *runtime, *tool, *time;
     bool sim;
+    bool slowed; /* HOSTACCESS_TEST_SLOWDOWN: slowed on purpose, not evidence */
     /* ns, each a row's figure as report shows it (m_row_figure);
      * throughput in % of the ceiling. A figure whose definition
      * changed is kept under its own name: slow_other is an older record's

@@ -247,6 +247,51 @@ static void a_series_is_in_the_order_of_its_records_times(void **s)
         fail_msg("a series named against its times exited %d:\n%s", rc, it_out);
 }
 
+static void slowed_on_purpose(json_t *j, const void *unused)
+{
+    (void)unused;
+    json_t *one = json_object();
+    json_object_set_new(one, "path", json_string("fast"));
+    json_object_set_new(one, "percent", json_integer(10));
+    json_t *all = json_array();
+    json_array_append_new(all, one);
+    json_object_set_new(j, "test_slowdown", all);
+}
+
+/* A page of 30 runs reads (issue 44): the plots come before the table, at
+ * most 24 runs are labelled on an axis (the first, every step-th, the
+ * last), the change point's line carries the number its line in the list
+ * has, and a run slowed on purpose is marked so in the table and on the
+ * plot. */
+static void a_long_trend_page_reads(void **s)
+{
+    (void)s;
+    need_tool();
+    if (it_sh("command -v gnuplot") != 0)
+        it_skip("gnuplot is not installed (apt-get install gnuplot-nox)");
+    char dir[128], d[600];
+    snprintf(dir, sizeof dir, "%s/long", tmp);
+    for (int i = 0; i < 30; i++)
+        make_run(dir, i, i >= 22 ? 1.10 : 1.0, false);
+    snprintf(d, sizeof d, "%s/2026-01-03T000000Z-vm-sim-dev0", dir);
+    edit(d, "bench_discriminator.json", slowed_on_purpose, NULL);
+    assert_int_equal(it_seal(d), 0);
+    assert_int_equal(it_sh("report/changes %s --json %s/long.json >/dev/null", dir, tmp), 1);
+    assert_int_equal(it_sh("report/trend %s --changes %s/long.json --out %s/long-trend", dir, tmp, tmp), 0);
+    /* labels: the data file's second field, quoted; empty where thinned */
+    assert_int_equal(it_sh("grep -vc '^[0-9]* \"\"' %s/long-trend/group0.dat", tmp), 0);
+    int labelled = atoi(it_out);
+    if (labelled > 25 || labelled < 10)
+        fail_msg("%d of 30 runs labelled on the axis", labelled);
+    assert_int_equal(it_sh("grep -c \"set label 2 '1' at 21.5\" %s/long-trend/group0.gp", tmp), 0);
+    assert_int_equal(it_sh("grep -c '<li class=\"off\">1: between' %s/long-trend/index.html", tmp), 0);
+    assert_int_equal(it_sh("awk '/<img class=\"plot\"/ && !img { img = NR } /<table>/ && !tab { tab = NR } "
+                           "END { exit !(img && tab && img < tab) }' %s/long-trend/index.html", tmp), 0);
+    assert_int_equal(it_sh("grep -c '2026-01-03T000000Z-vm-sim-dev0</a> <b>(slowed on purpose' "
+                           "%s/long-trend/index.html", tmp), 0);
+    assert_int_equal(it_sh("grep -c 'slowed on purpose (a test)' %s/long-trend/group0.gp", tmp), 0);
+}
+
 /* A simulated series with the same +10 % step: shown, never judged (its
  * timings are the machine's that ran the simulation): exit 0. */
 static void a_simulated_series_never_exits_1(void **s)
@@ -469,6 +514,7 @@ int main(void)
         cmocka_unit_test(a_step_with_a_new_machine_start_is_not_the_codes),
         cmocka_unit_test(a_pool_throughput_step_is_found),
         cmocka_unit_test(trend_marks_the_change_points),
+        cmocka_unit_test(a_long_trend_page_reads),
         cmocka_unit_test(a_flat_series_with_a_copy_and_a_broken_run),
         cmocka_unit_test(a_schema_change_is_a_break),
         cmocka_unit_test(long_row_names_stay_apart),
