@@ -165,4 +165,4 @@ clean:
 # its named tests run: fails naming any that survives. Starts from
 # $(BUILD), so run it after make check.
 mutants:
-	BUILD=$(BUILD) tools/mutants.py
+	BUILD=$(BUILD) tools/mutants.py $(MUTANTS_ARGS)
