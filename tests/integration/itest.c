@@ -224,3 +224,21 @@ int it_sim_run(const char *results, char *run, size_t n)
     snprintf(run, n, "%s", it_out);
     return 0;
 }
+
+void it_set_every(json_t *j, const char *key, const char *value)
+{
+    const char *k;
+    json_t *v;
+    size_t i;
+    if (json_is_object(j)) {
+        json_object_foreach(j, k, v) {
+            if (!strcmp(k, key) && json_is_string(v))
+                json_object_set_new(j, k, json_string(value));
+            else
+                it_set_every(v, key, value);
+        }
+    } else if (json_is_array(j)) {
+        json_array_foreach(j, i, v)
+            it_set_every(v, key, value);
+    }
+}

@@ -56,6 +56,8 @@ void it_uncontended(json_t *bench);
  * tested on a sim run's bench record presented as a real one, its
  * instruments (canary, syscall loop, empty loop) made steady. */
 void it_as_real(json_t *bench);
+/* Every string-valued `key` anywhere in the document j set to value. */
+void it_set_every(json_t *j, const char *key, const char *value);
 /* The instruments each process's value is divided by (canary, syscall
  * loop, empty loop) made steady: else a loaded test machine's canary
  * spread becomes every row's spread, and the rows are monitor-only. */

@@ -45,24 +45,6 @@ static void need_tool(void)
         it_skip("report tools are not built (libjansson-dev)");
 }
 
-/* Every "time_utc" in a document set to t. */
-static void set_time(json_t *j, const char *t)
-{
-    const char *k;
-    json_t *v;
-    size_t i;
-    if (json_is_object(j)) {
-        json_object_foreach(j, k, v) {
-            if (!strcmp(k, "time_utc") && json_is_string(v))
-                json_object_set_new(j, k, json_string(t));
-            else
-                set_time(v, t);
-        }
-    } else if (json_is_array(j)) {
-        json_array_foreach(j, i, v) set_time(v, t);
-    }
-}
-
 /* Every gated row's per-process values times f (the instruments stay). */
 static void scale_rows(json_t *bench, double f)
 {
@@ -93,7 +75,7 @@ static void edit(const char *dir, const char *name, void (*fn)(json_t *, const v
     json_decref(j);
 }
 
-static void at_time(json_t *j, const void *t) { set_time(j, t); }
+static void at_time(json_t *j, const void *t) { it_set_every(j, "time_utc", t); }
 static bool series_simulated; /* the runs' bench records stay the simulation's */
 static void as_real_scaled(json_t *j, const void *f)
 {
@@ -190,20 +172,8 @@ static void a_planted_step_is_found_at_its_run(void **s)
 /* Every boot_id in a record (the env record's, and each tool's own copy). */
 static void another_boot(json_t *j, const void *unused)
 {
-    const char *k;
-    json_t *v;
-    size_t i;
-    if (json_is_object(j)) {
-        json_object_foreach(j, k, v) {
-            if (!strcmp(k, "boot_id") && json_is_string(v))
-                json_object_set_new(j, k, json_string("another-machine-start"));
-            else
-                another_boot(v, unused);
-        }
-    } else if (json_is_array(j)) {
-        json_array_foreach(j, i, v)
-            another_boot(v, unused);
-    }
+    (void)unused;
+    it_set_every(j, "boot_id", "another-machine-start");
 }
 
 /* The same +10 % step, arriving with a new machine start (its boot id)

@@ -449,23 +449,7 @@ static void compare_finds_regressions(void **s)
     assert_int_equal(it_sh("report/compare --series /nonexistent-ha"), 2);
 }
 
-static void another_device(json_t *j)
-{
-    const char *k;
-    json_t *v;
-    size_t i;
-    if (json_is_object(j)) {
-        json_object_foreach(j, k, v) {
-            if (!strcmp(k, "device_name") && json_is_string(v))
-                json_object_set_new(j, k, json_string("another GPU"));
-            else
-                another_device(v);
-        }
-    } else if (json_is_array(j)) {
-        json_array_foreach(j, i, v)
-            another_device(v);
-    }
-}
+static void another_device(json_t *j) { it_set_every(j, "device_name", "another GPU"); }
 
 /* compare --series pairs each run with the one before it of its own
  * device, and never with a run that is not whole: a run of another
