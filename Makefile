@@ -10,6 +10,8 @@ CFLAGS    ?= -O2 -g
 ROCM_PATH ?= $(firstword $(wildcard /opt/rocm) /usr)
 CUDA_PATH ?= $(firstword $(wildcard /usr/local/cuda) /usr)
 BUILD     ?= build
+# compilers at once where a check builds before it runs (tests/tests.mk)
+JOBS      ?= $(shell nproc 2>/dev/null || echo 1)
 
 # A copy without .git (the GPU machine) reads the version from .tool-version.
 HA_VERSION ?= $(shell git describe --always --dirty --tags 2>/dev/null || cat .tool-version 2>/dev/null || echo unknown)

@@ -25,7 +25,11 @@ $(BUILD)/tests/report_%: tests/unit/report/%.c tests/unit/report/recfix.c tests/
 	$(CC) $(BASE) $(REPORT_INC) $(CFLAGS) $(LDFLAGS) $< tests/unit/report/recfix.c $(REPORT_LIB_OBJ) $(FILTER_OBJ) $(LIBBASE) \
 	    -o $@ $(CMOCKA) $(JANSSON) $(LIBS)
 
-check-unit: $(UNIT_BIN) $(REPORT_UNIT_BIN)
+# Each check-* builds what it runs first, on every CPU (JOBS), then runs it:
+# the suites run in parallel in run_unit.sh, and the compiler must not
+# compete with them for CPUs while they do.
+check-unit:
+	@$(MAKE) --no-print-directory -j$(JOBS) $(UNIT_BIN) $(REPORT_UNIT_BIN)
 	@tests/run_unit.sh $(UNIT_BIN) $(REPORT_UNIT_BIN)
 
 # Stand-in runtimes, so CI drives the hip and cuda backends past "no device".
@@ -73,8 +77,11 @@ $(BUILD)/tests/integration_standin_api: LIBS := $(LIBS) -ldl
 test-tools: probes report $(FAKES) $(BUILD)/schema_md
 
 # Run from the repository root: the tests call ./run_all.sh.
-check-integration: test-tools $(INT_BIN)
-	@BUILD=$(BUILD) tests/run_unit.sh $(INT_BIN)
+# INT_SKIP: suites (integration_NAME) left out of this run; see check-nohdr.
+INT_RUN = $(filter-out $(INT_SKIP:%=$(BUILD)/tests/%),$(INT_BIN))
+check-integration:
+	@$(MAKE) --no-print-directory -j$(JOBS) test-tools $(INT_BIN)
+	@BUILD=$(BUILD) tests/run_unit.sh $(INT_RUN)
 
 SAN := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 check-sanitize:
@@ -89,7 +96,8 @@ $(BUILD)/tests/fuzz_replay_report: tests/fuzz/replay.c $(BUILD)/report/fuzz/fuzz
 	@mkdir -p $(dir $@)
 	$(CC) $(BASE) $(CFLAGS) $(LDFLAGS) $^ -o $@ $(JANSSON) $(LIBS)
 
-check-fuzz-corpus: $(BUILD)/tests/fuzz_replay $(BUILD)/tests/fuzz_replay_report
+check-fuzz-corpus:
+	@$(MAKE) --no-print-directory -j$(JOBS) $(BUILD)/tests/fuzz_replay $(BUILD)/tests/fuzz_replay_report
 	$(BUILD)/tests/fuzz_replay tests/fuzz/corpus
 	$(BUILD)/tests/fuzz_replay_report tests/fuzz/corpus
 
@@ -97,19 +105,25 @@ check-fuzz-corpus: $(BUILD)/tests/fuzz_replay $(BUILD)/tests/fuzz_replay_report
 # target that long over the tracked corpus. New inputs go to
 # build-fuzz/corpus-<target>; the tracked corpus is only read (copy a
 # finding into tests/fuzz/corpus by hand when make check should replay it).
+# The targets are built and run at once, each into its own log printed
+# whole when both are done: the time limit is wall time, so two at once
+# take one minute of CI, not two.
 FUZZ_SECONDS ?= 60
-FUZZ_CFLAGS := -g -O1 -fsanitize=fuzzer,address,undefined -std=c11 -D_GNU_SOURCE -Icommon $(REPORT_INC)
+FUZZ_TARGETS := record report
+FUZZ_CFLAGS := -g -O1 -fsanitize=fuzzer,address,undefined -std=c11 -D_GNU_SOURCE -DHA_VERSION='"fuzz"' -Icommon \
+    $(REPORT_INC)
 # the report library without any tool's main (report/tools/), as the tools link it
 FUZZ_LIB_SRC := $(REPORT_LIB_SRC) $(BASE_SRC)
 fuzz:
-	@mkdir -p build-fuzz/corpus-record build-fuzz/corpus-report
-	clang $(FUZZ_CFLAGS) report/fuzz/fuzz_record.c $(FUZZ_LIB_SRC) -o build-fuzz/fuzz_record $(JANSSON) $(LIBS)
-	clang $(FUZZ_CFLAGS) -DHA_VERSION='"fuzz"' report/fuzz/fuzz_report.c $(FUZZ_LIB_SRC) -o build-fuzz/fuzz_report \
-	    $(JANSSON) $(LIBS)
-	build-fuzz/fuzz_record -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 build-fuzz/corpus-record \
-	    tests/fuzz/corpus
-	build-fuzz/fuzz_report -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 -rss_limit_mb=4096 \
-	    build-fuzz/corpus-report tests/fuzz/corpus
+	@mkdir -p build-fuzz
+	@$(MAKE) --no-print-directory -j$(words $(FUZZ_TARGETS)) $(FUZZ_TARGETS:%=fuzz-%); rc=$$?; \
+	    for t in $(FUZZ_TARGETS); do cat build-fuzz/fuzz-$$t.log; done; exit $$rc
+fuzz-%:
+	@mkdir -p build-fuzz/corpus-$*
+	@{ clang $(FUZZ_CFLAGS) report/fuzz/fuzz_$*.c $(FUZZ_LIB_SRC) -o build-fuzz/fuzz_$* $(JANSSON) $(LIBS) && \
+	    build-fuzz/fuzz_$* -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 -rss_limit_mb=4096 \
+	        build-fuzz/corpus-$* tests/fuzz/corpus; } > build-fuzz/fuzz-$*.log 2>&1 || \
+	    { echo "fuzz: fuzz_$* failed (its log: build-fuzz/fuzz-$*.log, printed below)"; exit 1; }
 
 # The PyTorch test skips, saying why, where torch or a GPU is missing.
 check-torch: fix
@@ -130,7 +144,7 @@ check-gpu: fix
 HIP72 ?= build/hip-matrix/7.2/root/usr
 check-standin:
 	@if [ -f $(HIP72)/include/hip/hip_runtime_api.h ]; then \
-	    $(MAKE) BUILD=build-standin ROCM_PATH=$(abspath $(HIP72)) probes report build-standin/tests/integration_standin \
+	    $(MAKE) -j$(JOBS) BUILD=build-standin ROCM_PATH=$(abspath $(HIP72)) probes report build-standin/tests/integration_standin \
 	        build-standin/tests/integration_standin_api \
 	    && BUILD=build-standin tests/run_unit.sh build-standin/tests/integration_standin build-standin/tests/integration_standin_api; \
 	else echo "check-standin: [  SKIP    ] because $(HIP72) has no HIP 7.2 headers (make hip-matrix fetches them)"; fi
@@ -143,15 +157,30 @@ coverage:
 	@[ -f $(HIP72)/include/hip/hip_runtime_api.h ] || { \
 	    echo "coverage: needs the HIP 7.2 headers in $(HIP72): run make hip-matrix first"; exit 2; }
 	rm -rf build-cov
-	$(MAKE) BUILD=build-cov ROCM_PATH=$(abspath $(HIP72)) CFLAGS="-O0 -g --coverage" LDFLAGS="--coverage" \
+	$(MAKE) -j$(JOBS) BUILD=build-cov ROCM_PATH=$(abspath $(HIP72)) CFLAGS="-O0 -g --coverage" LDFLAGS="--coverage" \
 	    probes report $(FAKES:$(BUILD)/%=build-cov/%) $(addprefix build-cov/tests/,$(COV_TESTS))
 	BUILD=build-cov tests/run_unit.sh $(addprefix build-cov/tests/,$(COV_TESTS))
 	tools/coverage.sh build-cov common/backend_hip.c=90
 
 # The unit and integration tests once more with no GPU headers at all, as on
 # a machine without a CUDA toolkit or HIP: every test must decide from that.
+#
+# Suites that run the report tools alone (NOHDR_ALIKE) are left out here
+# when every object those tools are linked from is byte for byte the one
+# in build/ (make check's): the report code includes no GPU header, so the
+# run in make check has already judged this very code. Where any object
+# differs, or build/ was not made, they run here too.
+NOHDR_ALIKE := integration_committed
+REPORT_TOOL_OBJ := $(patsubst %.c,%.o,$(REPORT_LIB_SRC) $(wildcard report/tools/*.c) $(BASE_SRC))
+NOHDR := BUILD=build-nohdr CUDA_PATH=/nonexistent ROCM_PATH=/nonexistent
 check-nohdr:
-	$(MAKE) BUILD=build-nohdr CUDA_PATH=/nonexistent ROCM_PATH=/nonexistent check-unit check-integration
+	$(MAKE) $(NOHDR) check-unit
+	@$(MAKE) --no-print-directory -j$(JOBS) $(NOHDR) report
+	@skip="$(NOHDR_ALIKE)"; for o in $(REPORT_TOOL_OBJ); do \
+	    cmp -s build/$$o build-nohdr/$$o || { echo "check-nohdr: build/$$o differs or is missing: $(NOHDR_ALIKE) run here too"; \
+	        skip=; break; }; done; \
+	[ -z "$$skip" ] || echo "check-nohdr: $(NOHDR_ALIKE) not run again: the report tools' objects are those make check ran"; \
+	$(MAKE) $(NOHDR) INT_SKIP="$$skip" check-integration
 
 # diag is built too: the evidence tools are run only on the GPU machine, and
 # one that no longer compiles would be found there, on device time.
