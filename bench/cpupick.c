@@ -1,6 +1,7 @@
 #include "cpupick.h"
 
 #include <ctype.h>
+#include <math.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -66,6 +67,35 @@ static void score(int cpu, cpu_score *s)
     s->p90_ns = ha_percentile(per, 10, 90);
 }
 
+/* The CPUs a run may use, in order: those this process may use that are
+ * in the GPU's local_cpulist, or all it may use where none is (or the
+ * list is unknown). Their count into cpus; *nnear the local list's size
+ * (-1 unknown). */
+static int candidates(const char *sysfs_root, const char *pci_bus_id, const cpu_set_t *allowed, int *cpus,
+                      int *nnear, bool *use_near)
+{
+    unsigned char near[CPUPICK_MAX];
+    *nnear = -1;
+    if (pci_bus_id && *pci_bus_id) {
+        char p[300], buf[1024];
+        snprintf(p, sizeof p, "%s/sys/bus/pci/devices/%s/local_cpulist", sysfs_root, pci_bus_id);
+        FILE *f = fopen(p, "r");
+        if (f) {
+            if (fgets(buf, sizeof buf, f))
+                *nnear = cpupick_parse_list(buf, near, CPUPICK_MAX);
+            fclose(f);
+        }
+    }
+    int nboth = 0, n = 0;
+    for (int c = 0; c < CPUPICK_MAX && c < CPU_SETSIZE; c++)
+        nboth += CPU_ISSET(c, allowed) && *nnear > 0 && near[c];
+    *use_near = nboth > 0;
+    for (int c = 0; c < CPUPICK_MAX && c < CPU_SETSIZE; c++)
+        if (CPU_ISSET(c, allowed) && (!*use_near || near[c]))
+            cpus[n++] = c;
+    return n;
+}
+
 int cpupick_choose(const char *sysfs_root, const char *pci_bus_id, int forced, cpu_choice *out)
 {
     memset(out, 0, sizeof *out);
@@ -83,28 +113,12 @@ int cpupick_choose(const char *sysfs_root, const char *pci_bus_id, int forced, c
         snprintf(out->how, sizeof out->how, "--cpu %d", forced);
         return 0;
     }
-    unsigned char near[CPUPICK_MAX];
-    int nnear = -1;
-    if (pci_bus_id && *pci_bus_id) {
-        char p[300], buf[1024];
-        snprintf(p, sizeof p, "%s/sys/bus/pci/devices/%s/local_cpulist", sysfs_root, pci_bus_id);
-        FILE *f = fopen(p, "r");
-        if (f) {
-            if (fgets(buf, sizeof buf, f))
-                nnear = cpupick_parse_list(buf, near, CPUPICK_MAX);
-            fclose(f);
-        }
-    }
-    int nboth = 0;
-    for (int c = 0; c < CPUPICK_MAX && c < CPU_SETSIZE; c++) {
-        nboth += CPU_ISSET(c, &allowed) && nnear > 0 && near[c];
-    }
-    bool use_near = nboth > 0;
-    for (int c = 0; c < CPUPICK_MAX && c < CPU_SETSIZE; c++) {
-        if (!CPU_ISSET(c, &allowed) || (use_near && !near[c]) || cpupick_hold(c) != 0)
-            continue;
-        score(c, &out->scores[out->nscores++]);
-    }
+    int cpus[CPUPICK_MAX], nnear;
+    bool use_near;
+    int n = candidates(sysfs_root, pci_bus_id, &allowed, cpus, &nnear, &use_near);
+    for (int i = 0; i < n; i++)
+        if (cpupick_hold(cpus[i]) == 0)
+            score(cpus[i], &out->scores[out->nscores++]);
     int best = -1;
     for (int i = 0; i < out->nscores; i++)
         if (best < 0 || out->scores[i].p90_ns < out->scores[best].p90_ns)
@@ -120,5 +134,22 @@ int cpupick_choose(const char *sysfs_root, const char *pci_bus_id, int forced, c
              use_near ? "near the GPU (its local_cpulist) that this process may use"
                       : nnear > 0 ? "this process may use (none of them is in the GPU's local_cpulist)"
                                   : "this process may use (the GPU's local_cpulist is unknown)");
+    return 0;
+}
+
+int cpupick_start_at(const char *sysfs_root, const char *pci_bus_id, int cpu, cpu_choice *out)
+{
+    cpu_set_t allowed;
+    bool known = sched_getaffinity(0, sizeof allowed, &allowed) == 0;
+    if (cpupick_choose(sysfs_root, pci_bus_id, cpu, out) != 0)
+        return -1;
+    out->forced = false;
+    if (!known)
+        return 0;
+    int cpus[CPUPICK_MAX], nnear;
+    bool use_near;
+    int n = candidates(sysfs_root, pci_bus_id, &allowed, cpus, &nnear, &use_near);
+    for (int i = 0; i < n; i++)
+        out->scores[out->nscores++] = (cpu_score){.cpu = cpus[i], .p50_ns = NAN, .p90_ns = NAN};
     return 0;
 }

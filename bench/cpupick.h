@@ -34,6 +34,13 @@ int cpupick_parse_list(const char *s, unsigned char *set, int max);
  * the calling thread. Returns 0, or -1 when the forced CPU cannot be held. */
 int cpupick_choose(const char *sysfs_root, const char *pci_bus_id, int forced, cpu_choice *out);
 
+/* A worker of a run (--start-cpu): holds cpu, where the first process
+ * placed it, and lists the CPUs cpupick_choose would have surveyed, not
+ * timed (p50_ns, p90_ns NaN), as where it may move off a contended CPU
+ * (cpustate.h). Without that list a worker could only take a block again
+ * on the CPU that spoilt it. 0, or -1 when cpu cannot be held. */
+int cpupick_start_at(const char *sysfs_root, const char *pci_bus_id, int cpu, cpu_choice *out);
+
 /* Pins the calling thread to cpu; 0, or -1 as sched_setaffinity. */
 int cpupick_hold(int cpu);
 

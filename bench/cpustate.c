@@ -1,5 +1,6 @@
 #include "cpustate.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "paths.h"
@@ -26,6 +27,8 @@ void cpustate_init(cpu_state *s, const cpu_choice *c)
     s->cur = c->cpu;
     s->fast_ns = 1e300;
     s->may_move = c->cpu >= 0 && !c->forced;
+    const char *t = getenv("HOSTACCESS_TEST_CONTENDED");
+    s->test_contended = t && !strcmp(t, "1");
     for (int i = 0; i < c->nscores && s->ncpus < CPUPICK_MAX; i++)
         s->cpus[s->ncpus++] = c->scores[i].cpu;
     if (s->cur < 0) {
@@ -52,7 +55,7 @@ bool cpustate_check(cpu_state *s, double *probe)
     if (p < s->fast_ns)
         s->fast_ns = p;
     *probe = p;
-    bool bad = p > s->fast_ns * CPUSTATE_FACTOR;
+    bool bad = p > s->fast_ns * CPUSTATE_FACTOR || s->test_contended;
     s->contended += bad;
     return bad;
 }
@@ -64,7 +67,8 @@ bool cpustate_move(cpu_state *s, double *probe)
     int best = -1;
     double best_ns = 1e300;
     for (int i = 0; i < s->ncpus; i++) {
-        if (cpupick_hold(s->cpus[i]) != 0)
+        /* test only: the CPU a block just ran on is the contended one */
+        if ((s->test_contended && s->cpus[i] == s->cur) || cpupick_hold(s->cpus[i]) != 0)
             continue;
         double p = cpustate_probe();
         if (p < best_ns) {

@@ -33,6 +33,10 @@ typedef struct cpu_state {
     /* Blocks that may still be taken again: a machine contended throughout
      * (a busy CI host) must not make the run several times as long. */
     size_t retake_budget;
+    /* Test only: HOSTACCESS_TEST_CONTENDED=1 makes every probe read
+     * contended and every move leave the CPU it is on, so that the retake
+     * and move rules can be seen on any machine of two CPUs or more. */
+    bool test_contended;
 } cpu_state;
 
 /* Retakes allowed, as a share of the blocks a run plans. */

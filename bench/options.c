@@ -76,7 +76,9 @@ static int parse(bench *b, int argc, char **argv)
                   "what the host read buys over the runtime copy, and what each working discriminator costs on it; "
                   "test only: HOSTACCESS_TEST_SLOWDOWN=PATH=PERCENT[,...] stretches every batch of PATH by PERCENT "
                   "of its own time (the record says so); HOSTACCESS_TEST_WORKER_STOPS=I makes process I leave out "
-                  "the end of what it hands back, as a worker killed while writing would",
+                  "the end of what it hands back, as a worker killed while writing would; HOSTACCESS_TEST_CONTENDED=1 "
+                  "makes every CPU-state probe read contended (every block is then kept contended and left out of "
+                  "its row, as the record's cpu_state and processes say)",
                   own, 0, 0, NULL};
     int rc = ha_tool_parse(&b->t, &cli, argc, argv);
     if (rc)
@@ -236,13 +238,15 @@ int bench_check_started(bench *b)
     b->plan.order_seed = b->order_seed;
     long cpu = b->start_cpu >= 0 ? b->start_cpu : b->forced_cpu;
     b->have_allowed = sched_getaffinity(0, sizeof b->allowed, &b->allowed) == 0;
-    if (!rc && cpupick_choose("", b->t.env.pci_bus_id, (int)cpu, &b->cpu) != 0) {
+    int held = rc ? 0
+               : b->start_cpu >= 0 ? cpupick_start_at("", b->t.env.pci_bus_id, (int)cpu, &b->cpu)
+                                   : cpupick_choose("", b->t.env.pci_bus_id, (int)cpu, &b->cpu);
+    if (held != 0) {
         char msg[120];
         snprintf(msg, sizeof msg, "--%s %ld is not a CPU this process may run on", b->start_cpu >= 0 ? "start-cpu" : "cpu", cpu);
         rc = ha_tool_usage(&b->t, msg);
     } else if (!rc && b->start_cpu >= 0) {
         /* A worker starts where the first process sent it and moves off a contended CPU like any run. */
-        b->cpu.forced = false;
         snprintf(b->cpu.how, sizeof b->cpu.how, "process %ld of the run: started on CPU %ld, as the first process chose",
                  b->process_index, b->start_cpu);
     }

@@ -34,6 +34,9 @@ typedef struct bench_proc {
     double open_s, prepare_s, measure_s; /* start to backend open; the kinds and rows made; the rows timed */
     char side;                 /* an A/B session's: 'a' or 'b'; 0 in a plain run */
     int round, slot;           /* its round (0: process 1, in none) and its place in it (1, 2) */
+    /* its blocks and how they were kept on an uncontended CPU (cpustate.h):
+     * which processes lose a row to a contended CPU, and why */
+    size_t blocks, retaken, kept, moves;
 } bench_proc;
 
 struct bench;

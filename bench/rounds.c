@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include "hostread.h"
+#include "pathdefs.h"
 
 static void skip(bench_row *r, const char *why)
 {
@@ -11,10 +12,17 @@ static void skip(bench_row *r, const char *why)
     snprintf(r->skip_reason, sizeof r->skip_reason, "%s", why);
 }
 
-/* One block of a job: warm, take, probe; taken again on a contended CPU. */
+/* One block of a job: warm, take, probe; taken again on a contended CPU.
+ * An instrument's block (canary, syscall loop, harness) is taken again
+ * even when the run's retake budget is spent: every row of a process is
+ * judged with its instruments beside it, so a process whose instrument
+ * kept no uncontended block is lost to every row (H200: about a quarter of
+ * an A/B session's processes, issue 43), where a lost block of a path
+ * costs that row alone. At most 3 more takes of 3 instruments' blocks. */
 static void take_block(bench_job *j, cpu_state *cs)
 {
     bench_row *r = j->row;
+    bool instrument = bench_family_is_instrument(r->family);
     size_t start = r->nsamples;
     for (int take = 1;; take++) {
         if (j->session && ha_guard_session_begin() != 0) {
@@ -27,7 +35,7 @@ static void take_block(bench_job *j, cpu_state *cs)
             ha_guard_session_end();
         double probe;
         bool bad = cpustate_check(cs, &probe);
-        if (!bad || take == CPUSTATE_TAKES || cs->retake_budget == 0) {
+        if (!bad || take == CPUSTATE_TAKES || (cs->retake_budget == 0 && !instrument)) {
             r->block_state[r->nblocks] = bad ? -probe : probe;
             r->block_cpu[r->nblocks++] = cs->cur;
             cs->blocks++;
@@ -39,7 +47,8 @@ static void take_block(bench_job *j, cpu_state *cs)
         r->nsamples = start;
         r->retaken++;
         cs->retaken++;
-        cs->retake_budget--;
+        if (cs->retake_budget)
+            cs->retake_budget--;
         cpustate_move(cs, &probe);
     }
 }

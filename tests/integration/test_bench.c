@@ -8,6 +8,7 @@
 
 #include "itest.h"
 #include <jansson.h>
+#include <sched.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -143,6 +144,58 @@ static void a_worker_that_stops_early_counts_for_nothing(void **s)
     json_decref(j);
 }
 
+/* On a CPU found contended after every block (HOSTACCESS_TEST_CONTENDED),
+ * a worker moves off it as the first process does (it had no CPU to move
+ * to, issue 43), every process's counts reach the record, and an
+ * instrument's block is taken again whatever the retake budget: a process
+ * whose canary or syscall loop kept no block is lost to every row, a
+ * path's lost block to its own row only. */
+static void a_contended_worker_moves_and_keeps_its_instruments(void **s)
+{
+    (void)s;
+    assert_int_equal(it_sh("HOSTACCESS_TEST_CONTENDED=1 %s/bench_discriminator --backend sim --kind plain-readable "
+                           "--processes 2 --iterations 200 --repeat 1 --no-sweep --row-seconds 0.01 --json %s/c.json",
+                           build, tmp), 0);
+    char p[128];
+    snprintf(p, sizeof p, "%s/c.json", tmp);
+    json_error_t e;
+    json_t *j = json_load_file(p, 0, &e);
+    assert_non_null(j);
+    cpu_set_t set;
+    int ncpu = sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set) : 1;
+    size_t i;
+    json_t *pr, *r;
+    json_array_foreach(json_object_get(json_object_get(j, "processes"), "list"), i, pr) {
+        assert_true(json_is_true(json_object_get(pr, "ok")));
+        json_int_t blocks = json_integer_value(json_object_get(pr, "blocks"));
+        assert_true(blocks > 0);
+        assert_int_equal(json_integer_value(json_object_get(pr, "blocks_kept_contended")), blocks);
+        assert_true(json_integer_value(json_object_get(pr, "blocks_retaken")) > 0);
+        if (ncpu >= 2)
+            assert_true(json_integer_value(json_object_get(pr, "cpu_moves")) > 0);
+    }
+    if (ncpu < 2)
+        printf("note: one CPU here, so no process can move; the moves are not checked\n");
+    int instruments = 0, paths_cut = 0;
+    json_array_foreach(json_object_get(j, "rows"), i, r) {
+        const char *fam = json_string_value(json_object_get(r, "family"));
+        json_int_t blocks = (json_int_t)json_array_size(json_object_get(r, "block_state_ns")),
+                   retaken = json_integer_value(json_object_get(r, "retaken"));
+        if (json_is_true(json_object_get(r, "skipped")) || !fam || blocks == 0)
+            continue;
+        if (!strcmp(fam, "canary") || !strcmp(fam, "syscall") || !strcmp(fam, "harness")) {
+            instruments++;
+            if (retaken != 3 * blocks)
+                fail_msg("instrument %s: %lld retakes of %lld blocks, not 3 each", fam, (long long)retaken,
+                         (long long)blocks);
+        } else
+            paths_cut += retaken < 3 * blocks;
+    }
+    assert_int_equal(instruments, 3);
+    assert_true(paths_cut > 0); /* the budget binds the paths: the test can tell */
+    json_decref(j);
+}
+
 static void no_readable_kind_says_why_and_runs_the_rest(void **s)
 {
     (void)s;
@@ -184,6 +237,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(every_path_runs_and_is_recorded),
         cmocka_unit_test(a_worker_that_stops_early_counts_for_nothing),
+        cmocka_unit_test(a_contended_worker_moves_and_keeps_its_instruments),
         cmocka_unit_test(no_readable_kind_says_why_and_runs_the_rest),
         cmocka_unit_test(bad_input_is_refused),
     };
