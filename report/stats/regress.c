@@ -974,12 +974,25 @@ static bool same_sealed_records(const m_run *a, const m_run *b)
 }
 
 /* Returns whether timings were looked at (false: not comparable, or one run twice). */
+/* Two devices of one machine start (run_all.sh --parallel: dev0 and dev1,
+ * one boot): another device index or PCI bus there is another GPU, never
+ * the same one later, so its timings are not comparable, --same-machine
+ * or not. Across machine starts a PCI bus is a machine fact like any
+ * other (machine_facts): timings then wait for --same-machine. */
+static bool two_devices_of_one_machine(const m_env *x, const m_env *y)
+{
+    if (!*x->boot_id || strcmp(x->boot_id, y->boot_id) || strcmp(x->host, y->host))
+        return false;
+    return (x->device >= 0 && y->device >= 0 && x->device != y->device) ||
+           (*x->pci_bus_id && *y->pci_bus_id && strcmp(x->pci_bus_id, y->pci_bus_id));
+}
+
 static bool cmp_bench(const regress_cfg *cfg, const m_run *ra, const m_run *rb, findings *f)
 {
     const m_bench *a = &ra->bench, *b = &rb->bench;
     const m_env *x = ra->env, *y = rb->env;
     if (strcmp(x->backend, y->backend) || strcmp(x->device_name, y->device_name) ||
-        strcmp(x->sim_profile, y->sim_profile)) {
+        strcmp(x->sim_profile, y->sim_profile) || two_devices_of_one_machine(x, y)) {
         f->timings = "the runs are of different backends or devices: kinds, verdicts and pool checks are compared, "
                      "timings never.";
         return false;
