@@ -270,7 +270,8 @@ static int family_pair(unsigned long long *s, const double *shift, double (*sp)(
         a[r] = run(s, 50 + r, sp(r), 0.01, K);
         b[r] = run(s, (50 + r) * (1 + shift[r]), sp(r), 0.01, K);
     }
-    assert_true(ha_gate_family(rules, ROWS, a, b, g) >= 0);
+    long found = ha_gate_family(rules, ROWS, a, b, g);
+    assert_true(found >= 0);
     int other = 0;
     for (int r = 0; r < ROWS; r++) {
         bool flag = g[r].outcome == HA_GATE_REGRESSION || g[r].outcome == HA_GATE_IMPROVEMENT;
@@ -281,6 +282,20 @@ static int family_pair(unsigned long long *s, const double *shift, double (*sp)(
         ha_gate_row one;
         ha_gate_judge(&rule, &a[r], &b[r], &one);
         *bonferroni += shift[r] > 0 && one.outcome == HA_GATE_REGRESSION;
+        if (!flag)
+            continue;
+        /* a flagged row's interval is at 1 - alpha R / m, R flagged (the
+         * false-coverage level docs/gate.md gives), not Bonferroni's
+         * 1 - alpha / m: narrower than the row judged alone once R > 1
+         * (alone: Welch, as the family judges a row of no group) */
+        assert_float_equal(g[r].level, 1 - family_rule.alpha * (double)found / ROWS, 1e-12);
+        if (family_rule.group)
+            continue;
+        double w = log(g[r].r.hi / g[r].r.lo), w1 = log(one.r.hi / one.r.lo);
+        if (found > 1)
+            assert_true(w < w1 * (1 - 1e-9));
+        else
+            assert_float_equal(w, w1, 1e-9 * w1);
     }
     return other;
 }
