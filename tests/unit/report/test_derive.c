@@ -294,6 +294,35 @@ static void the_fix_of_unknown_readability_fails_its_expectation(void **s)
     assert_int_equal(expectation("the fixed kind vmm-device+host")->status, EXP_FAIL);
 }
 
+/* "Some kind could be created" asks whether the probe made a GPU kind,
+ * not whether one reads: with every kind made and none host-readable it
+ * passes (that is a finding, shown elsewhere, not a broken run); with
+ * none made it fails. */
+static void some_kind_created_counts_unreadable_kinds(void **s)
+{
+    (void)s;
+    json_t *probe = recfix_load("probe_discriminator.json"), *k;
+    size_t i;
+    json_array_foreach(json_object_get(probe, "kinds"), i, k) {
+        if (json_is_true(json_object_get(k, "created")) && !json_is_true(json_object_get(k, "control")))
+            json_object_set_new(k, "readable", json_false());
+    }
+    derive_from(probe);
+    assert_int_equal(run.d.nreadable, 0);
+    assert_true(run.d.nunreadable > 0);
+    assert_int_equal(expectation("some kind could be created")->status, EXP_PASS);
+    m_free_run(&run);
+    probe = recfix_load("probe_discriminator.json");
+    json_array_foreach(json_object_get(probe, "kinds"), i, k) {
+        if (!json_is_true(json_object_get(k, "control"))) {
+            json_object_set_new(k, "created", json_false());
+            json_object_set_new(k, "readable", json_null());
+        }
+    }
+    derive_from(probe);
+    assert_int_equal(expectation("some kind could be created")->status, EXP_FAIL);
+}
+
 /* The run of a pool record whose create_pool check failed. */
 static void derive_a_failed_pool_check(void)
 {
@@ -391,6 +420,7 @@ int main(void)
         cmocka_unit_test_teardown(cycles_that_straddle_the_goal_are_within_noise, teardown),
         cmocka_unit_test_teardown(a_simulated_throughput_is_never_judged, teardown),
         cmocka_unit_test_teardown(the_fix_of_unknown_readability_fails_its_expectation, teardown),
+        cmocka_unit_test_teardown(some_kind_created_counts_unreadable_kinds, teardown),
         cmocka_unit_test_teardown(a_failed_pool_check_fails_its_expectation, teardown),
         cmocka_unit_test_teardown(junit_skips_what_could_not_run, teardown),
         cmocka_unit_test_teardown(junit_counts_what_its_cases_hold, teardown),
