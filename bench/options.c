@@ -238,9 +238,11 @@ int bench_check_started(bench *b)
     b->plan.order_seed = b->order_seed;
     long cpu = b->start_cpu >= 0 ? b->start_cpu : b->forced_cpu;
     b->have_allowed = sched_getaffinity(0, sizeof b->allowed, &b->allowed) == 0;
+    /* a worker (--start-cpu) may move, as the first process may, unless the run is held on one CPU (--cpu) */
     int held = rc ? 0
-               : b->start_cpu >= 0 ? cpupick_start_at("", b->t.env.pci_bus_id, (int)cpu, &b->cpu)
-                                   : cpupick_choose("", b->t.env.pci_bus_id, (int)cpu, &b->cpu);
+               : b->start_cpu >= 0 && b->forced_cpu < 0
+                   ? cpupick_start_at("", b->t.env.pci_bus_id, (int)cpu, &b->cpu)
+                   : cpupick_choose("", b->t.env.pci_bus_id, (int)cpu, &b->cpu);
     if (held != 0) {
         char msg[120];
         snprintf(msg, sizeof msg, "--%s %ld is not a CPU this process may run on", b->start_cpu >= 0 ? "start-cpu" : "cpu", cpu);

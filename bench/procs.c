@@ -206,7 +206,8 @@ static void read_worker(bench *b, int pi, const char *file)
  * the worker's own. */
 static char **worker_argv(const bench *b, int argc, char **argv, int pi, const char *out, char *num[4])
 {
-    static const char *const own[] = {"--json", "--sweep-csv", "--processes", "--cpu", "--ab", "--ab-budget", "--ab-seed", NULL};
+    /* --cpu goes on: a worker of a run held on one CPU is held there too */
+    static const char *const own[] = {"--json", "--sweep-csv", "--processes", "--ab", "--ab-budget", "--ab-seed", NULL};
     char **v = calloc((size_t)argc + 16, sizeof *v);
     if (!v)
         return NULL;

@@ -973,7 +973,6 @@ static bool same_sealed_records(const m_run *a, const m_run *b)
     return sealed > 0;
 }
 
-/* Returns whether timings were looked at (false: not comparable, or one run twice). */
 /* Two devices of one machine start (run_all.sh --parallel: dev0 and dev1,
  * one boot): another device index or PCI bus there is another GPU, never
  * the same one later, so its timings are not comparable, --same-machine
@@ -987,6 +986,7 @@ static bool two_devices_of_one_machine(const m_env *x, const m_env *y)
            (*x->pci_bus_id && *y->pci_bus_id && strcmp(x->pci_bus_id, y->pci_bus_id));
 }
 
+/* Returns whether timings were looked at (false: not comparable, or one run twice). */
 static bool cmp_bench(const regress_cfg *cfg, const m_run *ra, const m_run *rb, findings *f)
 {
     const m_bench *a = &ra->bench, *b = &rb->bench;

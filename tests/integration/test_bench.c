@@ -146,7 +146,8 @@ static void a_worker_that_stops_early_counts_for_nothing(void **s)
 
 /* On a CPU found contended after every block (HOSTACCESS_TEST_CONTENDED),
  * a worker moves off it as the first process does (it had no CPU to move
- * to, issue 43), every process's counts reach the record, and an
+ * to, issue 43) unless the run is held on one CPU (--cpu), every
+ * process's counts reach the record, and an
  * instrument's block is taken again whatever the retake budget: a process
  * whose canary or syscall loop kept no block is lost to every row, a
  * path's lost block to its own row only. */
@@ -193,6 +194,18 @@ static void a_contended_worker_moves_and_keeps_its_instruments(void **s)
     }
     assert_int_equal(instruments, 3);
     assert_true(paths_cut > 0); /* the budget binds the paths: the test can tell */
+    json_decref(j);
+    /* a run held on one CPU (--cpu) holds every process there */
+    assert_int_equal(it_sh("HOSTACCESS_TEST_CONTENDED=1 %s/bench_discriminator --backend sim --kind plain-readable "
+                           "--cpu 0 --processes 2 --iterations 200 --repeat 1 --no-sweep --row-seconds 0.01 "
+                           "--json %s/held.json", build, tmp), 0);
+    snprintf(p, sizeof p, "%s/held.json", tmp);
+    j = json_load_file(p, 0, &e);
+    assert_non_null(j);
+    json_array_foreach(json_object_get(json_object_get(j, "processes"), "list"), i, pr) {
+        assert_true(json_is_true(json_object_get(pr, "ok")));
+        assert_int_equal(json_integer_value(json_object_get(pr, "cpu_moves")), 0);
+    }
     json_decref(j);
 }
 
