@@ -366,7 +366,8 @@ static bool judged(const m_row *r) { return !r->skipped && !m_family_is_instrume
 /* A row whose cost follows the process's memory layout, not the code or
  * the machine: reading /proc/self/maps up to the mapping costs what the
  * lines before it cost, and where the mapping lands differs run to run
- * (on the H200, ±50 % between two runs of one build, results/gate-h200/).
+ * (on the H200, ±50 % between two runs of one build: results/gate-h200/,
+ * in the tree at e9a8d2a).
  * Reported, never gated. */
 static bool layout_bound(const m_row *r) { return r->candidate && !strcmp(r->candidate, "os_proc_maps"); }
 
