@@ -16,6 +16,9 @@
 #define PLOT_W 860
 #define PLOT_H 380
 #define TREND_MAX_XLABELS 24 /* labels on a plot's axis at most */
+#define PLOT_AXIS_W 420 /* px of a plot's x axis: its key takes the rest of PLOT_W */
+#define MARK_GAP_PX 18  /* change-point numbers closer than this share no row */
+#define MARK_ROWS 4     /* rows of numbers above a plot at most */
 static const char *const plots[] = {"latency", "verdicts", "pool"};
 #define NPLOTS 3
 
@@ -200,12 +203,36 @@ static void plot_script(FILE *gp, int g, int k, const trend_run *runs, size_t fr
      * position only: nothing of the marks file reaches the script) */
     fprintf(gp, "unset arrow\n");
     fprintf(gp, "unset label\n");
-    for (size_t m = 0; m < nmarks; m++)
+    /* Numbers of marks closer than MARK_GAP_PX are staggered up in rows
+     * above the plot (the title and the top margin make room), so that
+     * neighbouring change points stay readable: the committed 210 runs
+     * have marks one run apart. */
+    double gap = MARK_GAP_PX * (double)(to - from) / PLOT_AXIS_W, last[MARK_ROWS];
+    int rows = 1;
+    for (int r = 0; r < MARK_ROWS; r++)
+        last[r] = -INFINITY;
+    for (size_t m = 0; m < nmarks; m++) {
+        int row = 0;
+        while (row < MARK_ROWS && fabs(marks_x[m] - last[row]) < gap)
+            row++;
+        if (row == MARK_ROWS) { /* every row near: the one whose last number is farthest back */
+            row = 0;
+            for (int r = 1; r < MARK_ROWS; r++)
+                if (last[r] < last[row])
+                    row = r;
+        }
+        last[row] = marks_x[m];
+        rows = row + 1 > rows ? row + 1 : rows;
         fprintf(gp, "set arrow %zu from %.1f, graph 0 to %.1f, graph 1 nohead dt 3 lw 2 lc rgb '#7030a0' back\n"
-                    "set label %zu '%zu' at %.1f, graph 1 center offset 0, 0.6 textcolor rgb '#7030a0'\n",
-                m + 1, marks_x[m], marks_x[m], m + 2, m + 1, marks_x[m]);
-    fprintf(gp, "set output 'group%d_%s.svg'\nset title '%s%s'\n", g, plots[k], plot_titles[k],
-            sim ? " - SIMULATED, not a measurement of any GPU" : "");
+                    "set label %zu '%zu' at %.1f, graph 1 center offset 0, %.1f textcolor rgb '#7030a0'\n",
+                m + 1, marks_x[m], marks_x[m], m + 2, m + 1, marks_x[m], 0.6 + 1.2 * row);
+    }
+    if (rows > 1)
+        fprintf(gp, "set tmargin %.1f\n", 3 + 1.2 * (rows - 1));
+    else
+        fprintf(gp, "set tmargin\n");
+    fprintf(gp, "set output 'group%d_%s.svg'\nset title '%s%s' offset 0, %.1f\n", g, plots[k], plot_titles[k],
+            sim ? " - SIMULATED, not a measurement of any GPU" : "", 1.2 * (rows - 1));
     if (sim)
         fprintf(gp, "set label 1 'SIMULATED' at graph 0.5, 0.5 center font ',36' textcolor rgb '#e8b0b0' back\n");
     else
@@ -275,12 +302,15 @@ int trend_write_group(const char *out, int g, const trend_run *runs, size_t from
     if (!f)
         return -1;
     double low = 100 * HA_POOL_THROUGHPUT_GOAL;
-    /* At most TREND_MAX_XLABELS labels on the axis (every step-th run and
-     * the last): 210 runs' labels would merge into one black band. */
+    /* At most TREND_MAX_XLABELS labels on the axis: every step-th run
+     * counted back from the newest, which is always labelled. 210 runs'
+     * labels would merge into one black band; and counted from the oldest,
+     * the newest run's label, added at the end, overlapped the one before
+     * (seen in chromium by integration_changes:a_long_trend_page_reads). */
     size_t step = (to - from + TREND_MAX_XLABELS - 1) / TREND_MAX_XLABELS;
     for (size_t i = from; i < to; i++) {
         const trend_run *u = &runs[i];
-        bool labelled = step <= 1 || (i - from) % step == 0 || i + 1 == to;
+        bool labelled = step <= 1 || (to - 1 - i) % step == 0;
         char *label = labelled ? rf_printf("%s %s %s", u->tool, u->runtime, u->time) : strdup("");
         fprintf(f, "%zu ", i - from);
         gp_data_str(f, label ? label : u->dir);

@@ -242,3 +242,37 @@ void it_set_every(json_t *j, const char *key, const char *value)
             it_set_every(v, key, value);
     }
 }
+
+int it_have_browser(void) { return it_sh("command -v chromium") == 0; }
+
+int it_browser_dom(const char *page, const char *profile_dir, const char *pattern)
+{
+    /* --virtual-time-budget: the page's scripts and images finish before
+     * the DOM is dumped; the rest keeps a headless run off the network */
+    const char *cmd = "chromium --headless --no-sandbox --disable-gpu --disable-background-networking "
+                      "--disable-component-update --disable-sync --no-first-run --user-data-dir='%s/chrome' "
+                      "--virtual-time-budget=5000 --dump-dom 'file://%s' 2>/dev/null";
+    if (!pattern)
+        return it_sh(cmd, profile_dir, page);
+    char full[1024];
+    int n = snprintf(full, sizeof full, "%s | grep -o '%s'", cmd, pattern);
+    if (n < 0 || (size_t)n >= sizeof full) {
+        snprintf(it_out, sizeof it_out, "it_browser_dom: the pattern is too long");
+        return 127;
+    }
+    return it_sh(full, profile_dir, page);
+}
+
+int it_plots_in_browser(const char *page_dir, const char *profile_dir)
+{
+    int rc = it_sh("d='%s' && f=\"$d/plots-in-browser.html\" && { printf '<!doctype html><html><body>\\n' && "
+                   "for s in \"$d\"/*.svg; do sed '/^<?xml/d' \"$s\" || exit 1; done && printf '<script>\\n' && "
+                   "cat tests/integration/xlabels.js && printf '</script></body></html>\\n'; } > \"$f\"",
+                   page_dir);
+    if (rc != 0)
+        return rc;
+    char page[1024];
+    if ((size_t)snprintf(page, sizeof page, "%s/plots-in-browser.html", page_dir) >= sizeof page)
+        return 127;
+    return it_browser_dom(page, profile_dir, "data-[a-z-]*=\"[0-9]*\"");
+}

@@ -75,6 +75,24 @@ void it_later(json_t *bench);
  * into run. 0 on success; on failure run_all's output is printed. */
 int it_sim_run(const char *results, char *run, size_t n);
 
+/* Loads the page (a file path) in headless chromium, with its profile
+ * under profile_dir, and leaves in it_out the DOM the browser made of it
+ * once its scripts ran: whole, or only what `grep -o pattern` keeps of it
+ * (pattern NULL: whole; a big page's DOM outgrows it_out; pattern holds
+ * neither ' nor %). Returns the
+ * shell's status: chromium's, or grep's when a pattern is given. The
+ * caller skips where chromium is not installed (it_have_browser). */
+int it_browser_dom(const char *page, const char *profile_dir, const char *pattern);
+int it_have_browser(void);
+
+/* The plots of a trend page (every SVG in page_dir) inlined into one page,
+ * with tests/integration/xlabels.js after them, loaded in chromium: it_out
+ * then holds what the script found, as data-NAME="N" lines (data-svgs,
+ * data-xlabels, data-xlabel-overlaps, data-marks, data-mark-overlaps,
+ * data-slowed). Run from the source tree's root. Returns 0 when it got
+ * them. */
+int it_plots_in_browser(const char *page_dir, const char *profile_dir);
+
 /* Says why a test does not apply here, then skips it (cmocka's skip()). */
 #define it_skip(...)                                                                               \
     do {                                                                                           \

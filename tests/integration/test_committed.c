@@ -172,6 +172,33 @@ static void the_readme_example_shows_its_plots(void **s)
         fail_msg("the README's example does not show its plots:\n%s", it_out);
 }
 
+/* The trend page of the committed H200 campaigns (210 runs, change
+ * points one run apart), looked at in chromium (issue 44, item 8): no two
+ * x-axis labels and no two change-point numbers overlap. Before, the
+ * newest run's label crowded the one before it on every plot and 12 pairs
+ * of numbers were drawn over each other. */
+static void the_committed_trend_page_reads_in_a_browser(void **s)
+{
+    (void)s;
+    if (it_sh("test -x %s/bin/trend && test -x %s/bin/changes && command -v gnuplot", it_build(), it_build()) != 0)
+        it_skip("the trend page needs the report tools and gnuplot");
+    if (!it_have_browser())
+        it_skip("no chromium here: nothing to look at the page with");
+    int rc = it_sh("mkdir %s/gp && cp -r results/gate-proc-h200/m*/20*/ %s/gp/ && "
+                   "{ report/changes %s/gp --json %s/gp.json >/dev/null; [ $? -le 1 ]; } && "
+                   "report/trend %s/gp --changes %s/gp.json --out %s/gp-trend >/dev/null",
+                   tmp, tmp, tmp, tmp, tmp, tmp, tmp);
+    if (rc != 0)
+        fail_msg("the committed campaigns' trend page was not made:\n%s", it_out);
+    char dir[128];
+    snprintf(dir, sizeof dir, "%s/gp-trend", tmp);
+    assert_int_equal(it_plots_in_browser(dir, tmp), 0);
+    const char *marks = strstr(it_out, "data-marks=\"");
+    if (!marks || atoi(marks + strlen("data-marks=\"")) < 2 || !strstr(it_out, "data-xlabel-overlaps=\"0\"") ||
+        !strstr(it_out, "data-mark-overlaps=\"0\""))
+        fail_msg("in chromium the committed runs' plots overlap (or show no change points to judge):\n%s", it_out);
+}
+
 /* The committed change points are made over the runs
  * results/changes-h200/runs.txt names (the test above, with a user's own
  * run beside them). Here, the control: the same folder read as "every run"
@@ -242,6 +269,7 @@ int main(void)
         cmocka_unit_test(a_series_of_two_machines_is_judged_as_its_pair),
         cmocka_unit_test(the_committed_change_points_and_summaries_are_what_this_tree_makes),
         cmocka_unit_test(the_readme_example_shows_its_plots),
+        cmocka_unit_test(the_committed_trend_page_reads_in_a_browser),
         cmocka_unit_test(a_users_own_run_leaves_the_committed_change_points_alone),
         cmocka_unit_test(a_compacted_torch_log_is_quoted_as_before),
     };
