@@ -96,12 +96,8 @@ double ha_f_sf(double x, double d1, double d2)
     return ibeta(d2 / 2, d1 / 2, d2 / (d2 + d1 * x));
 }
 
-double ha_t_quantile(double p, double df)
+static double t_quantile_bisect(double p, double df)
 {
-    if (!(p > 0 && p < 1) || !(df > 0))
-        return NAN;
-    if (p < 0.5)
-        return -ha_t_quantile(1 - p, df);
     /* Bisection on the monotone cdf: 200 halvings of a bracket that
      * doubles until it holds p reach the double's precision. */
     double lo = 0, hi = 1;
@@ -115,6 +111,28 @@ double ha_t_quantile(double p, double df)
             hi = mid;
     }
     return (lo + hi) / 2;
+}
+
+double ha_t_quantile(double p, double df)
+{
+    if (!(p > 0 && p < 1) || !(df > 0))
+        return NAN;
+    if (p < 0.5)
+        return -ha_t_quantile(1 - p, df);
+    /* The same few (level, df) pairs come back for every row of every run
+     * a report tool reads (a bisection each was a twentieth of trend's
+     * time over a results folder): the last ones are kept, per thread. */
+    enum { KEPT = 8 };
+    struct quantile { double p, df, q; }; /* df 0 (never asked for) marks an empty slot */
+    static _Thread_local struct quantile kept[KEPT];
+    static _Thread_local unsigned next;
+    for (unsigned i = 0; i < KEPT; i++)
+        if (kept[i].df == df && kept[i].p == p)
+            return kept[i].q;
+    double q = t_quantile_bisect(p, df);
+    kept[next] = (struct quantile){p, df, q};
+    next = (next + 1) % KEPT;
+    return q;
 }
 
 int ha_proc_interval(const ha_proc_est *e, double level, double *lo, double *hi)
