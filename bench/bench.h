@@ -57,6 +57,7 @@ typedef struct bench {
     int bad_kind;                  /* an unreadable kind, -1 none */
     cpu_choice cpu;                /* the CPU the run started on, and why */
     cpu_state state;               /* how every block was kept on an uncontended CPU */
+    bench_order_log order_log;     /* the row orders this process ran */
     long forced_cpu;               /* --cpu, -1 none */
     bench_job jobs[MAX_ROWS];      /* the rows that are timed, one job each */
     size_t njobs;

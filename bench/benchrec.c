@@ -266,14 +266,17 @@ static void json_processes(const bench *b, jw *w)
         json_num_or_null(w, HF_PROC_OPEN, p->ok, p->open_s);
         json_num_or_null(w, HF_PROC_PREPARE, p->ok, p->prepare_s);
         json_num_or_null(w, HF_PROC_MEASURE, p->ok, p->measure_s);
-        const int cpu_ids[] = {HF_PROC_BLOCKS, HF_PROC_RETAKEN, HF_PROC_KEPT, HF_PROC_MOVES};
-        const size_t cpu_counts[] = {p->blocks, p->retaken, p->kept, p->moves};
+        const int cpu_ids[] = {HF_PROC_BLOCKS, HF_PROC_RETAKEN, HF_PROC_KEPT, HF_PROC_MOVES, HF_PROC_UNSHUFFLED};
+        const size_t cpu_counts[] = {p->blocks, p->retaken, p->kept, p->moves, p->order.unshuffled};
         for (size_t k = 0; k < sizeof cpu_ids / sizeof cpu_ids[0]; k++) {
             if (p->ok)
                 hw_uint(w, cpu_ids[k], cpu_counts[k]);
             else
                 hw_null(w, cpu_ids[k]);
         }
+        char digest[24];
+        snprintf(digest, sizeof digest, "%016llx", p->order.digest);
+        hw_str(w, HF_PROC_ORDER_DIGEST, p->ok ? digest : NULL);
         if (b->ab.on) {
             hw_str(w, HF_PROC_SIDE, p->side == 'b' ? "b" : "a");
             hw_int(w, HF_PROC_ROUND, p->round);

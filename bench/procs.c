@@ -18,7 +18,7 @@
 
 extern char **environ;
 
-#define WORKER_MAGIC "hostaccess bench worker 2"
+#define WORKER_MAGIC "hostaccess bench worker 3"
 
 unsigned long long bench_proc_seed(int index)
 {
@@ -66,6 +66,7 @@ void bench_procs_collect_self(bench *b)
     p->retaken = b->state.retaken;
     p->kept = b->state.kept;
     p->moves = b->state.moves;
+    p->order = b->order_log;
     b->nprocs = 1;
     for (size_t i = 0; i < b->nrows; i++) {
         bench_row *r = &b->rows[i];
@@ -87,8 +88,9 @@ int bench_procs_write_worker(const bench *b)
     }
     const bench_proc *p = &b->procs[0];
     const cpu_state *cs = &b->state;
-    fprintf(f, "%s\nprocess %.6f %.6f %.6f %.6f %d %zu %zu %zu %zu\n", WORKER_MAGIC, p->wall_s, p->open_s,
-            p->prepare_s, p->measure_s, b->cpu.cpu, cs->blocks, cs->retaken, cs->kept, cs->moves);
+    fprintf(f, "%s\nprocess %.6f %.6f %.6f %.6f %d %zu %zu %zu %zu %llx %zu\n", WORKER_MAGIC, p->wall_s, p->open_s,
+            p->prepare_s, p->measure_s, b->cpu.cpu, cs->blocks, cs->retaken, cs->kept, cs->moves, b->order_log.digest,
+            b->order_log.unshuffled);
     for (size_t i = 0; i < b->nrows; i++) {
         const bench_row *r = &b->rows[i];
         double *v = malloc((r->nblocks ? r->nblocks : 1) * sizeof *v);
@@ -177,8 +179,9 @@ static void read_worker(bench *b, int pi, const char *file)
             if (!magic)
                 break;
         } else if (!strncmp(line, "process ", 8)) {
-            if (sscanf(line + 8, "%lf %lf %lf %lf %d %zu %zu %zu %zu", &p->wall_s, &p->open_s, &p->prepare_s,
-                       &p->measure_s, &cpu, &p->blocks, &p->retaken, &p->kept, &p->moves) != 9)
+            if (sscanf(line + 8, "%lf %lf %lf %lf %d %zu %zu %zu %zu %llx %zu", &p->wall_s, &p->open_s, &p->prepare_s,
+                       &p->measure_s, &cpu, &p->blocks, &p->retaken, &p->kept, &p->moves, &p->order.digest,
+                       &p->order.unshuffled) != 11)
                 break;
         } else if (!strncmp(line, "row\t", 4)) {
             if (read_row(b, pi, line + 4) != 0)

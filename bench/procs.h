@@ -22,6 +22,14 @@
 /* A worker that runs longer than this is ended, and named. */
 #define BENCH_WORKER_LIMIT_S 300
 
+/* The row orders a process actually ran, for its record: a process whose
+ * seed was ignored, or whose rounds were not shuffled, shows here (issue
+ * 45: a worker running process 1's order looked like any other). */
+typedef struct bench_order_log {
+    unsigned long long digest; /* FNV-1a 64 over every round's row indices, in the order run */
+    size_t unshuffled;         /* rounds run in the order of the round before of their repeat */
+} bench_order_log;
+
 /* What happened to one process of the run, and where its time went. */
 typedef struct bench_proc {
     int index;                 /* 1 .. K; 1 is the bench itself */
@@ -37,6 +45,7 @@ typedef struct bench_proc {
     /* its blocks and how they were kept on an uncontended CPU (cpustate.h):
      * which processes lose a row to a contended CPU, and why */
     size_t blocks, retaken, kept, moves;
+    bench_order_log order;     /* the row orders it ran (rounds.h) */
 } bench_proc;
 
 struct bench;

@@ -53,13 +53,36 @@ static void take_block(bench_job *j, cpu_state *cs)
     }
 }
 
+#define FNV_OFFSET 0xcbf29ce484222325ull
+#define FNV_PRIME 0x100000001b3ull
+
+/* One round's order, hashed: into the run's digest and on its own. */
+static unsigned long long log_round(bench_order_log *log, const size_t *order, size_t m)
+{
+    unsigned long long h = FNV_OFFSET;
+    for (size_t i = 0; i < m; i++)
+        for (int k = 0; k < 4; k++) { /* the index's low 32 bits, a byte at a time */
+            unsigned char byte = (unsigned char)(order[i] >> (8 * k));
+            h = (h ^ byte) * FNV_PRIME;
+            log->digest = (log->digest ^ byte) * FNV_PRIME;
+        }
+    return h;
+}
+
 int bench_run_rounds(bench_job *jobs, size_t n, const bench_plan *plan, int repeats,
-                     const ha_clock_info *ci, cpu_state *cs)
+                     const ha_clock_info *ci, cpu_state *cs, bench_order_log *log)
 {
     int rc = 0;
     size_t *order = malloc((n ? n : 1) * sizeof *order);
-    if (!order)
+    /* each repeat's last round's order, as a hash */
+    unsigned long long *last = calloc(repeats > 0 ? (size_t)repeats : 1, sizeof *last);
+    if (!order || !last) {
+        free(order);
+        free(last);
         return -1;
+    }
+    log->digest = FNV_OFFSET;
+    log->unshuffled = 0;
     for (size_t i = 0; i < n; i++) {
         bench_job *j = &jobs[i];
         if (j->session && ha_guard_session_begin() != 0) {
@@ -97,6 +120,10 @@ int bench_run_rounds(bench_job *jobs, size_t n, const bench_plan *plan, int repe
             order[i - 1] = order[k];
             order[k] = t;
         }
+        unsigned long long h = log_round(log, order, m);
+        if (m > 1 && round >= repeats && h == last[round % repeats])
+            log->unshuffled++;
+        last[round % repeats] = h;
         for (size_t i = 0; i < m; i++)
             take_block(&jobs[order[i]], cs);
     }
@@ -105,5 +132,6 @@ int bench_run_rounds(bench_job *jobs, size_t n, const bench_plan *plan, int repe
         jobs[i].row->fallbacks = jobs[i].c.fallbacks;
     }
     free(order);
+    free(last);
     return rc;
 }

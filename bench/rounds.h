@@ -27,8 +27,9 @@ typedef struct bench_job {
  * its block. After each block the CPU's state is probed (cpustate.h): a
  * contended CPU is left, and the block taken again, up to CPUSTATE_TAKES
  * times. Returns -1 when memory for samples runs out (those rows are
- * marked skipped). Statistics are left to bench_summarise. */
+ * marked skipped). The orders it ran go into *log. Statistics are left
+ * to bench_summarise. */
 int bench_run_rounds(bench_job *jobs, size_t n, const bench_plan *plan, int repeats,
-                     const ha_clock_info *ci, cpu_state *cs);
+                     const ha_clock_info *ci, cpu_state *cs, bench_order_log *log);
 
 #endif

@@ -10,7 +10,7 @@ static void time_rows(bench *b)
 {
     ha_log(HA_LOG_INFO, "%zu rows in %ld interleaved rounds", b->njobs,
             b->plan.rounds * b->repeat);
-    bench_run_rounds(b->jobs, b->njobs, &b->plan, (int)b->repeat, &b->clock, &b->state);
+    bench_run_rounds(b->jobs, b->njobs, &b->plan, (int)b->repeat, &b->clock, &b->state, &b->order_log);
     /* The harness first: every other row's overhead is reckoned from it. */
     for (size_t i = 0; i < b->njobs; i++)
         if (!b->jobs[i].row->skipped && !strcmp(b->jobs[i].row->path, "harness"))

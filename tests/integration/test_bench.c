@@ -144,6 +144,40 @@ static void a_worker_that_stops_early_counts_for_nothing(void **s)
     json_decref(j);
 }
 
+/* Each process runs the row orders its own seed makes, shuffled anew every
+ * round (issue 45): the record says what each one ran, not only the seed
+ * it was given, so a worker that ran process 1's order, or one order every
+ * round, shows. */
+static void each_process_runs_its_own_shuffled_orders(void **s)
+{
+    (void)s;
+    assert_int_equal(it_sh("%s/bench_discriminator --backend sim --processes 3 --iterations 200 --repeat 1 "
+                           "--no-sweep --row-seconds 0.02 --json %s/order.json",
+                           build, tmp), 0);
+    char p[128];
+    snprintf(p, sizeof p, "%s/order.json", tmp);
+    json_error_t e;
+    json_t *j = json_load_file(p, 0, &e);
+    assert_non_null(j);
+    assert_true(json_integer_value(json_object_get(json_object_get(j, "plan"), "rounds")) >= 3);
+    const char *digest[3] = {NULL, NULL, NULL};
+    size_t i;
+    json_t *pr;
+    json_array_foreach(json_object_get(json_object_get(j, "processes"), "list"), i, pr) {
+        assert_true(i < 3 && json_is_true(json_object_get(pr, "ok")));
+        digest[i] = json_string_value(json_object_get(pr, "order_digest"));
+        assert_non_null(digest[i]);
+        json_int_t same = json_integer_value(json_object_get(pr, "rounds_unshuffled"));
+        if (!json_is_integer(json_object_get(pr, "rounds_unshuffled")) || same != 0)
+            fail_msg("process %zu ran %lld round(s) in the order of the round before", i + 1, (long long)same);
+    }
+    for (int a = 0; a < 3; a++)
+        for (int b = a + 1; b < 3; b++)
+            if (digest[a] && digest[b] && !strcmp(digest[a], digest[b]))
+                fail_msg("processes %d and %d ran the same row orders (%s)", a + 1, b + 1, digest[a]);
+    json_decref(j);
+}
+
 /* On a CPU found contended after every block (HOSTACCESS_TEST_CONTENDED),
  * a worker moves off it as the first process does (it had no CPU to move
  * to, issue 43) unless the run is held on one CPU (--cpu), every
@@ -251,6 +285,7 @@ int main(void)
         cmocka_unit_test(every_path_runs_and_is_recorded),
         cmocka_unit_test(a_worker_that_stops_early_counts_for_nothing),
         cmocka_unit_test(a_contended_worker_moves_and_keeps_its_instruments),
+        cmocka_unit_test(each_process_runs_its_own_shuffled_orders),
         cmocka_unit_test(no_readable_kind_says_why_and_runs_the_rest),
         cmocka_unit_test(bad_input_is_refused),
     };
