@@ -354,9 +354,3 @@ long ha_bh_step_up(const double *p, size_t n, size_t m, double q, double *cut)
     free(order);
     return (long)found;
 }
-
-const char *ha_gate_name(ha_gate_outcome o)
-{
-    static const char *const n[] = {"same", "regression", "improvement", "inconclusive", "monitor-only", "too few processes"};
-    return o <= HA_GATE_TOO_FEW ? n[o] : "?";
-}

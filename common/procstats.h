@@ -152,7 +152,6 @@ long ha_gate_family(const ha_gate_rule *rule, size_t n, const ha_proc_est *a, co
  * within q k / m) and the cut, the R-th smallest p-value (every p at or
  * below it is a discovery; -1 for none). -1 out of memory. */
 long ha_bh_step_up(const double *p, size_t n, size_t m, double q, double *cut);
-const char *ha_gate_name(ha_gate_outcome o);
 
 /* Student's t: the distribution function and its inverse (p in (0, 1)),
  * df > 0 (real: Welch's df is not whole). */
