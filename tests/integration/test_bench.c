@@ -49,6 +49,21 @@ static const json_t *row(const json_t *rows, const char *path, const char *cand,
     return NULL;
 }
 
+/* Runs the simulated bench with env (VAR=VALUE ..., or "") and args,
+ * writing tmp/NAME.json, and returns that record (the caller frees it). */
+static json_t *bench_record(const char *env, const char *args, const char *name)
+{
+    if (it_sh("%s %s/bench_discriminator --backend sim %s --json %s/%s.json", env, build, args, tmp, name) != 0)
+        fail_msg("the bench exited non-zero:\n%s", it_out);
+    char p[128];
+    snprintf(p, sizeof p, "%s/%s.json", tmp, name);
+    json_error_t e;
+    json_t *j = json_load_file(p, 0, &e);
+    if (!j)
+        fail_msg("%s: %s", p, e.text);
+    return j;
+}
+
 static void every_path_runs_and_is_recorded(void **s)
 {
     (void)s;
@@ -103,14 +118,9 @@ static void every_path_runs_and_is_recorded(void **s)
 static void a_worker_that_stops_early_counts_for_nothing(void **s)
 {
     (void)s;
-    assert_int_equal(it_sh("HOSTACCESS_TEST_WORKER_STOPS=3 %s/bench_discriminator --backend sim --kind plain-readable "
-                           "--processes 5 --iterations 200 --repeat 1 --no-sweep --row-seconds 0.02 --json %s/w.json",
-                           build, tmp), 0);
-    char p[128];
-    snprintf(p, sizeof p, "%s/w.json", tmp);
-    json_error_t e;
-    json_t *j = json_load_file(p, 0, &e);
-    assert_non_null(j);
+    json_t *j = bench_record("HOSTACCESS_TEST_WORKER_STOPS=3",
+                             "--kind plain-readable --processes 5 --iterations 200 --repeat 1 --no-sweep "
+                             "--row-seconds 0.02", "w");
     json_t *procs = json_object_get(j, "processes"), *list = json_object_get(procs, "list");
     assert_int_equal(json_integer_value(json_object_get(procs, "finished")), 4);
     assert_int_equal(json_array_size(list), 5);
@@ -151,14 +161,7 @@ static void a_worker_that_stops_early_counts_for_nothing(void **s)
 static void each_process_runs_its_own_shuffled_orders(void **s)
 {
     (void)s;
-    assert_int_equal(it_sh("%s/bench_discriminator --backend sim --processes 3 --iterations 200 --repeat 1 "
-                           "--no-sweep --row-seconds 0.02 --json %s/order.json",
-                           build, tmp), 0);
-    char p[128];
-    snprintf(p, sizeof p, "%s/order.json", tmp);
-    json_error_t e;
-    json_t *j = json_load_file(p, 0, &e);
-    assert_non_null(j);
+    json_t *j = bench_record("", "--processes 3 --iterations 200 --repeat 1 --no-sweep --row-seconds 0.02", "order");
     assert_true(json_integer_value(json_object_get(json_object_get(j, "plan"), "rounds")) >= 3);
     const char *digest[3] = {NULL, NULL, NULL};
     size_t i;
@@ -188,14 +191,9 @@ static void each_process_runs_its_own_shuffled_orders(void **s)
 static void a_contended_worker_moves_and_keeps_its_instruments(void **s)
 {
     (void)s;
-    assert_int_equal(it_sh("HOSTACCESS_TEST_CONTENDED=1 %s/bench_discriminator --backend sim --kind plain-readable "
-                           "--processes 2 --iterations 200 --repeat 1 --no-sweep --row-seconds 0.01 --json %s/c.json",
-                           build, tmp), 0);
-    char p[128];
-    snprintf(p, sizeof p, "%s/c.json", tmp);
-    json_error_t e;
-    json_t *j = json_load_file(p, 0, &e);
-    assert_non_null(j);
+    json_t *j = bench_record("HOSTACCESS_TEST_CONTENDED=1",
+                             "--kind plain-readable --processes 2 --iterations 200 --repeat 1 --no-sweep "
+                             "--row-seconds 0.01", "c");
     cpu_set_t set;
     int ncpu = sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set) : 1;
     size_t i;
@@ -230,12 +228,9 @@ static void a_contended_worker_moves_and_keeps_its_instruments(void **s)
     assert_true(paths_cut > 0); /* the budget binds the paths: the test can tell */
     json_decref(j);
     /* a run held on one CPU (--cpu) holds every process there */
-    assert_int_equal(it_sh("HOSTACCESS_TEST_CONTENDED=1 %s/bench_discriminator --backend sim --kind plain-readable "
-                           "--cpu 0 --processes 2 --iterations 200 --repeat 1 --no-sweep --row-seconds 0.01 "
-                           "--json %s/held.json", build, tmp), 0);
-    snprintf(p, sizeof p, "%s/held.json", tmp);
-    j = json_load_file(p, 0, &e);
-    assert_non_null(j);
+    j = bench_record("HOSTACCESS_TEST_CONTENDED=1",
+                     "--kind plain-readable --cpu 0 --processes 2 --iterations 200 --repeat 1 --no-sweep "
+                     "--row-seconds 0.01", "held");
     json_array_foreach(json_object_get(json_object_get(j, "processes"), "list"), i, pr) {
         assert_true(json_is_true(json_object_get(pr, "ok")));
         assert_int_equal(json_integer_value(json_object_get(pr, "cpu_moves")), 0);
