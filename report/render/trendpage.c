@@ -194,6 +194,24 @@ static FILE *tracked_file(const char *out, const char *name)
     return f;
 }
 
+/* The row above the plot for a change point's number at x: the lowest
+ * whose last number is at least gap away; when every row has one nearer,
+ * the row whose last number is farthest back. last[] is updated. */
+static int mark_row(double x, double last[MARK_ROWS], double gap)
+{
+    int row = 0;
+    while (row < MARK_ROWS && fabs(x - last[row]) < gap)
+        row++;
+    if (row == MARK_ROWS) {
+        row = 0;
+        for (int r = 1; r < MARK_ROWS; r++)
+            if (last[r] < last[row])
+                row = r;
+    }
+    last[row] = x;
+    return row;
+}
+
 /* One plot of a group: its series that have data, then where its axes landed. */
 static void plot_script(FILE *gp, int g, int k, const trend_run *runs, size_t from, size_t to, double lo,
                         const double *marks_x, size_t nmarks)
@@ -212,16 +230,7 @@ static void plot_script(FILE *gp, int g, int k, const trend_run *runs, size_t fr
     for (int r = 0; r < MARK_ROWS; r++)
         last[r] = -INFINITY;
     for (size_t m = 0; m < nmarks; m++) {
-        int row = 0;
-        while (row < MARK_ROWS && fabs(marks_x[m] - last[row]) < gap)
-            row++;
-        if (row == MARK_ROWS) { /* every row near: the one whose last number is farthest back */
-            row = 0;
-            for (int r = 1; r < MARK_ROWS; r++)
-                if (last[r] < last[row])
-                    row = r;
-        }
-        last[row] = marks_x[m];
+        int row = mark_row(marks_x[m], last, gap);
         rows = row + 1 > rows ? row + 1 : rows;
         fprintf(gp, "set arrow %zu from %.1f, graph 0 to %.1f, graph 1 nohead dt 3 lw 2 lc rgb '#7030a0' back\n"
                     "set label %zu '%zu' at %.1f, graph 1 center offset 0, %.1f textcolor rgb '#7030a0'\n",
