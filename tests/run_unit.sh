@@ -33,5 +33,5 @@ for t in "$@"; do
     i=$((i + 1))
 done
 echo "suites: $passed passed, $failed failed ($jobs at once); the slowest:"
-sort -rn "$logs/times" | head -5
+sort -rn "$logs/times" | head -8
 [ "$failed" -eq 0 ]
