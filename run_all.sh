@@ -11,9 +11,11 @@
 # row is decided or --ab-budget seconds of rounds (140) are spent. SPEC is
 # env:NAME=VALUE[,NAME=VALUE...] (B's processes get these variables: another
 # runtime library, ROCM_PATH, HOSTACCESS_TEST_SLOWDOWN, the pool's switch)
-# or build:DIR (another hostaccess build's bench). 'build/bin/compare RUN'
-# judges the two sides on their pairs (docs/gate.md); the other tools run
-# once, as side A.
+# or build:DIR (another hostaccess build's bench). After A's steps, B's env,
+# probes and pool_check run once with B's variables or from B's build, into
+# b_NAME.json beside A's: the folder is whole only when both sides are.
+# 'build/bin/compare RUN' judges the bench on the sides' pairs and B's
+# kinds, candidates and pool checks against A's (docs/gate.md).
 #
 # --require-gpu (or HOSTACCESS_REQUIRE_GPU=1, for dashboards) fails with the
 # tools' status (3 no runtime, 4 no device) and the reason, instead of
@@ -179,6 +181,27 @@ check_args() {
 }
 check_args bench_discriminator "${bench_argv[@]}"
 check_args pool_check "${pool_argv[@]}"
+# An A/B session's side B: after A's steps, B's env, probes and pool run
+# with B's variables (env:) or from B's build (build:), each into
+# b_NAME.json beside A's, sealed by the one manifest. The bench says what
+# SPEC names (one reader of SPEC), NUL-separated: "env" NAME=VALUE..., or
+# "build" and the folder that holds B's tools.
+b_vars=() b_dir=
+if [ -n "$ab" ]; then
+    [ -x "$build/bench_discriminator" ] ||
+        { echo "run_all.sh: --ab needs the bench: make probes" >&2; exit 2; }
+    side_file=$(mktemp "${TMPDIR:-/tmp}/hostaccess-side-b.XXXXXX") || exit 1
+    "$build/bench_discriminator" --ab "$ab" --ab-side-b >"$side_file"
+    rc=$?
+    mapfile -d '' -t side <"$side_file"
+    rm -f "$side_file"
+    [ $rc -eq 0 ] || exit $rc
+    case "${side[0]:-}" in
+        env) b_vars=("${side[@]:1}") ;;
+        build) b_dir=${side[1]:-} ;;
+        *) echo "run_all.sh: the bench did not say what side B of '$ab' is: make probes again" >&2; exit 1 ;;
+    esac
+fi
 # The listing's first line is "BACKEND COUNT"; a runtime that ended the tool
 # early (an initialiser that exits) leaves anything else.
 first=${listing%%$'\n'*}
@@ -280,11 +303,23 @@ fi
 # The tools of a run, in order; step_args gives each one's own arguments
 # as an array (a folder with blanks in its name stays one argument).
 steps=(env probe_discriminator probe_memgetaccess bench_discriminator pool_check)
+[ -n "$ab" ] && steps+=(b_env b_probe_discriminator b_probe_memgetaccess b_pool_check)
 step_bin() {
-    case "$1" in env|probe_discriminator) echo "$probe" ;; *) echo "$build/$1" ;; esac
+    case "$1" in
+        b_env) [ -n "$b_dir" ] && echo "$b_dir/probe_discriminator" || step_bin env ;;
+        b_*) [ -n "$b_dir" ] && echo "$b_dir/${1#b_}" || step_bin "${1#b_}" ;;
+        env|probe_discriminator) echo "$probe" ;;
+        *) echo "$build/$1" ;;
+    esac
+}
+# A step's environment: side B's variables exported for B's steps only.
+step_run() {
+    local v
+    if [[ "$name" == b_* ]]; then for v in "${b_vars[@]}"; do export "$v"; done; fi
+    exec "$@"
 }
 step_args() {
-    case "$1" in
+    case "${1#b_}" in
         env) args=(--env-only) ;;
         probe_discriminator) args=(--isolate="$isolate") ;;
         probe_memgetaccess) args=() ;;
@@ -367,7 +402,7 @@ for dev in $devices; do
         # A timed step waits for the other devices' timed steps (--parallel).
         # flock in the background and waited for: a signal still stops us.
         timed=
-        if [ -n "${HOSTACCESS_TIMED_LOCK:-}" ] && { [ "$name" = bench_discriminator ] || [ "$name" = pool_check ]; }; then
+        if [ -n "${HOSTACCESS_TIMED_LOCK:-}" ] && { [ "$name" = bench_discriminator ] || [ "${name#b_}" = pool_check ]; }; then
             timed=1
             exec 9>>"$HOSTACCESS_TIMED_LOCK"
             if ! flock -n 9; then
@@ -381,8 +416,8 @@ for dev in $devices; do
         # In the background and waited for, so a signal reaches the trap at once.
         # The backend as the user asked for it (auto by default): each record
         # keeps why the others were not used.
-        "$bin" --backend "$backend" "${profile[@]}" "${require[@]}" --device "$dev" --json "$dir/$name.json" "${args[@]}" \
-            >"$dir/$name.txt" 2>"$dir/$name.log" &
+        (step_run "$bin" --backend "$backend" "${profile[@]}" "${require[@]}" --device "$dev" --json "$dir/$name.json" \
+            "${args[@]}") >"$dir/$name.txt" 2>"$dir/$name.log" &
         child=$!
         wait "$child"
         rc=$?

@@ -126,6 +126,20 @@ void ab_free(ab_session *s)
     s->nvars = 0;
 }
 
+int ab_print_side_b(const ab_session *s, FILE *f)
+{
+    if (s->b_exe) {
+        const char *slash = strrchr(s->b_exe, '/');
+        int len = slash ? (int)(slash - s->b_exe) : 1;
+        fprintf(f, "build%c%.*s%c", 0, len, slash ? s->b_exe : ".", 0);
+    } else {
+        fprintf(f, "env%c", 0);
+        for (int i = 0; i < s->nvars; i++)
+            fprintf(f, "%s%c", s->vars[i], 0);
+    }
+    return fflush(f) == 0 && !ferror(f) ? 0 : -1;
+}
+
 /* ---- the looks ---- */
 
 /* compare beside this bench (BUILD/bin/compare); none when the report

@@ -18,6 +18,7 @@
 #define HA_BENCH_AB_H
 
 #include <stdbool.h>
+#include <stdio.h>
 #include <stddef.h>
 
 #include "abgate.h"
@@ -48,6 +49,12 @@ typedef struct ab_session {
  * exist and be executable. */
 int ab_parse_spec(ab_session *s, const char *spec, char *why, size_t n);
 void ab_free(ab_session *s);
+
+/* Side B as SPEC names it, for run_all.sh, which runs B's probes and pool
+ * after the bench with it (one reader of SPEC: this one): to f, each field
+ * followed by a NUL byte, "env" and then each NAME=VALUE, or "build" and
+ * the folder that holds B's bench. 0, or -1 when f could not be written. */
+int ab_print_side_b(const ab_session *s, FILE *f);
 
 struct bench;
 /* The rounds, from process 2 on. Returns 0, or HA_EXIT_FAIL when the

@@ -42,7 +42,7 @@ static int a_seed(const char *v, char *why, size_t n)
 static int parse(bench *b, int argc, char **argv)
 {
     static ha_opt_list kinds, paths;
-    static bool nosweep, listpaths;
+    static bool nosweep, listpaths, ab_side_b;
     static long iterations = -1, warmup = -1, sweep_iterations = -1;
     static const char *seed, *ab, *ab_seed;
     const ha_opt own[] = {
@@ -68,6 +68,8 @@ static int parse(bench *b, int argc, char **argv)
         {"ab-budget", HA_OPT_REAL, AB_MIN_BUDGET_S, AB_MAX_BUDGET_S, &b->ab.budget_s, "S",
          "an A/B session starts no round that would end past S seconds of its rounds (140)", NULL},
         {"ab-seed", HA_OPT_STRING, 0, 0, &ab_seed, "S", "the seed of the A/B order in each round (from the clock)", a_seed},
+        {"ab-side-b", HA_OPT_FLAG, 0, 0, &ab_side_b, NULL,
+         "internal (run_all.sh --ab): print side B as --ab names it, NUL-separated (ab.h), then exit", NULL},
         {"no-sweep", HA_OPT_FLAG, 0, 0, &nosweep, NULL, "no size sweep", NULL},
         {"list-paths", HA_OPT_FLAG, 0, 0, &listpaths, NULL, "list the paths with their families, then exit", NULL},
         {NULL, 0, 0, 0, NULL, NULL, NULL, NULL},
@@ -90,8 +92,8 @@ static int parse(bench *b, int argc, char **argv)
     }
     if (seed)
         b->order_seed = strtoull(seed, NULL, 10);
-    if ((b->ab.budget_s > 0 || ab_seed) && !ab)
-        return ha_tool_usage(&b->t, "--ab-budget and --ab-seed belong to an A/B session: give --ab SPEC");
+    if ((b->ab.budget_s > 0 || ab_seed || ab_side_b) && !ab)
+        return ha_tool_usage(&b->t, "--ab-budget, --ab-seed and --ab-side-b belong to an A/B session: give --ab SPEC");
     if (ab) {
         char why[400];
         if (b->worker_out || b->process_index > 1)
@@ -100,6 +102,8 @@ static int parse(bench *b, int argc, char **argv)
             return ha_tool_usage(&b->t, why);
         if (b->ab.budget_s <= 0)
             b->ab.budget_s = AB_DEFAULT_BUDGET_S;
+        if (ab_side_b)
+            return ab_print_side_b(&b->ab, stdout) == 0 ? -1 : ha_tool_usage(&b->t, "stdout cannot be written");
         b->ab.seed = ab_seed ? strtoull(ab_seed, NULL, 10) : ((unsigned long long)(ha_now_s() * 1e6) | 1);
         b->nprocs_requested = 1 + 2 * HA_AB_MAX_ROUNDS;
     }

@@ -52,22 +52,9 @@ static void cell(FILE *o, const char *s)
 static void row(FILE *o, int id)
 {
     const ha_field *f = &ha_fields[id];
-    char p[256], t[64], range[96] = "";
+    char p[256], t[64];
     path(id, p, sizeof p);
     types(f, t, sizeof t);
-    if (f->min <= f->max && (f->types & (T_INT | T_NUM) || f->elem & (T_INT | T_NUM)))
-        snprintf(range, sizeof range, "%.15g … %.15g", f->min, f->max);
-    if (f->vals) {
-        size_t l = strlen(range);
-        snprintf(range + l, sizeof range - l, "%s", l ? "; " : "");
-        l = strlen(range);
-        for (const char *v = f->vals; *v && l + 4 < sizeof range; v++) {
-            range[l++] = *v == '|' ? ',' : *v;
-            if (*v == '|')
-                range[l++] = ' ';
-        }
-        range[l] = 0;
-    }
     char req[48];
     if (f->since == 0)
         snprintf(req, sizeof req, "optional");
@@ -75,7 +62,17 @@ static void row(FILE *o, int id)
         snprintf(req, sizeof req, "always%s", f->types & F_MEAS ? ", if measured" : "");
     else
         snprintf(req, sizeof req, "from v%d%s", f->since, f->types & F_MEAS ? ", if measured" : "");
-    fprintf(o, "| `%s` | %s | %s | %s | %s | ", p, t, f->unit[0] ? f->unit : "", range, req);
+    fprintf(o, "| `%s` | %s | %s | ", p, t, f->unit[0] ? f->unit : "");
+    /* the range and every value, written whole (never cut to a buffer) */
+    bool numeric = f->min <= f->max && (f->types & (T_INT | T_NUM) || f->elem & (T_INT | T_NUM));
+    if (numeric)
+        fprintf(o, "%.15g … %.15g", f->min, f->max);
+    if (f->vals) {
+        fputs(numeric ? "; " : "", o);
+        for (const char *v = f->vals; *v; v++)
+            fputs(*v == '|' ? ", " : (char[]){*v, 0}, o);
+    }
+    fprintf(o, " | %s | ", req);
     cell(o, f->doc);
     fprintf(o, " |\n");
 }

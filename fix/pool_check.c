@@ -80,6 +80,7 @@ static struct {
     size_t nsizes;
     tput tp[MAX_SIZES];
     long cycles;
+    bool tput_fix; /* throughput timed with the host grant (HOSTACCESS_POOL_HOST_ACCESS) */
 } G;
 
 static void add(const char *name, const char *mode, ck_status st, const char *fmt, ...)
@@ -361,11 +362,13 @@ static void run_throughput(tput *tp, size_t bytes)
     const ha_backend *be = &G.t.be;
     tp->bytes = bytes;
     refpool_config cfg = refpool_default_config(be);
-    cfg.host_access = true;
+    cfg.host_access = G.tput_fix;
     char why[300];
     refpool *p = NULL;
-    tp->mode = "device+fix";
-    if (refpool_create(be, &cfg, &p, why, sizeof why) == REFPOOL_E_UNSUPPORTED) {
+    tp->mode = G.tput_fix ? "device+fix" : "device-nofix";
+    if (!G.tput_fix)
+        snprintf(tp->note, sizeof tp->note, "HOSTACCESS_POOL_HOST_ACCESS=0: timed without the host grant");
+    if (refpool_create(be, &cfg, &p, why, sizeof why) == REFPOOL_E_UNSUPPORTED && G.tput_fix) {
         /* The grant only changes who may read; the copies are the same. */
         cfg.host_access = false;
         tp->mode = "device-nofix";
@@ -576,11 +579,25 @@ int main(int argc, char **argv)
          "check only this mode: device+fix, device-nofix, hostbacked+fix, hostbacked-nofix (repeatable)", mode_check},
         {NULL, 0, 0, 0, NULL, NULL, NULL, NULL},
     };
-    ha_cli cli = {"pool_check", "", "the reference sleep-mode pool with the host-access fix, checked and timed", own,
+    ha_cli cli = {"pool_check", "",
+                  "the reference sleep-mode pool with the host-access fix, checked and timed; "
+                  "HOSTACCESS_POOL_HOST_ACCESS=0 times it without the fix (the checks run every mode either way)", own,
                   0, 0, NULL};
     int prc = ha_tool_parse(&G.t, &cli, argc, argv);
     if (prc)
         return prc < 0 ? HA_EXIT_OK : prc;
+    /* The pool's host-access switch, as fix/torch_alloc.c reads it: 0
+     * times sleep and wake without the host grant, so an A/B session
+     * (run_all.sh --ab env:HOSTACCESS_POOL_HOST_ACCESS=0) shows what the
+     * fix costs them. The checks run every mode either way. */
+    const char *grant = getenv("HOSTACCESS_POOL_HOST_ACCESS");
+    if (grant && strcmp(grant, "0") && strcmp(grant, "1")) {
+        char msg[200];
+        snprintf(msg, sizeof msg, "HOSTACCESS_POOL_HOST_ACCESS='%.40s': expected 1 (time the pool with the fix, the "
+                                  "default) or 0 (without it)", grant);
+        return ha_tool_usage(&G.t, msg);
+    }
+    G.tput_fix = !grant || !strcmp(grant, "1");
     bool sizes_given = sizes != NULL;
     if (sizes && strcmp(sizes, "none") == 0) {
         G.nsizes = 0;

@@ -7,6 +7,8 @@
  *   run_manifest DIR --backend B --device N [--interrupted SIG] [--choice TEXT]
  *                [--fallback BACKEND:STATUS:WHY]... [--attachment torch_pool.txt]
  *                NAME:STATUS...
+ * NAME is a tool's (env, probe_discriminator, ...), or b_ and a tool's for
+ * an A/B session's side B (run_all.sh --ab): at most 9 steps.
  * An attachment (the PyTorch step's output, which the report quotes) is
  * sealed like a record.
  * STATUS is a number, or "-" for a tool that did not run (not built).
@@ -70,7 +72,7 @@ static const ha_opt options[] = {
     {NULL, 0, 0, 0, NULL, NULL, NULL, NULL},
 };
 static const ha_cli cli = {"run_manifest", "DIR NAME:STATUS...", "writes DIR/MANIFEST.json, last, for run_all.sh",
-                           options, 1, 8, NULL};
+                           options, 1, 10, NULL};
 
 /* The record's size and digest, read back from the disk. */
 static int digest(const char *path, long long *bytes, char hex[65])
@@ -107,7 +109,7 @@ static bool leftover(const char *dir)
 
 int main(int argc, char **argv)
 {
-    const char *pos[8];
+    const char *pos[10];
     int npos;
     int rc = ha_cli_parse(&cli, argc, argv, pos, &npos);
     if (rc)
@@ -132,7 +134,7 @@ int main(int argc, char **argv)
         return HA_EXIT_OUTPUT;
     /* Looked at before the manifest's own temporary file exists. */
     bool complete = !interrupted;
-    struct { char name[48]; char rec[64]; long long bytes; char hex[65]; bool have; char status[8]; } s[8];
+    struct { char name[48]; char rec[64]; long long bytes; char hex[65]; bool have; char status[8]; } s[10];
     for (int i = 1; i < npos; i++) {
         const char *colon = strchr(pos[i], ':');
         int len = (int)(colon - pos[i]);

@@ -265,6 +265,8 @@ int m_load_run(m_run *r, const char *path, unsigned flags, char **err)
     int rc = m_read_run(r, path, flags, err);
     if (rc == 0)
         m_derive(r);
+    if (rc == 0 && r->side_b)
+        m_derive(r->side_b);
     return rc;
 }
 

@@ -96,6 +96,7 @@ void findings_clear(findings *f)
     f->notes = f->differ = NULL;
     f->n = f->nnotes = f->ndiffer = 0;
     f->same_machine = false;
+    f->sides = false;
     f->timings = NULL;
     free(f->unresolved);
     f->unresolved = NULL;
@@ -140,8 +141,8 @@ void findings_markdown(FILE *out, const findings *f, const m_run *a, const m_run
         n[c] = findings_count(f, c);
     fprintf(out, "## hostaccess compare: %s\n\n", findings_verdict(f));
     fprintf(out, "| run | folder | tool | host | device | CPU | driver | runtime |\n|---|---|---|---|---|---|---|---|\n");
-    md_run(out, "old", a);
-    md_run(out, "new", b);
+    md_run(out, f->sides ? "A" : "old", a);
+    md_run(out, f->sides ? "B" : "new", b);
     fprintf(out, "\n");
     if (a->d.simulated || b->d.simulated)
         fprintf(out, "> %s run is SIMULATED: not evidence.\n\n", a->d.simulated && b->d.simulated ? "Each" : "One");

@@ -39,6 +39,7 @@ typedef struct findings {
     char **differ; /* the facts in which the runs differ, "host: a → b" */
     size_t ndiffer;
     bool same_machine;
+    bool sides;          /* an A/B session: the two runs shown are its sides A and B, not old and new */
     const char *timings; /* what is done with timings, said in the first lines (a static string), or NULL */
     char *unresolved;    /* no regression, but too few rows shown the same to say clean: why, and what would
                             resolve them (malloc'd), or NULL */

@@ -7,7 +7,8 @@ Each CAMPAIGN_DIR is one machine start; its ab.tsv names each session's
 spec and folder. For every session: compare's verdict and exit status, the
 timed rows it shows the same within +-10 %, the rows it flags, and for a
 spec that slows a path (env:HOSTACCESS_TEST_SLOWDOWN=PATH=PERCENT) how many
-of that path's rows it flags and whether a row of another path was flagged.
+of that path's rows it flags and whether a row of another path was flagged;
+and what compare found in side B's probes and pool against side A's.
 Then the totals against the issue's goals. Exit: 0 the goals hold (every
 A/A session 0 flags and >= 90 % of rows same; every row of a +10 % path
 flagged and nothing else; nothing flagged at +3 %), 1 they do not, 2 bad
@@ -22,6 +23,8 @@ import sys
 HERE = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 COUNTS = re.compile(r"(\d+) row\(s\): (\d+) same, (\d+) regression\(s\), (\d+) improvement\(s\)")
 FLAGGED = re.compile(r"^- timing (\S+) / ", re.M)
+# side B's untimed findings (its kinds, candidates and pool against A's)
+UNTIMED = re.compile(r"^- (?:kind|candidate|status|pool_check|throughput|record) ", re.M)
 SLOWED = re.compile(r"^env:HOSTACCESS_TEST_SLOWDOWN=([a-z_]+)=(\d+)$")
 
 
@@ -41,7 +44,9 @@ def judge(compare, folder):
     verdict = p.stdout.split("\n", 1)[0].replace("## hostaccess compare: ", "")
     head, _, _ = p.stdout.partition("### How it was judged")
     flagged = [x.replace("\\_", "_") for x in FLAGGED.findall(head.split("### Regression", 1)[-1])] if reg else []
-    return p.returncode, verdict, rows, same, reg, imp, flagged
+    side_b = ("not run (a run_all.sh before side B's steps)" if "side B ran the bench only" in p.stdout
+              else f"{len(UNTIMED.findall(head))} finding(s)")
+    return p.returncode, verdict, rows, same, reg, imp, flagged, side_b
 
 
 def path_rows(folder, path):
@@ -67,8 +72,8 @@ def main():
     ok = True
     tot = {"aa": 0, "aa_flag": 0, "aa_rows": 0, "aa_same": 0, "p10_rows": 0, "p10_hit": 0, "p10_other": 0,
            "p3": 0, "p3_flag": 0}
-    print("| machine | B | compare | rows same | flagged | of the slowed path |")
-    print("|---|---|---|---|---|---|")
+    print("| machine | B | compare | rows same | flagged | of the slowed path | B's probes and pool |")
+    print("|---|---|---|---|---|---|---|")
     for c in a.campaigns:
         try:
             lines = [ln.rstrip("\n").split("\t") for ln in open(os.path.join(c, "ab.tsv")) if ln.strip()]
@@ -76,10 +81,10 @@ def main():
             sys.exit(f"ab_summary: {c}: {e.strerror}: expected an ab_campaign.sh folder")
         for spec, rc, secs, _crc, folder in lines:
             if rc != "0" or not folder:
-                print(f"| {cell(os.path.basename(c))} | {cell(spec)} | run_all.sh exit {cell(rc)} | | | |")
+                print(f"| {cell(os.path.basename(c))} | {cell(spec)} | run_all.sh exit {cell(rc)} | | | | |")
                 ok = False
                 continue
-            crc, verdict, rows, same, reg, imp, flagged = judge(a.compare, os.path.join(c, folder))
+            crc, verdict, rows, same, reg, imp, flagged, side_b = judge(a.compare, os.path.join(c, folder))
             m = SLOWED.match(spec)
             note = ""
             if m:
@@ -100,7 +105,8 @@ def main():
                 tot["aa_flag"] += reg + imp > 0
                 tot["aa_rows"] += rows
                 tot["aa_same"] += same
-            print(f"| {cell(os.path.basename(c))} | {cell(spec)} | {verdict} ({crc}) | {same} of {rows} | {reg + imp} | {note} |")
+            print(f"| {cell(os.path.basename(c))} | {cell(spec)} | {verdict} ({crc}) | {same} of {rows} | {reg + imp} | {note} "
+                  f"| {side_b} |")
     print()
     aa_share = tot["aa_same"] / tot["aa_rows"] if tot["aa_rows"] else 0
     print(f"A/A: {tot['aa']} session(s), {tot['aa_flag']} with a flag; {tot['aa_same']} of {tot['aa_rows']} rows "

@@ -25,6 +25,10 @@ const char *const run_files[RUN_NREC] = {"env.json", "probe_discriminator.json",
 const char *const run_tools[RUN_NREC] = {"env", "probe_discriminator", "probe_memgetaccess",
                                          "bench_discriminator", "pool_check"};
 static const int run_roots[RUN_NREC] = {HF_ROOT_ENV, HF_ROOT_PROBE, HF_ROOT_MGA, HF_ROOT_BENCH, HF_ROOT_POOL};
+/* An A/B session's side B (run_all.sh --ab): its untimed records beside
+ * A's; its bench is A's record, which holds both sides. NULL: not B's. */
+const char *const run_files_b[RUN_NREC] = {"b_env.json", "b_probe_discriminator.json", "b_probe_memgetaccess.json",
+                                           NULL, "b_pool_check.json"};
 
 /* torch_pool.txt is read for the report, never more than this. */
 #define TORCH_TEXT_MAX (1 << 20)
@@ -849,7 +853,7 @@ static char *seal_check(const char *name, const char *what, long long bytes, con
 static bool known_record(const char *name)
 {
     for (int i = 0; i < RUN_NREC; i++)
-        if (!strcmp(run_files[i], name))
+        if (!strcmp(run_files[i], name) || (run_files_b[i] && !strcmp(run_files_b[i], name)))
             return true;
     return false;
 }
@@ -1010,6 +1014,102 @@ static void torch_text(m_run *r)
     free(err);
 }
 
+/* The records files[] names (NULL: none of that tool) into r, each sealed
+ * against r->manifest as it is read: how many were there, or -1 with *err
+ * (a record that does not parse or check, or, without M_ALLOW_INCOMPLETE,
+ * a run that is not whole). */
+static int read_records(m_run *r, const char *path, const char *const files[RUN_NREC], unsigned flags, char **err)
+{
+    int found = 0;
+    for (int i = 0; i < RUN_NREC; i++) {
+        char *buf = NULL, *which = NULL, *e = NULL;
+        size_t len = 0;
+        bool there;
+        if (!files[i])
+            continue;
+        if (rf_read_either(path, files[i], REC_MAX_BYTES, &buf, &len, &there, &which, &e) != 0) {
+            *err = e;
+            free(which);
+            return -1;
+        }
+        seal_record(r, files[i], there, buf, len);
+        if (!r->complete && !(flags & M_ALLOW_INCOMPLETE)) {
+            *err = rf_printf("%s: not a whole run: %s; --allow-incomplete reports what is there, marked", path,
+                             r->incomplete);
+            free(buf);
+            free(which);
+            return -1;
+        }
+        if (!there)
+            continue;
+        json_t *j = NULL;
+        int root;
+        pa_begin();
+        int rc = parse_checked(which, buf, len, !(flags & M_WITH_SAMPLES), run_roots[i], &j, &root, &e);
+        free(buf);
+        free(which);
+        if (rc) {
+            pa_end();
+            *err = e;
+            return -1;
+        }
+        put(r, j, i == RUN_ENV ? HF_ROOT_ENV : root);
+        json_decref(j);
+        pa_end();
+        found++;
+        if (!r->env)
+            r->env = &head_of(r, i)->env;
+    }
+    return found;
+}
+
+/* Whether the folder holds any of side B's records, or its manifest lists one. */
+static bool has_side_b(const m_run *r, const char *path)
+{
+    for (size_t i = 0; i < r->manifest.nsteps; i++)
+        if (!strncmp(r->manifest.steps[i].name, "b_", 2))
+            return true;
+    bool there = false;
+    for (int i = 0; i < RUN_NREC && !there; i++) {
+        if (!run_files_b[i])
+            continue;
+        char *p = rf_printf("%s/%s", path, run_files_b[i]), *g = rf_printf("%s/%s.gz", path, run_files_b[i]);
+        struct stat st;
+        there = (p && lstat(p, &st) == 0) || (g && lstat(g, &st) == 0);
+        free(p);
+        free(g);
+    }
+    return there;
+}
+
+/* An A/B session's side B into r->side_b, sealed by the run's one
+ * manifest: the folder is whole only when both sides are. 0 (also when
+ * there is no side B), or -1 with *err. */
+static int read_side_b(m_run *r, const char *path, unsigned flags, char **err)
+{
+    if (!has_side_b(r, path))
+        return 0;
+    m_run *b = m_alloc(r, sizeof *b);
+    if (!b || !(b->path = strdup(r->path)) || !(b->name = strdup(r->name))) {
+        if (b)
+            free(b->path);
+        *err = rf_printf("out of memory");
+        return -1;
+    }
+    r->side_b = b;
+    b->manifest = r->manifest; /* its strings live in r's arena, which outlives b */
+    b->complete = r->complete;
+    if (read_records(b, path, run_files_b, flags, err) < 0)
+        return -1;
+    own_env(b);
+    if (r->complete && !b->complete) {
+        r->complete = false;
+        free(r->incomplete);
+        r->incomplete = strdup(b->incomplete ? b->incomplete : "side B is not whole");
+    }
+    return 0;
+}
+
 int m_read_run(m_run *r, const char *path, unsigned flags, char **err)
 {
     memset(r, 0, sizeof *r);
@@ -1039,49 +1139,10 @@ int m_read_run(m_run *r, const char *path, unsigned flags, char **err)
         m_free_run(r);
         return -1;
     }
-    int found = 0;
-    for (int i = 0; i < RUN_NREC; i++) {
-        char *buf = NULL, *which = NULL, *e = NULL;
-        size_t len = 0;
-        bool there;
-        if (rf_read_either(path, run_files[i], REC_MAX_BYTES, &buf, &len, &there, &which, &e) != 0) {
-            *err = e;
-            free(which);
-            m_free_run(r);
-            return -1;
-        }
-        seal_record(r, run_files[i], there, buf, len);
-        if (!r->complete && !(flags & M_ALLOW_INCOMPLETE)) {
-            *err = rf_printf("%s: not a whole run: %s; --allow-incomplete reports what is there, marked", path,
-                             r->incomplete);
-            free(buf);
-            free(which);
-            m_free_run(r);
-            return -1;
-        }
-        if (!there)
-            continue;
-        json_t *j = NULL;
-        int root;
-        pa_begin();
-        int rc = parse_checked(which, buf, len, !(flags & M_WITH_SAMPLES), run_roots[i], &j, &root, &e);
-        free(buf);
-        free(which);
-        if (rc) {
-            pa_end();
-            *err = e;
-            m_free_run(r);
-            return -1;
-        }
-        put(r, j, i == RUN_ENV ? HF_ROOT_ENV : root);
-        json_decref(j);
-        pa_end();
-        found++;
-        if (!r->env)
-            r->env = &head_of(r, i)->env;
-    }
-    if (!found) {
+    int found = read_records(r, path, run_files, flags, err);
+    if (found == 0)
         *err = rf_printf("%s: no records: expected env.json, probe_discriminator.json, ...", path);
+    if (found <= 0 || read_side_b(r, path, flags, err) != 0) {
         m_free_run(r);
         return -1;
     }
@@ -1092,6 +1153,8 @@ int m_read_run(m_run *r, const char *path, unsigned flags, char **err)
 
 void m_free_run(m_run *r)
 {
+    if (r->side_b) /* in r's arena: its own parts first */
+        m_free_run(r->side_b);
     for (m_arena *a = r->arena, *n; a; a = n) {
         n = a->next;
         free(a);

@@ -19,6 +19,7 @@ enum { RUN_ENV, RUN_PROBE, RUN_MGA, RUN_BENCH, RUN_POOL, RUN_NREC };
 
 extern const char *const run_files[RUN_NREC]; /* "env.json", ... */
 extern const char *const run_tools[RUN_NREC]; /* "env", "probe_discriminator", ... */
+extern const char *const run_files_b[RUN_NREC]; /* an A/B session's side B: "b_env.json", ...; NULL: the bench */
 
 /* The largest record read (or decompressed): the biggest real one is a few MiB. */
 #define REC_MAX_BYTES (64ll << 20)
@@ -359,6 +360,12 @@ typedef struct m_run {
     bool has_torch;
     m_derived d;
     m_arena *arena;
+    /* An A/B session's side B, run by run_all.sh --ab after side A with
+     * B's variables or B's build: its env, probe and pool records, sealed
+     * by this run's manifest (the bench record above holds both sides).
+     * NULL for any other run, and for a session whose run_all.sh ran only
+     * the bench as an A/B session. Lives in this run's arena. */
+    struct m_run *side_b;
 } m_run;
 
 enum {

@@ -241,6 +241,7 @@ static void say_session(findings *f, const m_run *run, const ab_tally *t)
 int abjudge(const m_run *run, findings *f, ab_tally *t)
 {
     findings_clear(f);
+    f->sides = true;
     memset(t, 0, sizeof *t);
     const m_bench *a = &run->bench;
     const m_ab *ab = &a->ab;

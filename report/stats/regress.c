@@ -276,6 +276,28 @@ static const m_check *pool_check(const m_check **sorted, size_t n, const m_check
     return hit ? *hit : NULL;
 }
 
+static const m_tput *tput_of(const m_pool *p, double bytes, const char *mode)
+{
+    for (size_t k = 0; k < p->ntputs; k++)
+        if (p->tputs[k].bytes == bytes && (!mode || !strcmp(p->tputs[k].mode, mode)))
+            return &p->tputs[k];
+    return NULL;
+}
+
+/* b's throughput for a's size and mode; else b's for that size in a mode a
+ * did not time (an A/B session's B with HOSTACCESS_POOL_HOST_ACCESS=0:
+ * the fix against no fix). */
+static const m_tput *tput_like(const m_pool *a, const m_pool *b, const m_tput *ta)
+{
+    const m_tput *tb = tput_of(b, ta->bytes, ta->mode);
+    if (tb)
+        return tb;
+    for (size_t k = 0; k < b->ntputs; k++)
+        if (b->tputs[k].bytes == ta->bytes && !tput_of(a, ta->bytes, b->tputs[k].mode))
+            return &b->tputs[k];
+    return NULL;
+}
+
 static void cmp_pool(const m_pool *a, const m_pool *b, bool same, findings *f)
 {
     const m_check **sa = sorted_checks(a), **sb = sorted_checks(b);
@@ -314,10 +336,7 @@ static void cmp_pool(const m_pool *a, const m_pool *b, bool same, findings *f)
     /* Throughput is judged by its goal: a run's outcome is taken over its
      * steady cycles (met, within noise, missed). */
     for (size_t i = 0; i < a->ntputs; i++) {
-        const m_tput *ta = &a->tputs[i], *tb = NULL;
-        for (size_t k = 0; k < b->ntputs; k++)
-            if (b->tputs[k].bytes == ta->bytes && !strcmp(b->tputs[k].mode, ta->mode))
-                tb = &b->tputs[k];
+        const m_tput *ta = &a->tputs[i], *tb = tput_like(a, b, ta);
         if (!tb || !ta->measured || !tb->measured)
             continue;
         const char *what[] = {"sleep", "wake"};
@@ -335,7 +354,10 @@ static void cmp_pool(const m_pool *a, const m_pool *b, bool same, findings *f)
             if (ga[w] == gb[w] || fabs(fb[w] - fa[w]) <= HA_THROUGHPUT_MARGIN ||
                 (cycles && ranges_overlap(ca[w], na[w], cb[w], nb[w])))
                 continue;
-            char *name = finding_name(f, "throughput", "pool %.0f bytes %s", ta->bytes, what[w]);
+            bool modes = strcmp(ta->mode, tb->mode) != 0;
+            char *name = modes ? finding_name(f, "throughput", "pool %.0f bytes %s (%s → %s)", ta->bytes, what[w],
+                                              ta->mode, tb->mode)
+                               : finding_name(f, "throughput", "pool %.0f bytes %s", ta->bytes, what[w]);
             if (!name)
                 continue;
             findings_add(f, !same ? INCONCLUSIVE : gb[w] < ga[w] ? IMPROVEMENT : REGRESSION, "throughput", name,
@@ -1125,4 +1147,28 @@ void regress_analyse(const regress_cfg *c, const m_run *a, const m_run *b, findi
     }
     if (a->has[RUN_POOL] && b->has[RUN_POOL])
         cmp_pool(&a->pool, &b->pool, f->same_machine, f);
+}
+
+void regress_side_b(const regress_cfg *c, const m_run *run, findings *f)
+{
+    const m_run *b = run->side_b;
+    if (!b) {
+        findings_note(f, "side B ran the bench only (a run_all.sh before side B's probes and pool): its kinds, "
+                         "candidates and pool checks were not run in this session");
+        return;
+    }
+    static const char *const what[RUN_NREC] = {"env", "probe", "memgetaccess probe", "bench", "pool check"};
+    machine_facts(c, run, b, f);
+    /* One session on one device: whatever B's records say differs is what
+     * SPEC changed (a runtime, a variable), never another machine. */
+    f->same_machine = true;
+    for (int i = 0; i < RUN_NREC; i++)
+        if (run_files_b[i] && run->has[i] && !b->has[i])
+            findings_add(f, REGRESSION, "record", run_files_b[i], "side B has no %s record", what[i]);
+    if (run->has[RUN_PROBE] && b->has[RUN_PROBE]) {
+        cmp_kinds(&run->probe, &b->probe, NULL, f);
+        cmp_candidates(&run->probe, &b->probe, NULL, f);
+    }
+    if (run->has[RUN_POOL] && b->has[RUN_POOL])
+        cmp_pool(&run->pool, &b->pool, f->same_machine, f);
 }

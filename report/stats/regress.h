@@ -97,6 +97,12 @@ family_threshold regress_family(const regress_cfg *c, const char *family);
 
 void regress_analyse(const regress_cfg *c, const m_run *a, const m_run *b, findings *out);
 
+/* An A/B session's side B (run->side_b) against its side A, added to out
+ * (not cleared: the bench's paired judgement is there): the machine facts,
+ * and the kinds, candidates and pool checks as between two runs, exactly,
+ * simulated or not. A session without side B's records is said so. */
+void regress_side_b(const regress_cfg *c, const m_run *run, findings *out);
+
 /* The rows the gate judges: timed, repeat 1, not an instrument, not bound
  * to the process's layout or the run's memory. */
 bool regress_row_gated(const m_row *r);

@@ -243,7 +243,8 @@ static int ab_session(const char *dir, out *mdo, out *jso, out *juo)
         m_free_run(&r);
         return HA_EXIT_USAGE;
     }
-    int rc2 = emit(mdo, jso, juo, &r, &r);
+    regress_side_b(&cfg, &r, &found);
+    int rc2 = emit(mdo, jso, juo, &r, r.side_b ? r.side_b : &r);
     m_free_run(&r);
     return rc2;
 }

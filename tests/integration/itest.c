@@ -88,8 +88,11 @@ int it_count_entries(const char *dir)
 
 int it_seal(const char *dir)
 {
-    int rc = it_sh("rm -f \"%s\"/MANIFEST.json && %s/run_manifest \"%s\" --backend sim --device 0 env:0 "
-                   "probe_discriminator:0 probe_memgetaccess:0 bench_discriminator:0 pool_check:0", dir, it_build(), dir);
+    /* an A/B session's side B too, where its records are there */
+    int rc = it_sh("rm -f \"%s\"/MANIFEST.json && b= && if [ -e \"%s\"/b_env.json ]; then "
+                   "b='b_env:0 b_probe_discriminator:0 b_probe_memgetaccess:0 b_pool_check:0'; fi && "
+                   "%s/run_manifest \"%s\" --backend sim --device 0 env:0 probe_discriminator:0 probe_memgetaccess:0 "
+                   "bench_discriminator:0 pool_check:0 $b", dir, dir, it_build(), dir);
     /* run_manifest says nothing when it works: any output is a fault in it */
     if (rc == 0 && it_out[0]) {
         fprintf(stderr, "run_manifest printed: %s\n", it_out);

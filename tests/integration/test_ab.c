@@ -23,9 +23,11 @@ static int setup(void **s)
     (void)s;
     if (it_tmpdir(tmp, sizeof tmp, "ab") != 0)
         return -1;
-    /* One live session for every test: four rounds at least, the budget's least. */
+    /* One live session for every test: four rounds at least, the budget's
+     * least; side B's pool timed without the fix. */
     if (it_sh("BUILD=%s ./run_all.sh --backend sim --no-torch --results %s/live --ab "
-              "env:HOSTACCESS_TEST_SLOWDOWN=fast=20 --ab-budget 20 --bench-args '--iterations 200 --repeat 1 "
+              "env:HOSTACCESS_TEST_SLOWDOWN=fast=20,HOSTACCESS_POOL_HOST_ACCESS=0 --ab-budget 20 --bench-args "
+              "'--iterations 200 --repeat 1 "
               "--no-sweep --row-seconds 0.02' --pool-args '--throughput-sizes 4MiB --cycles 5'",
               it_build(), tmp) != 0 ||
         it_sh("ls -d %s/live/*-sim-dev0", tmp) != 0) {
@@ -62,7 +64,8 @@ static void a_session_alternates_its_sides_round_by_round(void **s)
     (void)s;
     json_t *b = bench_of(run), *ab = json_object_get(b, "ab_session");
     assert_non_null(ab);
-    assert_string_equal(json_string_value(json_object_get(ab, "spec")), "env:HOSTACCESS_TEST_SLOWDOWN=fast=20");
+    assert_string_equal(json_string_value(json_object_get(ab, "spec")),
+                        "env:HOSTACCESS_TEST_SLOWDOWN=fast=20,HOSTACCESS_POOL_HOST_ACCESS=0");
     assert_string_equal(json_string_value(json_array_get(json_object_get(ab, "b_variables"), 0)),
                         "HOSTACCESS_TEST_SLOWDOWN=fast=20");
     long long rounds = json_integer_value(json_object_get(ab, "rounds_started"));
@@ -234,6 +237,68 @@ static void half_a_session_is_never_judged(void **s)
     assert_non_null(strstr(it_out, "contradicts itself"));
 }
 
+/* After the bench, side B's env, probes and pool ran once with B's
+ * variables, each into b_NAME.json, sealed by the one manifest: B's pool
+ * was timed without the fix (HOSTACCESS_POOL_HOST_ACCESS=0), A's with it,
+ * and compare shows both sides' machines. */
+static void side_b_runs_its_own_probes_and_pool(void **s)
+{
+    (void)s;
+    assert_int_equal(it_sh("cd %s && grep -o '\"name\": \"b_[a-z_]*\"' MANIFEST.json | tr '\\n' ' ' && "
+                           "grep -c '\"complete\": true' MANIFEST.json", run), 0);
+    const char *want[] = {"\"b_env\"", "\"b_probe_discriminator\"", "\"b_probe_memgetaccess\"", "\"b_pool_check\""};
+    for (size_t i = 0; i < sizeof want / sizeof *want; i++)
+        if (!strstr(it_out, want[i]))
+            fail_msg("side B's steps are not in the manifest (want %s):\n%s", want[i], it_out);
+    const char *sides[] = {"pool_check.json", "device+fix", "b_pool_check.json", "device-nofix"};
+    for (int i = 0; i < 4; i += 2) {
+        char p[1024];
+        assert_true((size_t)snprintf(p, sizeof p, "%s/%s", run, sides[i]) < sizeof p);
+        json_t *j = json_load_file(p, 0, NULL);
+        assert_non_null(j);
+        const char *mode = json_string_value(json_object_get(json_array_get(json_object_get(j, "throughput"), 0), "mode"));
+        if (!mode || strcmp(mode, sides[i + 1]))
+            fail_msg("%s timed the pool in mode %s, not %s", sides[i], mode ? mode : "(none)", sides[i + 1]);
+        json_decref(j);
+    }
+    it_sh("%s/bin/compare %s", it_build(), run);
+    assert_non_null(strstr(it_out, "| A | "));
+    assert_non_null(strstr(it_out, "| B | "));
+    assert_null(strstr(it_out, "side B ran the bench only"));
+}
+
+/* B's kinds and pool checks are exact facts: judged against A's as
+ * between two runs, simulated or not (a kind B cannot read is a
+ * regression, exit 1). Half a session is never judged: one of B's records
+ * gone, or one the manifest does not seal. */
+static void side_b_is_judged_exactly_and_whole_or_not_at_all(void **s)
+{
+    (void)s;
+    char dir[700];
+    copy_run("b-kind", dir, sizeof dir);
+    assert_int_equal(it_sh("cd '%s' && python3 -c \"import json; p = 'b_probe_discriminator.json'; "
+                           "j = json.load(open(p)); k = [k for k in j['kinds'] if k['name'] == 'vmm-device+host'][0]; "
+                           "k['readable'] = False; json.dump(j, open(p, 'w'))\"", dir), 0);
+    assert_int_equal(it_seal(dir), 0);
+    int rc = it_sh("%s/bin/compare %s", it_build(), dir);
+    if (rc != 1 || !strstr(it_out, "kind vmm-device+host: host read: readable → faults"))
+        fail_msg("a kind side B cannot read: exit %d:\n%s", rc, it_out);
+    rc = it_sh("rm '%s/b_pool_check.json' && %s/bin/compare %s", dir, it_build(), dir);
+    if (rc != 2 || !strstr(it_out, "b_pool_check.json: missing, though MANIFEST.json lists it"))
+        fail_msg("side B's pool record gone: exit %d:\n%s", rc, it_out);
+    /* ... and a series (which reads what is there, then asks) skips it */
+    it_sh("mkdir -p %s/half-series && cp -r '%s' %s/half-series/ && %s/bin/compare --series %s/half-series", tmp, dir,
+          tmp, it_build(), tmp);
+    if (!strstr(it_out, "not a whole run: b\\_pool\\_check.json: missing"))
+        fail_msg("a series took half a session for a whole run:\n%s", it_out);
+    copy_run("b-unsealed", dir, sizeof dir);
+    assert_int_equal(it_sh("rm '%s/MANIFEST.json' && %s/run_manifest '%s' --backend sim --device 0 env:0 "
+                           "probe_discriminator:0 probe_memgetaccess:0 bench_discriminator:0 pool_check:0",
+                           dir, it_build(), dir), 0);
+    assert_int_equal(it_sh("%s/bin/compare %s", it_build(), dir), 2);
+    assert_non_null(strstr(it_out, "not listed in MANIFEST.json"));
+}
+
 static void bad_specs_get_one_line_each(void **s)
 {
     (void)s;
@@ -288,6 +353,8 @@ int main(void)
         cmocka_unit_test(an_aa_session_with_steady_rows_is_clean),
         cmocka_unit_test(a_slow_state_that_comes_and_goes_hides_nothing),
         cmocka_unit_test(half_a_session_is_never_judged),
+        cmocka_unit_test(side_b_runs_its_own_probes_and_pool),
+        cmocka_unit_test(side_b_is_judged_exactly_and_whole_or_not_at_all),
         cmocka_unit_test(bad_specs_get_one_line_each),
         cmocka_unit_test(a_b_build_that_cannot_run_ends_the_session_at_once),
     };

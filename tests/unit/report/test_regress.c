@@ -620,6 +620,41 @@ static void pool_checks_and_throughput_regress_and_improve(void **s)
     m_free_run(&b);
 }
 
+/* An A/B session's side B (run_all.sh --ab): its kinds and pool checks
+ * judged against side A's as between two runs, added to the bench's
+ * judgement already there. B run with HOSTACCESS_POOL_HOST_ACCESS=0 times
+ * the pool without the fix: its figure is set beside A's, both modes
+ * named. A session whose side B ran the bench only says so. */
+static void side_b_is_judged_against_side_a(void **s)
+{
+    (void)s;
+    spec x = base();
+    m_run a = {0}, b = {0};
+    probe_of(&a, 1, 1, 1, 1, 1);
+    probe_of(&b, 0, 1, 1, 1, 1);
+    pool_of(&a, "PASS", true, 0.97);
+    pool_of(&b, "PASS", true, 0.85);
+    b.pool.tputs[0].mode = "device-nofix";
+    finish(&a, &x);
+    finish(&b, &x);
+    findings_clear(&f);
+    findings_add(&f, CHANGE, "timing", "a paired row", "the bench's own finding");
+    regress_side_b(&cfg, &a, &f);
+    assert_true(noted("side B ran the bench only"));
+    a.side_b = &b;
+    findings_clear(&f);
+    findings_add(&f, CHANGE, "timing", "a paired row", "the bench's own finding");
+    regress_side_b(&cfg, &a, &f);
+    assert_int_equal(count(CHANGE, "a paired row"), 1);
+    assert_int_equal(count(REGRESSION, "vmm-device+host"), 1);
+    assert_int_equal(count(REGRESSION, "pool 1073741824 bytes sleep (device+fix → device-nofix)"), 1);
+    assert_true(f.same_machine);
+    assert_false(noted("side B ran the bench only"));
+    a.side_b = NULL;
+    m_free_run(&a);
+    m_free_run(&b);
+}
+
 static void the_pool_goals_sit_where_they_say(void **s)
 {
     (void)s;
@@ -1052,6 +1087,7 @@ int main(void)
         cmocka_unit_test_setup(missing_processes_are_each_said, setup),
         cmocka_unit_test_setup(kinds_and_candidates_regress_and_improve, setup),
         cmocka_unit_test_setup(pool_checks_and_throughput_regress_and_improve, setup),
+        cmocka_unit_test_setup(side_b_is_judged_against_side_a, setup),
         cmocka_unit_test(the_pool_goals_sit_where_they_say),
         cmocka_unit_test_setup(a_deliberate_slowdown_is_counted, setup),
         cmocka_unit_test_setup(the_run_to_run_figures_are_measured, setup),
