@@ -593,8 +593,8 @@ int main(int argc, char **argv)
     const char *grant = getenv("HOSTACCESS_POOL_HOST_ACCESS");
     if (grant && strcmp(grant, "0") && strcmp(grant, "1")) {
         char msg[200];
-        snprintf(msg, sizeof msg, "HOSTACCESS_POOL_HOST_ACCESS='%.40s': expected 1 (time the pool with the fix, the "
-                                  "default) or 0 (without it)", grant);
+        snprintf(msg, sizeof msg, "HOSTACCESS_POOL_HOST_ACCESS='%.40s%s': expected 1 (time the pool with the fix, the "
+                                  "default) or 0 (without it)", grant, strlen(grant) > 40 ? "..." : "");
         return ha_tool_usage(&G.t, msg);
     }
     G.tput_fix = !grant || !strcmp(grant, "1");

@@ -924,11 +924,15 @@ static int whole(m_run *tmp, const char *path, char **why)
     return *why ? -1 : 0;
 }
 
-static bool any_record(const char *path)
+/* Whether any record files[] names (NULL: none of that tool) is in the
+ * folder, plain or compressed. */
+static bool any_record(const char *path, const char *const files[RUN_NREC])
 {
     bool there = false;
     for (int i = 0; i < RUN_NREC && !there; i++) {
-        char *p = rf_printf("%s/%s", path, run_files[i]), *g = rf_printf("%s/%s.gz", path, run_files[i]);
+        if (!files[i])
+            continue;
+        char *p = rf_printf("%s/%s", path, files[i]), *g = rf_printf("%s/%s.gz", path, files[i]);
         struct stat st;
         there = (p && lstat(p, &st) == 0) || (g && lstat(g, &st) == 0);
         free(p);
@@ -1069,17 +1073,7 @@ static bool has_side_b(const m_run *r, const char *path)
     for (size_t i = 0; i < r->manifest.nsteps; i++)
         if (!strncmp(r->manifest.steps[i].name, "b_", 2))
             return true;
-    bool there = false;
-    for (int i = 0; i < RUN_NREC && !there; i++) {
-        if (!run_files_b[i])
-            continue;
-        char *p = rf_printf("%s/%s", path, run_files_b[i]), *g = rf_printf("%s/%s.gz", path, run_files_b[i]);
-        struct stat st;
-        there = (p && lstat(p, &st) == 0) || (g && lstat(g, &st) == 0);
-        free(p);
-        free(g);
-    }
-    return there;
+    return any_record(path, run_files_b);
 }
 
 /* An A/B session's side B into r->side_b, sealed by the run's one
@@ -1132,7 +1126,7 @@ int m_read_run(m_run *r, const char *path, unsigned flags, char **err)
     char *why = NULL;
     r->complete = whole(r, path, &why) == 0;
     r->incomplete = why ? why : strdup("");
-    if (!r->complete && !r->manifest.present && !any_record(path)) {
+    if (!r->complete && !r->manifest.present && !any_record(path, run_files)) {
         /* not a run cut short: not a run at all; --allow-incomplete would not help */
         *err = rf_printf("%s: not a run folder: no MANIFEST.json and no records in it (run_all.sh makes one per "
                          "device under results/)", path);
