@@ -39,6 +39,41 @@ static int a_seed(const char *v, char *why, size_t n)
     return -1;
 }
 
+/* --ab SPEC and what goes with it: 0, -1 (--ab-side-b said B; exit 0), or
+ * the usage status. */
+static int ab_options(bench *b, const char *ab, const char *ab_seed, bool side_b)
+{
+    char why[400];
+    if (b->worker_out || b->process_index > 1)
+        return ha_tool_usage(&b->t, "--ab is the first process's, not a worker's");
+    if (ab_parse_spec(&b->ab, ab, why, sizeof why) != 0)
+        return ha_tool_usage(&b->t, why);
+    if (b->ab.budget_s <= 0)
+        b->ab.budget_s = AB_DEFAULT_BUDGET_S;
+    if (side_b)
+        return ab_print_side_b(&b->ab, stdout) == 0 ? -1 : ha_tool_usage(&b->t, "stdout cannot be written");
+    b->ab.seed = ab_seed ? strtoull(ab_seed, NULL, 10) : ((unsigned long long)(ha_now_s() * 1e6) | 1);
+    b->nprocs_requested = 1 + 2 * HA_AB_MAX_ROUNDS;
+    return 0;
+}
+
+/* Several processes: the time goes to processes, not to blocks inside one
+ * (each row a few ms in four rounds); one process keeps the plan it always
+ * had. What the command line gives wins either way (iterations and warmup
+ * given: above 0 and 0 or more). */
+static void plan_defaults(bench *b, long iterations, long warmup)
+{
+    bool many = b->nprocs_requested > 1 || b->worker_out || b->process_index > 1;
+    b->plan.iterations = iterations > 0 ? iterations : many ? 2000 : 20000;
+    b->plan.warmup = warmup >= 0 ? warmup : many ? 200 : 1000;
+    b->plan.rounds = b->plan.rounds ? b->plan.rounds : many ? 4 : 12;
+    b->repeat = b->repeat ? b->repeat : many ? 1 : 2;
+    b->plan.row_seconds = b->plan.row_seconds > 0 ? b->plan.row_seconds : many ? 0.012 : 1.0;
+    b->plan.min_row_seconds = many ? 0.004 : 0.05;
+    b->plan.min_samples = many ? 40 : 200;
+    b->plan.warm_seconds = many ? 0.002 : 0.01;
+}
+
 static int parse(bench *b, int argc, char **argv)
 {
     static ha_opt_list kinds, paths;
@@ -94,33 +129,11 @@ static int parse(bench *b, int argc, char **argv)
         b->order_seed = strtoull(seed, NULL, 10);
     if ((b->ab.budget_s > 0 || ab_seed || ab_side_b) && !ab)
         return ha_tool_usage(&b->t, "--ab-budget, --ab-seed and --ab-side-b belong to an A/B session: give --ab SPEC");
-    if (ab) {
-        char why[400];
-        if (b->worker_out || b->process_index > 1)
-            return ha_tool_usage(&b->t, "--ab is the first process's, not a worker's");
-        if (ab_parse_spec(&b->ab, ab, why, sizeof why) != 0)
-            return ha_tool_usage(&b->t, why);
-        if (b->ab.budget_s <= 0)
-            b->ab.budget_s = AB_DEFAULT_BUDGET_S;
-        if (ab_side_b)
-            return ab_print_side_b(&b->ab, stdout) == 0 ? -1 : ha_tool_usage(&b->t, "stdout cannot be written");
-        b->ab.seed = ab_seed ? strtoull(ab_seed, NULL, 10) : ((unsigned long long)(ha_now_s() * 1e6) | 1);
-        b->nprocs_requested = 1 + 2 * HA_AB_MAX_ROUNDS;
-    }
+    if (ab && (rc = ab_options(b, ab, ab_seed, ab_side_b)))
+        return rc;
     if (b->worker_out && b->t.json)
         return ha_tool_usage(&b->t, "--worker-out is the worker's: it writes no record (--json)");
-    /* Several processes: the time goes to processes, not to blocks inside
-     * one (each row a few ms in four rounds); one process keeps the plan
-     * it always had. What the command line gives wins either way. */
-    bool many = b->nprocs_requested > 1 || b->worker_out || b->process_index > 1;
-    b->plan.iterations = iterations > 0 ? iterations : many ? 2000 : 20000;
-    b->plan.warmup = warmup >= 0 ? warmup : many ? 200 : 1000;
-    b->plan.rounds = b->plan.rounds ? b->plan.rounds : many ? 4 : 12;
-    b->repeat = b->repeat ? b->repeat : many ? 1 : 2;
-    b->plan.row_seconds = b->plan.row_seconds > 0 ? b->plan.row_seconds : many ? 0.012 : 1.0;
-    b->plan.min_row_seconds = many ? 0.004 : 0.05;
-    b->plan.min_samples = many ? 40 : 200;
-    b->plan.warm_seconds = many ? 0.002 : 0.01;
+    plan_defaults(b, iterations, warmup);
     if (sweep_iterations > 0)
         b->sweep_iterations = sweep_iterations;
     b->sweep = !nosweep;

@@ -98,6 +98,62 @@ static void json_skipped(jw *w, const char *name, const char *why)
     jw_obj_end(w);
 }
 
+/* A run of a series, loaded as it is, then judged whole or not: each
+ * record is read and its digest checked once. A run that is not whole, or
+ * not understood (a record that does not parse or check), is never
+ * anyone's baseline: skipped and named (to o, and to w where given). */
+static bool load_or_skip(m_run *cur, const char *path, const char *name, FILE *o, jw *w)
+{
+    char *err = NULL;
+    const char *why = NULL;
+    if (m_load_run(cur, path, M_WITH_SAMPLES | M_ALLOW_INCOMPLETE, &err) != 0)
+        why = err ? err : "it cannot be read";
+    else if (!allow_incomplete && !cur->complete)
+        why = cur->incomplete;
+    if (!why)
+        return true;
+    fprintf(o, "\nSkipped %s: %s: %s.\n", md_text(name), err ? "not understood" : "not a whole run", md_text(why));
+    if (w)
+        json_skipped(w, name, why);
+    if (err)
+        free(err);
+    else
+        m_free_run(cur);
+    return false;
+}
+
+/* cur as the first run of a new group (its key is cur's group): 0, or -1
+ * out of memory (cur is then still the caller's). */
+static int new_group(group **groups, size_t *ngroups, const m_run *cur)
+{
+    group *ng = realloc(*groups, (*ngroups + 1) * sizeof *ng);
+    if (ng)
+        *groups = ng;
+    char *key = ng ? strdup(cur->d.group) : NULL;
+    if (!key)
+        return -1;
+    ng[*ngroups].key = key;
+    ng[(*ngroups)++].last = *cur;
+    return 0;
+}
+
+/* A series' last line (and its JSON's counts, w where given, closed). */
+static void series_totals(FILE *o, jw *w, size_t pairs, size_t ngroups, size_t reg, size_t inc, size_t skipped)
+{
+    fprintf(o, "\n%zu pair(s) compared in %zu group(s): %zu regression(s), %zu inconclusive finding(s) in all.%s",
+            pairs, ngroups, reg, inc, skipped ? " " : "\n");
+    if (skipped)
+        fprintf(o, "%zu run folder(s) skipped as not whole or not understood (named above).\n", skipped);
+    if (w) {
+        jw_arr_end(w);
+        hw_uint(w, HF_CMP_NREG, reg);
+        hw_uint(w, HF_CMP_NINC, inc);
+        hw_uint(w, HF_CMP_NSKIPPED, skipped);
+        jw_obj_end(w);
+        jw_finish(w);
+    }
+}
+
 static int series(const char *dir, out *md, out *js)
 {
     char **names = NULL;
@@ -131,47 +187,23 @@ static int series(const char *dir, out *md, out *js)
             rc = HA_EXIT_USAGE;
             break;
         }
-        /* Loaded as it is, then judged whole or not: each record is read
-         * and its digest checked once. A run that is not whole, or not
-         * understood (a record that does not parse or check), is never
-         * anyone's baseline: skipped, named, and the rest judged. */
         m_run cur;
-        char *err = NULL;
-        const char *why = NULL;
-        if (m_load_run(&cur, p, M_WITH_SAMPLES | M_ALLOW_INCOMPLETE, &err) != 0)
-            why = err ? err : "it cannot be read";
-        else if (!allow_incomplete && !cur.complete)
-            why = cur.incomplete;
+        bool loaded = load_or_skip(&cur, p, names[i], o, js->f ? &w : NULL);
         free(p);
-        if (why) {
-            fprintf(o, "\nSkipped %s: %s: %s.\n", md_text(names[i]), err ? "not understood" : "not a whole run",
-                    md_text(why));
+        if (!loaded) {
             skipped++;
-            if (js->f)
-                json_skipped(&w, names[i], why);
-            if (err)
-                free(err);
-            else
-                m_free_run(&cur);
             continue;
         }
         size_t g = 0;
         while (g < ngroups && strcmp(groups[g].key, cur.d.group))
             g++;
         if (g == ngroups) {
-            group *ng = realloc(groups, (ngroups + 1) * sizeof *ng);
-            char *key = strdup(cur.d.group);
-            if (!ng || !key) {
-                free(key);
-                if (ng)
-                    groups = ng;
+            /* a group's first run: nothing before it to judge it against */
+            if (new_group(&groups, &ngroups, &cur) != 0) {
                 m_free_run(&cur);
                 rc = HA_EXIT_USAGE;
                 break;
             }
-            groups = ng;
-            groups[ngroups].key = key;
-            groups[ngroups++].last = cur;
             continue;
         }
         regress_analyse(&cfg, &groups[g].last, &cur, &found);
@@ -192,18 +224,7 @@ static int series(const char *dir, out *md, out *js)
     }
     free(groups);
     m_free_names(names, n);
-    fprintf(o, "\n%zu pair(s) compared in %zu group(s): %zu regression(s), %zu inconclusive finding(s) in all.%s",
-            pairs, ngroups, reg, inc, skipped ? " " : "\n");
-    if (skipped)
-        fprintf(o, "%zu run folder(s) skipped as not whole or not understood (named above).\n", skipped);
-    if (js->f) {
-        jw_arr_end(&w);
-        hw_uint(&w, HF_CMP_NREG, reg);
-        hw_uint(&w, HF_CMP_NINC, inc);
-        hw_uint(&w, HF_CMP_NSKIPPED, skipped);
-        jw_obj_end(&w);
-        jw_finish(&w);
-    }
+    series_totals(o, js->f ? &w : NULL, pairs, ngroups, reg, inc, skipped);
     if (rc)
         return rc;
     return reg ? HA_EXIT_FAIL : inc ? HA_EXIT_INCONCLUSIVE : HA_EXIT_OK;

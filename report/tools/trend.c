@@ -159,6 +159,27 @@ static void free_all(void)
     page_dir = NULL;
 }
 
+/* Each group's plots (its runs are neighbours in runs[]) into out: how
+ * many groups, or -1 (said). */
+static int plot_groups(void)
+{
+    int g = 0;
+    char err[900] = "";
+    for (size_t i = 0; i < nruns; g++) {
+        size_t j = i;
+        while (j < nruns && !strcmp(runs[j].group, runs[i].group))
+            j++;
+        char script[64];
+        snprintf(script, sizeof script, "group%d.gp", g);
+        if (trend_write_group(out, g, runs, i, j, marks, nmarks) != 0 || gp_run(out, script, err, sizeof err) != 0) {
+            fprintf(stderr, "trend: %s\n", err[0] ? err : "cannot write the plots' data");
+            return -1;
+        }
+        i = j;
+    }
+    return g;
+}
+
 int main(int argc, char **argv)
 {
     const char *dir;
@@ -208,21 +229,11 @@ int main(int argc, char **argv)
      * it never blocks the next try. */
     ha_cleanup_add(out);
     free(trend_track(out, "gnuplot.log"));
-    int g = 0;
-    char err[900] = "";
-    for (size_t i = 0; i < nruns; g++) {
-        size_t j = i;
-        while (j < nruns && !strcmp(runs[j].group, runs[i].group))
-            j++;
-        char script[64];
-        snprintf(script, sizeof script, "group%d.gp", g);
-        if (trend_write_group(out, g, runs, i, j, marks, nmarks) != 0 || gp_run(out, script, err, sizeof err) != 0) {
-            fprintf(stderr, "trend: %s\n", err[0] ? err : "cannot write the plots' data");
-            ha_remove_flat_dir(out);
-            free_all();
-            return HA_EXIT_OUTPUT;
-        }
-        i = j;
+    int g = plot_groups();
+    if (g < 0) {
+        ha_remove_flat_dir(out);
+        free_all();
+        return HA_EXIT_OUTPUT;
     }
     static fleet fl;
     char *ferr = NULL;
