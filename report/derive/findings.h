@@ -1,14 +1,13 @@
 /* What compare found between two runs: regressions, improvements, what it
  * could not judge, other changes, notes on how it decided, what differs
- * between the two runs and the run-to-run figures; and their renderings,
- * Markdown, JSON (through the field table) and JUnit. */
+ * between the two runs and the run-to-run figures. Their words are
+ * render/findingsout.h's. */
 #ifndef HA_FINDINGS_H
 #define HA_FINDINGS_H
 
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "jsonw.h"
 #include "model.h"
 
 enum { REGRESSION, IMPROVEMENT, INCONCLUSIVE, CHANGE, NCLASS };
@@ -60,13 +59,5 @@ void findings_free(findings *f);
 void findings_unresolved(findings *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 const char *findings_verdict(const findings *f);
 int findings_status(const findings *f);
-
-void findings_markdown(FILE *out, const findings *f, const m_run *a, const m_run *b);
-void findings_json(jw *w, const findings *f, const m_run *a, const m_run *b);
-/* A regression is a failed test case; the rest pass or skip. */
-void findings_junit(FILE *out, const findings *f, const m_run *a, const m_run *b);
-
-/* A folder name as valid UTF-8 for JSON (malloc'd; NULL out of memory). */
-char *findings_utf8(const char *s);
 
 #endif

@@ -17,7 +17,7 @@
 #include <string.h>
 
 #include "exitcodes.h"
-#include "findings.h"
+#include "findingsout.h"
 #include "jsonw.h"
 #include "opts.h"
 #include "readfile.h"
