@@ -150,12 +150,14 @@ static void machine_facts(const regress_cfg *cfg, const m_run *a, const m_run *b
         findings_note(f, "--same-machine: timings judged although the machine facts differ");
 }
 
+/* Each record, as a finding names it. */
+static const char *const record_what[RUN_NREC] = {"env", "probe", "memgetaccess probe", "bench", "pool check"};
+
 static void cmp_records(const m_run *a, const m_run *b, findings *f)
 {
-    static const char *const what[RUN_NREC] = {"env", "probe", "memgetaccess probe", "bench", "pool check"};
     for (int i = 0; i < RUN_NREC; i++)
         if (a->has[i] && !b->has[i])
-            findings_add(f, REGRESSION, "record", run_files[i], "the new run has no %s record", what[i]);
+            findings_add(f, REGRESSION, "record", run_files[i], "the new run has no %s record", record_what[i]);
 }
 
 /* Runs of two backends (a CUDA run against a simulated or a HIP one):
@@ -280,7 +282,7 @@ static const m_check *pool_check(const m_check **sorted, size_t n, const m_check
 static const m_tput *tput_of(const m_pool *p, double bytes, const char *mode)
 {
     for (size_t k = 0; k < p->ntputs; k++)
-        if (p->tputs[k].bytes == bytes && (!mode || !strcmp(p->tputs[k].mode, mode)))
+        if (p->tputs[k].bytes == bytes && !strcmp(p->tputs[k].mode, mode))
             return &p->tputs[k];
     return NULL;
 }
@@ -1158,14 +1160,13 @@ void regress_side_b(const regress_cfg *c, const m_run *run, findings *f)
                          "candidates and pool checks were not run in this session");
         return;
     }
-    static const char *const what[RUN_NREC] = {"env", "probe", "memgetaccess probe", "bench", "pool check"};
     machine_facts(c, run, b, f);
     /* One session on one device: whatever B's records say differs is what
      * SPEC changed (a runtime, a variable), never another machine. */
     f->same_machine = true;
     for (int i = 0; i < RUN_NREC; i++)
         if (run_files_b[i] && run->has[i] && !b->has[i])
-            findings_add(f, REGRESSION, "record", run_files_b[i], "side B has no %s record", what[i]);
+            findings_add(f, REGRESSION, "record", run_files_b[i], "side B has no %s record", record_what[i]);
     if (run->has[RUN_PROBE] && b->has[RUN_PROBE]) {
         cmp_kinds(&run->probe, &b->probe, NULL, f);
         cmp_candidates(&run->probe, &b->probe, NULL, f);
