@@ -1,25 +1,12 @@
-/* What every tool asks of a backend's tables and statuses, over gpu.h's
- * types: one place for the names and the walks, none for a backend's own. */
+/* What every tool asks of a backend's tables, over gpu.h's types: the
+ * walks over a backend's own rows and the shared ones (VMM, control, OS,
+ * the PyTorch model). The statuses and one query's run are below it
+ * (gpustatus.h), for the rows' recipes. */
 #ifndef HA_GPUHELPERS_H
 #define HA_GPUHELPERS_H
 
 #include "gpu.h"
-
-/* Runs a query for the probe: q->run, or the default classification. */
-void ha_query_run(const ha_backend *be, const ha_query *q, const ha_alloc *a, ha_result *r);
-
-/* Whether what this backend answers is simulated: the sim backend, or a
- * real backend over the stand-in runtime. */
-static inline bool ha_backend_simulated(const ha_backend *be)
-{
-    return be->ops->simulated || be->sim_profile != NULL;
-}
-
-/* A status's name for any status, ours or the runtime's. */
-const char *ha_status_name(const ha_backend *be, int status);
-
-/* Fills r as an error/ok outcome from a status. */
-void ha_result_status(const ha_backend *be, ha_result *r, int status);
+#include "gpustatus.h"
 
 /* The kinds of a backend: its own rows, then the shared VMM rows when it has
  * VMM. Returns the count written. */
@@ -28,12 +15,5 @@ size_t ha_kinds(const ha_backend *be, const ha_kind **out, size_t max);
 /* The candidates of a backend: its runtime's rows, the OS-level rows, then
  * the model of PyTorch's rule. */
 size_t ha_queries(const ha_backend *be, const ha_query **out, size_t max);
-
-const char *ha_loc_name(ha_loc_type t);
-
-/* Page-aligned anonymous host memory, for the kinds that register the
- * caller's own pages with a runtime; NULL when mmap fails. */
-void *ha_host_pages(size_t n);
-void ha_host_pages_free(void *p, size_t n);
 
 #endif

@@ -9,9 +9,12 @@
  * One process gives one value: the median of its block medians. A run of K
  * processes is summarised on the log scale (timings are ratios): the
  * estimate is the geometric mean of the K values, and the spread is the
- * standard deviation of their logs. Two runs are compared by Welch's t on
- * the logs, so the interval of new/old is exp(d +- t * se) with the
- * Welch-Satterthwaite degrees of freedom.
+ * standard deviation of their logs. Two runs are compared on the logs: a
+ * row's interval of new/old is exp(d +- t * se), with its variance shrunk
+ * toward its path's rows' (varprior.h, limma's moderated t) or, without
+ * that prior, Welch's with the Welch-Satterthwaite degrees of freedom; the
+ * rows of a pair form one family, judged at once (ha_gate_family:
+ * Benjamini-Hochberg over "beyond the threshold").
  *
  * compare, report and trend use this unit alone for process-level figures. */
 #ifndef HA_PROCSTATS_H

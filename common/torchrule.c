@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "classify.h"
-#include "gpuhelpers.h"
+#include "gpustatus.h"
 
 static bool device_takes_host_read(const ha_backend *be, char *why, size_t n)
 {

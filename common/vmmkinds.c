@@ -3,7 +3,7 @@
  * chunks) run through the backend's own calls, so hip, cuda and sim build
  * them the same way vLLM and PyTorch do. */
 #include "vmmkinds.h"
-#include "gpuhelpers.h"
+#include "gpustatus.h"
 #include "log.h"
 
 #include "classify.h"

@@ -10,6 +10,7 @@
 #include "goals.h"
 #include "derive.h"
 #include "procstats.h"
+#include "rowest.h"
 
 static void probe_facts(m_run *r)
 {
@@ -61,11 +62,10 @@ static void probe_facts(m_run *r)
     }
 }
 
-/* Each row's figure from its processes (one value each: the median of its
- * blocks, ha_proc_value), summarised as compare's unit does; a row of an
- * older record keeps the median the bench pooled. Unlike compare's
- * estimate, nothing is divided by an instrument: the figure is the time
- * a reader pays, in ns. */
+/* Each row's figure: its raw estimate over its processes (rowest.h); a
+ * row of an older record keeps the median the bench pooled. Unlike
+ * compare's normalised estimate, nothing is divided by an instrument: the
+ * figure is the time a reader pays, in ns. */
 static void figures(m_run *r)
 {
     m_derived *d = &r->d;
@@ -77,13 +77,8 @@ static void figures(m_run *r)
         const m_row *x = &b->rows[i];
         m_figure *g = &d->figs[i];
         *g = (m_figure){x->st.median, NAN, NAN, NAN, 0};
-        double *v = x->nprocs ? m_alloc(r, x->nprocs * sizeof *v) : NULL;
-        if (!v)
-            continue;
-        for (size_t p = 0; p < x->nprocs; p++)
-            v[p] = ha_proc_value(x->procs[p].blocks, x->procs[p].nblocks);
         ha_proc_est e;
-        if (ha_proc_summary(v, x->nprocs, &e) != 0)
+        if (!x->nprocs || m_row_estimate(b, x, M_EST_RAW, &e) != 0)
             continue;
         *g = (m_figure){e.gmean, NAN, NAN, e.sd_log, e.k};
         ha_proc_interval(&e, 0.95, &g->lo, &g->hi);

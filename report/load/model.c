@@ -452,37 +452,9 @@ static void split_sides(m_run *r, m_bench *b)
     }
 }
 
-static void read_bench(m_run *r, const json_t *root, m_bench *b)
+/* The bench's processes (schema 3): each one sample of the run. */
+static void read_procs(m_run *r, const json_t *ps, m_bench *b)
 {
-    read_head(r, root, &b->head);
-    b->wall = gn(root, HF_BENCH_WALL);
-    const json_t *plan = get(root, HF_PLAN);
-    b->has_rounds = json_is_integer(get(plan, HF_PLAN_ROUNDS));
-    b->rounds = gi(plan, HF_PLAN_ROUNDS, 0);
-    b->iterations = gi(plan, HF_PLAN_ITERATIONS, 0);
-    b->repeat = gi(plan, HF_PLAN_REPEAT, 0);
-    b->pinned_cpu = gi(root, HF_PINNED_CPU, -1);
-    b->cpu_how = gs(r, get(root, HF_CPU_CHOICE), HF_CPU_HOW);
-    const json_t *st = get(root, HF_STATE);
-    b->has_state = json_is_object(st);
-    b->state_fast_ns = gn(st, HF_STATE_FAST_NS);
-    b->state_factor = gn(st, HF_STATE_FACTOR);
-    b->state_share = gn(st, HF_STATE_CONTENDED_SHARE);
-    b->state_blocks = gi(st, HF_STATE_BLOCKS, 0);
-    b->state_retaken = gi(st, HF_STATE_RETAKEN, 0);
-    b->state_kept = gi(st, HF_STATE_KEPT_CONTENDED, 0);
-    b->state_moves = gi(st, HF_STATE_MOVES, 0);
-    const json_t *win = get(root, HF_WINDOW);
-    b->has_window = json_is_object(win);
-    b->window_from = gn(win, HF_WINDOW_FROM);
-    b->window_until = gn(win, HF_WINDOW_UNTIL);
-    ARR(r, root, HF_SLOWDOWN, m_slowdown, b->slowdowns, b->nslowdowns);
-    for (size_t i = 0; i < b->nslowdowns; i++) {
-        const json_t *x = json_array_get(get(root, HF_SLOWDOWN), i);
-        b->slowdowns[i].path = gs(r, x, HF_SLOW_PATH);
-        b->slowdowns[i].percent = gi(x, HF_SLOW_PERCENT, 0);
-    }
-    const json_t *ps = get(root, HF_PROCS);
     b->has_procs = json_is_object(ps);
     b->procs_requested = gi(ps, HF_PROCS_REQUESTED, 1);
     b->procs_finished = gi(ps, HF_PROCS_FINISHED, 1);
@@ -503,19 +475,11 @@ static void read_bench(m_run *r, const json_t *root, m_bench *b)
         p->round = gi(x, HF_PROC_ROUND, 0);
         p->slot = gi(x, HF_PROC_SLOT, 0);
     }
-    read_ab(r, get(root, HF_AB), &b->ab);
-    b->clock_read_ns = gn(get(root, HF_CLOCK), HF_CLOCK_READ);
-    ARR(r, root, HF_BENCH_DISTINGUISHING, const char *, b->distinguishing, b->ndistinguishing);
-    for (size_t i = 0; i < b->ndistinguishing; i++)
-        b->distinguishing[i] = m_strdup(r, json_string_value(json_array_get(get(root, HF_BENCH_DISTINGUISHING), i)));
-    const json_t *h = get(root, HF_HEADLINE);
-    b->has_headline = json_is_object(h);
-    b->fast_kind = gs(r, h, HF_HL_FAST_KIND);
-    b->slow_kind = gs(r, h, HF_HL_SLOW_KIND);
-    b->fast_median = gn(h, HF_HL_FAST_MEDIAN);
-    b->slow_median = gn(h, HF_HL_SLOW_MEDIAN);
-    b->slow_over_fast = gn(h, HF_HL_SLOW_OVER_FAST);
-    b->fast_crosses_bar = gb(h, HF_HL_BAR);
+}
+
+/* The timed rows, each with its samples and every process's block medians. */
+static void read_rows(m_run *r, const json_t *root, m_bench *b)
+{
     ARR(r, root, HF_ROWS, m_row, b->rows, b->nrows);
     for (size_t i = 0; i < b->nrows; i++) {
         const json_t *x = json_array_get(get(root, HF_ROWS), i);
@@ -551,7 +515,11 @@ static void read_bench(m_run *r, const json_t *root, m_bench *b)
             numbers(r, p, HF_RBP_BLOCKS, &d->procs[k].blocks, &d->procs[k].nblocks);
         }
     }
-    const json_t *sw = get(root, HF_SWEEP);
+}
+
+/* The copy-against-read size sweep. */
+static void read_sweep(m_run *r, const json_t *sw, m_bench *b)
+{
     b->has_sweep = json_is_object(sw);
     b->sweep_kind = gs(r, sw, HF_SWEEP_KIND);
     b->sweep_timing = gs(r, sw, HF_SWEEP_TIMING);
@@ -565,6 +533,54 @@ static void read_bench(m_run *r, const json_t *root, m_bench *b)
         b->points[i].has_read_nt = json_is_object(get(x, HF_SP_READ_NT));
         read_stats(get(x, HF_SP_READ_NT), &b->points[i].read_nt);
     }
+}
+
+static void read_bench(m_run *r, const json_t *root, m_bench *b)
+{
+    read_head(r, root, &b->head);
+    b->wall = gn(root, HF_BENCH_WALL);
+    const json_t *plan = get(root, HF_PLAN);
+    b->has_rounds = json_is_integer(get(plan, HF_PLAN_ROUNDS));
+    b->rounds = gi(plan, HF_PLAN_ROUNDS, 0);
+    b->iterations = gi(plan, HF_PLAN_ITERATIONS, 0);
+    b->repeat = gi(plan, HF_PLAN_REPEAT, 0);
+    b->pinned_cpu = gi(root, HF_PINNED_CPU, -1);
+    b->cpu_how = gs(r, get(root, HF_CPU_CHOICE), HF_CPU_HOW);
+    const json_t *st = get(root, HF_STATE);
+    b->has_state = json_is_object(st);
+    b->state_fast_ns = gn(st, HF_STATE_FAST_NS);
+    b->state_factor = gn(st, HF_STATE_FACTOR);
+    b->state_share = gn(st, HF_STATE_CONTENDED_SHARE);
+    b->state_blocks = gi(st, HF_STATE_BLOCKS, 0);
+    b->state_retaken = gi(st, HF_STATE_RETAKEN, 0);
+    b->state_kept = gi(st, HF_STATE_KEPT_CONTENDED, 0);
+    b->state_moves = gi(st, HF_STATE_MOVES, 0);
+    const json_t *win = get(root, HF_WINDOW);
+    b->has_window = json_is_object(win);
+    b->window_from = gn(win, HF_WINDOW_FROM);
+    b->window_until = gn(win, HF_WINDOW_UNTIL);
+    ARR(r, root, HF_SLOWDOWN, m_slowdown, b->slowdowns, b->nslowdowns);
+    for (size_t i = 0; i < b->nslowdowns; i++) {
+        const json_t *x = json_array_get(get(root, HF_SLOWDOWN), i);
+        b->slowdowns[i].path = gs(r, x, HF_SLOW_PATH);
+        b->slowdowns[i].percent = gi(x, HF_SLOW_PERCENT, 0);
+    }
+    read_procs(r, get(root, HF_PROCS), b);
+    read_ab(r, get(root, HF_AB), &b->ab);
+    b->clock_read_ns = gn(get(root, HF_CLOCK), HF_CLOCK_READ);
+    ARR(r, root, HF_BENCH_DISTINGUISHING, const char *, b->distinguishing, b->ndistinguishing);
+    for (size_t i = 0; i < b->ndistinguishing; i++)
+        b->distinguishing[i] = m_strdup(r, json_string_value(json_array_get(get(root, HF_BENCH_DISTINGUISHING), i)));
+    const json_t *h = get(root, HF_HEADLINE);
+    b->has_headline = json_is_object(h);
+    b->fast_kind = gs(r, h, HF_HL_FAST_KIND);
+    b->slow_kind = gs(r, h, HF_HL_SLOW_KIND);
+    b->fast_median = gn(h, HF_HL_FAST_MEDIAN);
+    b->slow_median = gn(h, HF_HL_SLOW_MEDIAN);
+    b->slow_over_fast = gn(h, HF_HL_SLOW_OVER_FAST);
+    b->fast_crosses_bar = gb(h, HF_HL_BAR);
+    read_rows(r, root, b);
+    read_sweep(r, get(root, HF_SWEEP), b);
     split_sides(r, b);
     index_rows(r, b);
 }

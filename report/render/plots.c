@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "cleanup.h"
+#include "derive.h"
 #include "gnuplot.h"
 #include "goals.h"
 #include "readfile.h"
@@ -98,13 +99,18 @@ static int paths_plot(const m_run *r, const char *tmp)
         bool slow = copyrow && !strcmp(x->kind, *b->slow_kind ? b->slow_kind : b->fast_kind);
         if (x->repeat != 1 || x->skipped || fi < 0 || !(mine || slow || !strcmp(fam, "fault")))
             continue;
+        /* the row's figure, as the tables show it (rowest.h) */
+        const m_figure *g = m_row_figure(r, x);
         if (slow && !strcmp(x->path, "copy_pageable"))
-            copy = x->st.median;
+            copy = g->ns;
         char *label = rf_printf("%s%s%s", x->path, *x->candidate ? " " : "", x->candidate);
         gp_data_str(f, label ? label : x->path);
         free(label);
-        logval(f, x->st.median);
-        logval(f, x->st.spread);
+        /* a figure without an interval (one process, an older record)
+         * gets a bar of no length: a missing end would drop its box */
+        logval(f, g->ns);
+        logval(f, isfinite(g->lo) ? g->lo : g->ns);
+        logval(f, isfinite(g->hi) ? g->hi : g->ns);
         fprintf(f, "\t%d\n", fi);
     }
     if (fclose(f) != 0)
@@ -121,17 +127,18 @@ static int paths_plot(const m_run *r, const char *tmp)
                  families[i].family);
     }
     char *cmd = rf_printf("set datafile separator '\\t'\nset style fill solid 0.7\nset boxwidth 0.7\n"
-                          "set logscale y\nset ylabel 'ns per operation (median)'\nset xtics rotate by -40 left "
+                          "set logscale y\nset ylabel 'ns per operation'\nset xtics rotate by -40 left "
                           "font ',8'\nset bmargin 16\nset grid y\nset offsets 1, 1, 0, 0\nset key outside right\n"
                           "set palette defined (%s)\nunset colorbox\nset cbrange [0:%zu]\n%s"
-                          "plot 'paths.dat' using 0:2:3:4:xtic(1) with boxerrorbars lc palette notitle%s%s\n",
+                          "plot 'paths.dat' using 0:2:3:4:(0.7):5:xtic(1) with boxerrorbars lc palette notitle%s%s\n",
                           colours, NFAM - 1,
                           isfinite(copy) && copy > 0 ? "" : "", legend,
                           isfinite(copy) && copy > 0 ? ", copy_ref(x) with lines dt 2 lw 2 lc rgb '#aa3377' "
                                                        "title 'the copy (slow path)'" : "");
     char *ref = rf_printf("copy_ref(x) = %.6g\n%s", isfinite(copy) && copy > 0 ? copy : 1, cmd ? cmd : "");
-    char *title = rf_printf("paths on %s, by family (median, bars: robust spread); the dashed line is the copy",
-                            b->fast_kind);
+    char *title = rf_printf("paths on %s by family: %s; dashed: the copy", b->fast_kind,
+                            r->d.by_process ? "the geometric mean of the processes, bars its 95 % interval"
+                                            : "the median of the pooled samples (a record before the processes)");
     int rc = cmd && ref && title ? script(r, tmp, names[PLOT_PATHS], "1200,720", title, ref) : -1;
     free(cmd);
     free(ref);

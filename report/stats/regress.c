@@ -10,6 +10,7 @@
 #include "goals.h"
 #include "procstats.h"
 #include "readfile.h"
+#include "rowest.h"
 #include "stats.h"
 #include "timing.h"
 
@@ -19,12 +20,11 @@
  * tools/diag/aa_spread.py; the process-level ones: docs/gate.md). */
 void regress_defaults(regress_cfg *c)
 {
-    static const family_threshold d[REGRESS_NFAM] = {
-        {"read", 8, 5, 1, false, false},    {"memory", 8, 5, 0.7, false, false}, {"guarded", 8, 5, 1, true, true},
-        {"query", 8, 5, 1, true, true},     {"hardened", 8, 5, 1, true, true},   {"copy", 8, 5, 0.4, false, false},
-        {"fault", 8, 5, 0.65, true, false},
-    };
-    memcpy(c->thr, d, sizeof d);
+    static const char *const fam[REGRESS_NFAM] = {"read", "memory", "guarded", "query", "hardened", "copy", "fault"};
+    for (int i = 0; i < REGRESS_NFAM; i++) {
+        m_family_traits t = m_family_traits_of(fam[i]);
+        c->thr[i] = (family_threshold){fam[i], 8, 5, t.clock_share, t.state_bound, t.steady_only};
+    }
     c->same_machine = false;
 }
 
@@ -55,7 +55,8 @@ int regress_set_threshold(regress_cfg *c, const char *spec, char *err, size_t n)
 
 family_threshold regress_family(const regress_cfg *c, const char *family)
 {
-    family_threshold loosest = {family, 0, 0, 1, true, false};
+    m_family_traits t = m_family_traits_of(family);
+    family_threshold loosest = {family, 0, 0, t.clock_share, t.state_bound, t.steady_only};
     for (int i = 0; i < REGRESS_NFAM; i++) {
         if (!strcmp(c->thr[i].family, family))
             return c->thr[i];
@@ -416,10 +417,15 @@ static double max_overhead(const m_bench *b)
     return m;
 }
 
-/* A row's figure: the median of its block medians, or without blocks the
- * first repeat's median. */
+/* A row's figure for the run-to-run table: its raw estimate over its
+ * processes, as report shows it (rowest.h); a record before the processes:
+ * the median of its block medians, or without blocks the first repeat's
+ * median. */
 static double figure(const m_bench *b, const m_row *r)
 {
+    ha_proc_est e;
+    if (r->nprocs && m_row_estimate(b, r, M_EST_RAW, &e) == 0)
+        return e.gmean;
     row_blocks bl;
     if (timing_blocks(b, r->path, r->kind, r->candidate, &bl) == 0) {
         double m = ha_median(bl.med, bl.n);
@@ -435,8 +441,16 @@ typedef struct instruments {
     bool clock_off, state_off;   /* moved more than normalisation corrects */
 } instruments;
 
+/* An instrument's new/old: the ratio of its figures over the processes
+ * where both runs have them (the rows' own unit), else of process 1's
+ * blocks (timing.h). */
 static double instrument(const m_bench *a, const m_bench *b, const char *path)
 {
+    const m_row *ia = m_bench_row(a, path, "", "", 1), *ib = m_bench_row(b, path, "", "", 1);
+    ha_proc_est ea, eb;
+    if (ia && ib && ia->nprocs && ib->nprocs && m_row_estimate(a, ia, M_EST_RAW, &ea) == 0 &&
+        m_row_estimate(b, ib, M_EST_RAW, &eb) == 0)
+        return eb.gmean / ea.gmean;
     row_blocks ba, bb;
     timing_change c;
     double r = NAN;
@@ -458,7 +472,10 @@ static void read_instruments(const m_bench *a, const m_bench *b, instruments *in
     in->sys = instrument(a, b, "syscall");
     in->have = isfinite(in->canary);
     if (!in->have) {
-        findings_note(f, "no machine-speed canary in both runs: timings are not normalised");
+        bool rows = m_bench_row(a, "canary", "", "", 1) && m_bench_row(b, "canary", "", "", 1);
+        findings_note(f, rows ? "the machine-speed canary kept no value in a run (every block of it dropped as "
+                                "taken on a contended CPU): timings are not normalised"
+                              : "no machine-speed canary in both runs: timings are not normalised");
         in->canary = 1;
         return;
     }
@@ -616,107 +633,6 @@ static size_t usable_procs(const m_bench *b)
     return b->has_procs ? (size_t)b->procs_finished : 1;
 }
 
-static const m_rowproc *row_proc(const m_row *r, long long process)
-{
-    for (size_t i = 0; i < r->nprocs; i++)
-        if (r->procs[i].process == process)
-            return &r->procs[i];
-    return NULL;
-}
-
-/* Whether a process spent most of its blocks on a contended CPU: it kept
- * an uncontended block in fewer than CONTENDED_ROWS_SHARE of the rows its
- * run's most complete process kept, the retake budget having run out. Its
- * instruments were read on that CPU too, so dividing by them is wrong for
- * what it kept: on m22 of results/gate-proc-h200 such processes' canary
- * ran 17-28 % above the run's median, and their read rows, divided by it,
- * came out 11-27 % below the other processes'. */
-static bool contended(const m_bench *b, long long process)
-{
-    size_t top = 0, mine = SIZE_MAX;
-    for (size_t i = 0; i < b->nprocs; i++) {
-        if (b->procs[i].rows_kept > top)
-            top = b->procs[i].rows_kept;
-        if (b->procs[i].index == process && b->procs[i].ok) /* one that died is said as such */
-            mine = b->procs[i].rows_kept;
-    }
-    return mine != SIZE_MAX && (double)mine < CONTENDED_ROWS_SHARE * (double)top;
-}
-
-/* The syscall loop of the run's steadiest process (its smallest value),
- * of those not contended; NaN without one. */
-static double steadiest(const m_bench *b, const m_row *syscall)
-{
-    double low = NAN;
-    for (size_t i = 0; syscall && i < syscall->nprocs; i++) {
-        if (contended(b, syscall->procs[i].process))
-            continue;
-        double v = ha_proc_value(syscall->procs[i].blocks, syscall->procs[i].nblocks);
-        if (v > 0 && !(v >= low))
-            low = v;
-    }
-    return low;
-}
-
-/* Whether a process sat in a slow state of its host core: its syscall loop
- * more than STEADY_MARGIN above the run's steadiest. */
-static bool slow_state(double syscall_value, double low) { return syscall_value > (1 + STEADY_MARGIN) * low; }
-
-/* A row's process values, each divided by the same process's instrument:
- * for families that follow the host core's state (the two speed levels of
- * a shared vCPU, which the canary cannot see) the syscall loop, which shows
- * the same levels; for the others the canary (the core clock) raised to
- * the family's clock share. On the H200's committed runs this halves the
- * between-process spread of queries, hardened and guarded rows (0.127 ->
- * 0.074, 0.130 -> 0.077, 0.100 -> 0.057 sd of log; results/gate-proc-h200).
- * The division does not take a slow state out of every family: query and
- * hardened rows slow by more than the loop (log slope 1.44 and 1.43 over
- * m5-m24, tools/diag/slow_state.py; a loop 20-25 % above the run's
- * steadiest came with rows 33-34 % above), guarded rows by a little more
- * (1.17), fault rows by as much (0.98). So the steady_only families' rows
- * leave out the processes in a slow state (slow_state). The choice reads
- * the instrument alone, never the row, so the two sides of an A/A pair
- * stay alike.
- * A process without that instrument's value is left out. */
-static size_t proc_values(const m_bench *b, const m_row *r, const family_threshold *ft, bool paired, long long *ids,
-                          double *v)
-{
-    const char *instr = ft->state_bound ? "syscall" : "canary";
-    double share = ft->state_bound ? 1 : ft->clock_share;
-    const m_row *canary = m_bench_row(b, instr, "", "", 1);
-    double low = ft->steady_only && !paired ? steadiest(b, canary) : NAN;
-    size_t n = 0;
-    for (size_t i = 0; i < r->nprocs; i++) {
-        if (!paired && contended(b, r->procs[i].process))
-            continue;
-        double x = ha_proc_value(r->procs[i].blocks, r->procs[i].nblocks);
-        const m_rowproc *c = canary ? row_proc(canary, r->procs[i].process) : NULL;
-        double cv = c ? ha_proc_value(c->blocks, c->nblocks) : NAN;
-        if (canary && !(cv > 0 && !slow_state(cv, low)))
-            continue;
-        ids[n] = r->procs[i].process;
-        v[n++] = canary ? x / pow(cv, share) : x;
-    }
-    return n;
-}
-
-static int proc_estimate(const m_bench *b, const m_row *r, const family_threshold *ft, ha_proc_est *out)
-{
-    double *v = calloc(r->nprocs ? r->nprocs : 1, sizeof *v);
-    long long *ids = calloc(r->nprocs ? r->nprocs : 1, sizeof *ids);
-    int rc = v && ids ? ha_proc_summary(v, proc_values(b, r, ft, false, ids, v), out) : -1;
-    free(v);
-    free(ids);
-    return rc;
-}
-
-size_t regress_row_values(const regress_cfg *c, const m_bench *b, const m_row *r, bool paired, long long *ids,
-                          double *v)
-{
-    family_threshold ft = regress_family(c, m_row_family(r));
-    return proc_values(b, r, &ft, paired, ids, v);
-}
-
 static void proc_notes(const regress_cfg *cfg, const m_bench *a, const m_bench *b, findings *f)
 {
     const m_bench *runs[2] = {a, b};
@@ -747,7 +663,7 @@ static void proc_notes(const regress_cfg *cfg, const m_bench *a, const m_bench *
         char *list = rf_printf("%s", "");
         size_t n = 0;
         for (size_t i = 0; list && i < runs[s]->nprocs; i++)
-            if (contended(runs[s], runs[s]->procs[i].index)) {
+            if (m_proc_contended(runs[s], runs[s]->procs[i].index)) {
                 list = joined(list, ", ", "%lld", runs[s]->procs[i].index);
                 n++;
             }
@@ -763,12 +679,12 @@ static void proc_notes(const regress_cfg *cfg, const m_bench *a, const m_bench *
     char *fams = family_names(cfg, is_steady_only);
     for (int s = 0; s < 2; s++) {
         const m_row *sys = m_bench_row(runs[s], "syscall", "", "", 1);
-        double low = steadiest(runs[s], sys);
+        double low = m_steadiest(runs[s], sys);
         char *list = rf_printf("%s", "");
         size_t n = 0;
         for (size_t i = 0; list && sys && i < sys->nprocs; i++)
-            if (!contended(runs[s], sys->procs[i].process) &&
-                slow_state(ha_proc_value(sys->procs[i].blocks, sys->procs[i].nblocks), low)) {
+            if (!m_proc_contended(runs[s], sys->procs[i].process) &&
+                m_slow_state(ha_proc_value(sys->procs[i].blocks, sys->procs[i].nblocks), low)) {
                 list = joined(list, ", ", "%lld", sys->procs[i].process);
                 n++;
             }
@@ -793,12 +709,6 @@ static bool run_bound(const m_row *r) { return layout_bound(r) || !strcmp(m_row_
 
 bool regress_row_gated(const m_row *r) { return r->repeat == 1 && judged(r) && !run_bound(r); }
 
-int regress_row_estimate(const regress_cfg *c, const m_bench *b, const m_row *r, ha_proc_est *out)
-{
-    family_threshold ft = regress_family(c, m_row_family(r));
-    return proc_estimate(b, r, &ft, out);
-}
-
 char *regress_row_name(const m_row *r)
 {
     return rf_printf("%s / %s%s%s", r->path, r->kind, *r->candidate ? " / " : "", r->candidate);
@@ -815,28 +725,56 @@ static size_t path_group(const m_bench *a, const m_row *r)
     return 0;
 }
 
-static void cmp_proc_rows(const regress_cfg *cfg, const m_bench *a, const m_bench *b, const instruments *in,
-                          findings *f)
+/* The process-level judgement of a pair, in numbers only: the rows in the
+ * family, their estimates, the gate's outcome for each and the tally.
+ * say_proc_rows words it; nothing here writes a sentence. */
+typedef struct proc_verdicts {
+    size_t m;                /* rows in the family: gated and timed on both sides */
+    size_t n;                /* rows judged (the rest held by an instrument or ungated) */
+    size_t *idx;             /* each judged row's index in the old run */
+    ha_gate_rule *rule;
+    ha_proc_est *ea, *eb;    /* each judged row's estimate, old and new */
+    ha_gate_row *g;          /* the gate's outcome for each */
+    bool *gated;             /* by the old run's row index: the pair resolves the row */
+    long found;              /* the family's discoveries */
+    size_t same, monitor, few, held, ungated, flagged;
+    const m_row *worst, *few_row; /* the least resolved monitor-only row; the first with too few processes */
+    double worst_det;
+} proc_verdicts;
+
+static void proc_verdicts_free(proc_verdicts *v)
 {
-    proc_notes(cfg, a, b, f);
-    size_t m = 0;
+    free(v->gated);
+    free(v->idx);
+    free(v->rule);
+    free(v->ea);
+    free(v->eb);
+    free(v->g);
+}
+
+static int proc_verdicts_alloc(proc_verdicts *v, size_t rows)
+{
+    size_t k = rows ? rows : 1;
+    *v = (proc_verdicts){0};
+    v->gated = calloc(k, sizeof *v->gated);
+    v->idx = malloc(k * sizeof *v->idx);
+    v->rule = malloc(k * sizeof *v->rule);
+    v->ea = calloc(k, sizeof *v->ea);
+    v->eb = calloc(k, sizeof *v->eb);
+    v->g = calloc(k, sizeof *v->g);
+    return v->gated && v->idx && v->rule && v->ea && v->eb && v->g ? 0 : -1;
+}
+
+/* The rows judged and their estimates, then the family at once (the
+ * discoveries depend on every row's p-value). -1: out of memory. A row
+ * the new run lacks is the one finding said here. */
+static int judge_proc_rows(const regress_cfg *cfg, const m_bench *a, const m_bench *b, const instruments *in,
+                           proc_verdicts *v, findings *f)
+{
     for (size_t i = 0; i < a->nrows; i++) {
         const m_row *r = &a->rows[i];
-        m += regress_row_gated(r) && m_bench_row(b, r->path, r->kind, r->candidate, 1);
+        v->m += regress_row_gated(r) && m_bench_row(b, r->path, r->kind, r->candidate, 1);
     }
-    size_t same = 0, monitor = 0, few = 0, held = 0, ungated = 0, n = 0, flagged = 0;
-    const m_row *worst = NULL, *few_row = NULL;
-    double worst_det = 0;
-    char *name = NULL; /* the row's, whole: a record's names have no bound */
-    bool *gated = calloc(a->nrows ? a->nrows : 1, sizeof *gated); /* the pair resolves the row */
-    /* First the rows judged and their estimates; then the family at once
-     * (the discoveries depend on every row's p-value); then the findings. */
-    size_t *idx = malloc((a->nrows ? a->nrows : 1) * sizeof *idx);
-    ha_gate_rule *rule = malloc((a->nrows ? a->nrows : 1) * sizeof *rule);
-    ha_proc_est *ea = calloc(a->nrows ? a->nrows : 1, sizeof *ea), *eb = calloc(a->nrows ? a->nrows : 1, sizeof *eb);
-    ha_gate_row *g = calloc(a->nrows ? a->nrows : 1, sizeof *g);
-    if (!gated || !idx || !rule || !ea || !eb || !g)
-        goto oom;
     for (size_t i = 0; i < a->nrows; i++) {
         const m_row *ra = &a->rows[i];
         if (ra->repeat != 1 || !judged(ra))
@@ -847,75 +785,98 @@ static void cmp_proc_rows(const regress_cfg *cfg, const m_bench *a, const m_benc
             continue;
         }
         if (run_bound(ra)) {
-            ungated++;
+            v->ungated++;
             continue;
         }
         family_threshold ft = regress_family(cfg, m_row_family(ra));
         if (in->clock_off || (in->state_off && ft.state_bound)) {
-            held++;
+            v->held++;
             continue;
         }
-        rule[n] = (ha_gate_rule){GATE_ALPHA, m, ft.proc_pct / 100, GATE_RESOLVE, GATE_POWER, path_group(a, ra)};
-        if (proc_estimate(a, ra, &ft, &ea[n]) != 0 || proc_estimate(b, rb, &ft, &eb[n]) != 0)
-            ea[n].k = eb[n].k = 0; /* too few: judged so */
-        idx[n++] = i;
+        size_t n = v->n;
+        v->rule[n] = (ha_gate_rule){GATE_ALPHA, v->m, ft.proc_pct / 100, GATE_RESOLVE, GATE_POWER, path_group(a, ra)};
+        if (m_row_estimate(a, ra, M_EST_NORMALISED, &v->ea[n]) != 0 || m_row_estimate(b, rb, M_EST_NORMALISED, &v->eb[n]) != 0)
+            v->ea[n].k = v->eb[n].k = 0; /* too few: judged so */
+        v->idx[v->n++] = i;
     }
-    long found = ha_gate_family(rule, n, ea, eb, g);
-    if (found < 0)
-        goto oom;
-    for (size_t j = 0; j < n; j++) {
-        size_t i = idx[j];
-        const m_row *ra = &a->rows[i];
-        family_threshold ft = regress_family(cfg, m_row_family(ra));
-        free(name);
-        if (!(name = regress_row_name(ra)))
-            goto oom;
-        const char *fam = m_row_family(ra);
-        gated[i] = g[j].outcome != HA_GATE_MONITOR && g[j].outcome != HA_GATE_TOO_FEW &&
-                   g[j].detectable <= GATE_RESOLVE;
-        switch (g[j].outcome) {
-        case HA_GATE_SAME: same++; break;
+    v->found = ha_gate_family(v->rule, v->n, v->ea, v->eb, v->g);
+    return v->found < 0 ? -1 : 0;
+}
+
+/* The outcomes counted; which rows the pair resolves (the slowdown check's
+ * power is over those). */
+static void tally_proc_rows(const m_bench *a, proc_verdicts *v)
+{
+    for (size_t j = 0; j < v->n; j++) {
+        const ha_gate_row *g = &v->g[j];
+        const m_row *ra = &a->rows[v->idx[j]];
+        v->gated[v->idx[j]] =
+            g->outcome != HA_GATE_MONITOR && g->outcome != HA_GATE_TOO_FEW && g->detectable <= GATE_RESOLVE;
+        switch (g->outcome) {
+        case HA_GATE_SAME: v->same++; break;
         case HA_GATE_TOO_FEW:
-            if (!few++)
-                few_row = ra;
+            if (!v->few++)
+                v->few_row = ra;
             break;
         case HA_GATE_MONITOR:
-            monitor++;
-            if (g[j].detectable > worst_det) {
-                worst_det = g[j].detectable;
-                worst = ra;
+            v->monitor++;
+            if (g->detectable > v->worst_det) {
+                v->worst_det = g->detectable;
+                v->worst = ra;
             }
             break;
-        default:
-            flagged += g[j].outcome == HA_GATE_REGRESSION || g[j].outcome == HA_GATE_IMPROVEMENT;
-            findings_add(f, g[j].outcome == HA_GATE_REGRESSION    ? REGRESSION
-                            : g[j].outcome == HA_GATE_IMPROVEMENT ? IMPROVEMENT
-                                                                  : INCONCLUSIVE,
-                         "timing", name,
-                         "%.4g → %.4g (ratios, not ns: each process's ns over its %s; geometric means of %zu and %zu "
-                         "processes): ×%.3f, "
-                         "interval [%.3f, %.3f] at %.4g %% (family of %zu rows, %ld flagged; %s, %.0f df); %s "
-                         "threshold %.0f %%, same within ±%.0f %%; detectable %+.1f %%%s",
-                         ea[j].gmean, eb[j].gmean,
-                         ft.state_bound ? "syscall loop's ns" : "canary's ns to its family's clock share", ea[j].k, eb[j].k,
-                         g[j].r.ratio, g[j].r.lo, g[j].r.hi, 100 * g[j].level, m, found,
-                         g[j].prior_df > 0 ? "its spread shrunk toward its path's" : "its own spread (Welch)",
-                         g[j].r.df, fam, ft.proc_pct,
-                         100 * GATE_RESOLVE, 100 * g[j].detectable,
-                         g[j].detectable > GATE_RESOLVE ? " (a monitor-only row: flagged because its interval is "
-                                                          "wholly beyond the threshold)"
-                                                        : "");
+        default: v->flagged += g->outcome == HA_GATE_REGRESSION || g->outcome == HA_GATE_IMPROVEMENT;
         }
     }
-    free(name);
-    name = NULL;
+}
+
+static int finding_class(int outcome)
+{
+    return outcome == HA_GATE_REGRESSION ? REGRESSION : outcome == HA_GATE_IMPROVEMENT ? IMPROVEMENT : INCONCLUSIVE;
+}
+
+/* Each row flagged or inconclusive, in the old run's order. -1: out of
+ * memory naming one. */
+static int say_flagged_rows(const regress_cfg *cfg, const m_bench *a, const proc_verdicts *v, findings *f)
+{
+    for (size_t j = 0; j < v->n; j++) {
+        const ha_gate_row *g = &v->g[j];
+        if (g->outcome == HA_GATE_SAME || g->outcome == HA_GATE_TOO_FEW || g->outcome == HA_GATE_MONITOR)
+            continue;
+        const m_row *ra = &a->rows[v->idx[j]];
+        const char *fam = m_row_family(ra);
+        family_threshold ft = regress_family(cfg, fam);
+        char *name = regress_row_name(ra); /* whole: a record's names have no bound */
+        if (!name)
+            return -1;
+        findings_add(f, finding_class(g->outcome), "timing", name,
+                     "%.4g → %.4g (ratios, not ns: each process's ns over its %s; geometric means of %zu and %zu "
+                     "processes): ×%.3f, "
+                     "interval [%.3f, %.3f] at %.4g %% (family of %zu rows, %ld flagged; %s, %.0f df); %s "
+                     "threshold %.0f %%, same within ±%.0f %%; detectable %+.1f %%%s",
+                     v->ea[j].gmean, v->eb[j].gmean,
+                     ft.state_bound ? "syscall loop's ns" : "canary's ns to its family's clock share", v->ea[j].k,
+                     v->eb[j].k, g->r.ratio, g->r.lo, g->r.hi, 100 * g->level, v->m, v->found,
+                     g->prior_df > 0 ? "its spread shrunk toward its path's" : "its own spread (Welch)", g->r.df, fam,
+                     ft.proc_pct, 100 * GATE_RESOLVE, 100 * g->detectable,
+                     g->detectable > GATE_RESOLVE ? " (a monitor-only row: flagged because its interval is "
+                                                    "wholly beyond the threshold)"
+                                                  : "");
+        free(name);
+    }
+    return 0;
+}
+
+/* The family's rule and tally in one note. */
+static void say_proc_family(const proc_verdicts *v, findings *f)
+{
     /* A few processes with a wide spread give a figure no reader can use
      * (+4e81 %): past 10x it is said as such. */
-    char *worst_name = worst ? regress_row_name(worst) : NULL;
+    char *worst_name = v->worst ? regress_row_name(v->worst) : NULL;
     char *worst_text = !worst_name ? NULL
-                       : worst_det > 9
+                       : v->worst_det > 9
                            ? rf_printf("; the least resolved, %s, cannot resolve even a tenfold change", worst_name)
-                           : rf_printf("; the least resolved, %s, detects %+.0f %%", worst_name, 100 * worst_det);
+                           : rf_printf("; the least resolved, %s, detects %+.0f %%", worst_name, 100 * v->worst_det);
     findings_note(f, "process-level judgement: %zu row(s) in the family; each row's new/old is a t interval on the "
                      "logs of the per-process medians, its spread shrunk toward its path's (the path's rows' spreads "
                      "as a prior, limma's moderated t; Welch's on its own spread where the path has fewer than three "
@@ -923,56 +884,76 @@ static void cmp_proc_rows(const regress_cfg *cfg, const m_bench *a, const m_benc
                      "%.2f among the p-values of \"beyond the threshold\", so an A/A pair flags any row with "
                      "probability at most %.0f %%; %ld flagged; %zu same (within ±%.0f %% at 1 − %.2f/%zu), %zu "
                      "monitor-only (the pair cannot resolve ±%.0f %% at %.0f %% power%s)",
-                  m, GATE_ALPHA, 100 * GATE_ALPHA, found, same, 100 * GATE_RESOLVE, GATE_ALPHA, m, monitor,
-                  100 * GATE_RESOLVE, 100 * GATE_POWER, worst_text ? worst_text : "");
+                  v->m, GATE_ALPHA, 100 * GATE_ALPHA, v->found, v->same, 100 * GATE_RESOLVE, GATE_ALPHA, v->m,
+                  v->monitor, 100 * GATE_RESOLVE, 100 * GATE_POWER, worst_text ? worst_text : "");
     free(worst_name);
     free(worst_text);
+}
+
+/* The rows not judged, and why. */
+static void say_proc_unjudged(const proc_verdicts *v, findings *f)
+{
     /* A row without HA_GATE_MIN_PROCS processes' values on a side is not
      * judged, so it is not gated: said, never exit 6 (on a fresh H200 one
      * hardened row kept one process of eight, its others' blocks all on a
-     * contended CPU). */
-    /* Every row too few is a comparison that did not happen: never a pass. */
-    if (few && few == n)
+     * contended CPU). Every row too few is a comparison that did not
+     * happen: never a pass. */
+    if (v->few && v->few == v->n)
         findings_add(f, INCONCLUSIVE, "timing", "all rows",
                      "no row kept %d processes' values on both sides (a run whose processes sat on contended CPUs): "
                      "timings not judged; run the bench again",
                      HA_GATE_MIN_PROCS);
-    if (few) {
-        char *few_name = regress_row_name(few_row);
+    if (v->few) {
+        char *few_name = regress_row_name(v->few_row);
         findings_note(f, "%zu row(s) not judged: fewer than %d processes kept a value for it on a side (a process "
                          "drops blocks taken on a contended CPU; compare leaves out processes in a slow state or "
                          "contended throughout), e.g. %s",
-                      few, HA_GATE_MIN_PROCS, few_name ? few_name : "one");
+                      v->few, HA_GATE_MIN_PROCS, few_name ? few_name : "one");
         free(few_name);
     }
-    if (held)
-        findings_note(f, "%zu row(s) not judged: their family follows an instrument that moved (above)", held);
-    if (ungated)
+    if (v->held)
+        findings_note(f, "%zu row(s) not judged: their family follows an instrument that moved (above)", v->held);
+    if (v->ungated)
         findings_note(f, "%zu os_proc_maps and fast_cold row(s) not gated: their cost follows where a mapping lands "
                          "(in /proc/self/maps; the pages the cold read touches), which moves between runs beyond what "
-                         "the processes sample", ungated);
-    for (size_t i = 0; i < b->nslowdowns; i++)
-        slowdown_caught(a, b, &b->slowdowns[i], run_bound, gated, f);
-    /* No clean without evidence (issue 43): a pair that showed too few of
-     * its rows the same or changed has not shown that nothing changed. */
-    size_t decided = same + flagged, total = n + held;
+                         "the processes sample", v->ungated);
+}
+
+/* No clean without evidence (issue 43): a pair that showed too few of
+ * its rows the same or changed has not shown that nothing changed. */
+static void say_proc_resolved(const proc_verdicts *v, findings *f)
+{
+    size_t decided = v->same + v->flagged, total = v->n + v->held;
     if (total && (double)decided < GATE_DECIDED_SHARE * (double)total)
         findings_unresolved(f, "%zu of %zu timed rows decided (%zu same within ±%.0f %%, %zu flagged): %zu "
                                "monitor-only, %zu with too few processes, %zu held by an instrument that moved. Two "
                                "runs made apart differ by more than their processes say; an A/B session "
                                "(run_all.sh --ab SPEC) measures both sides in one session and resolves them",
-                            decided, total, same, 100 * GATE_RESOLVE, flagged, monitor, few, held);
-    goto out;
-oom:
-    findings_add(f, INCONCLUSIVE, "timing", "all rows", "out of memory: timings not judged");
-out:
-    free(name);
-    free(gated);
-    free(idx);
-    free(rule);
-    free(ea);
-    free(eb);
-    free(g);
+                            decided, total, v->same, 100 * GATE_RESOLVE, v->flagged, v->monitor, v->few, v->held);
+}
+
+static void cmp_proc_rows(const regress_cfg *cfg, const m_bench *a, const m_bench *b, const instruments *in,
+                          findings *f)
+{
+    proc_notes(cfg, a, b, f);
+    proc_verdicts v;
+    if (proc_verdicts_alloc(&v, a->nrows) != 0 || judge_proc_rows(cfg, a, b, in, &v, f) != 0) {
+        findings_add(f, INCONCLUSIVE, "timing", "all rows", "out of memory: timings not judged");
+        proc_verdicts_free(&v);
+        return;
+    }
+    tally_proc_rows(a, &v);
+    if (say_flagged_rows(cfg, a, &v, f) != 0) {
+        findings_add(f, INCONCLUSIVE, "timing", "all rows", "out of memory: timings not judged");
+        proc_verdicts_free(&v);
+        return;
+    }
+    say_proc_family(&v, f);
+    say_proc_unjudged(&v, f);
+    for (size_t i = 0; i < b->nslowdowns; i++)
+        slowdown_caught(a, b, &b->slowdowns[i], run_bound, v.gated, f);
+    say_proc_resolved(&v, f);
+    proc_verdicts_free(&v);
 }
 
 /* Whether two runs hold the same sealed records: each manifest lists the
@@ -1010,6 +991,62 @@ static bool two_devices_of_one_machine(const m_env *x, const m_env *y)
         return false;
     return (x->device >= 0 && y->device >= 0 && x->device != y->device) ||
            (*x->pci_bus_id && *y->pci_bus_id && strcmp(x->pci_bus_id, y->pci_bus_id));
+}
+
+/* Runs of fewer than HA_GATE_MIN_PROCS processes (or before schema 3):
+ * each row on the blocks of one process per run. */
+static void cmp_block_rows(const regress_cfg *cfg, const m_bench *a, const m_bench *b, const instruments *in,
+                           findings *f)
+{
+    f->timings = "judged on the blocks, as of one process per run (a record before schema 3, or fewer than 4 "
+                 "processes): a process's layout and CPU are not sampled, so a change may be the process, not the "
+                 "code.";
+    inconclusive_families(cfg, in, f);
+    findings_note(f, "fewer than %d processes per run on a side (%zu and %zu finished): the block bootstrap inside "
+                     "one process is used, which cannot see the spread between processes; run the bench with "
+                     "--processes 8",
+                  HA_GATE_MIN_PROCS, usable_procs(a), usable_procs(b));
+    int fallback = 0;
+    size_t held = 0;
+    size_t ungated = 0;
+    for (size_t i = 0; i < a->nrows; i++) {
+        const m_row *r = &a->rows[i];
+        if (r->repeat != 1 || !judged(r))
+            continue;
+        if (layout_bound(r) && m_bench_row(b, r->path, r->kind, r->candidate, 1)) {
+            ungated++;
+            continue;
+        }
+        if (!m_bench_row(b, r->path, r->kind, r->candidate, 1))
+            only_in(f, r, "old");
+        else
+            cmp_timing_row(cfg, a, b, r, in, f, &fallback, &held);
+    }
+    for (size_t i = 0; i < b->nrows; i++) {
+        const m_row *r = &b->rows[i];
+        if (r->repeat != 1 || !judged(r) || m_bench_row(a, r->path, r->kind, r->candidate, 1))
+            continue;
+        only_in(f, r, "new");
+    }
+    if (held)
+        findings_note(f, "%zu row(s) not judged: their family follows an instrument that moved (above)", held);
+    if (ungated)
+        findings_note(f, "%zu os_proc_maps row(s) reported, not gated: their cost follows where the mapping lands in "
+                         "/proc/self/maps, which the process's layout decides each run", ungated);
+    if (fallback)
+        findings_add(f, INCONCLUSIVE, "timing", "rows without blocks",
+                     "%d row(s) without samples in blocks: nothing honest to resample, not judged", fallback);
+    if (a->nslowdowns)
+        findings_note(f, "the old run was slowed on purpose (HOSTACCESS_TEST_SLOWDOWN): not evidence");
+    for (size_t i = 0; i < b->nslowdowns; i++)
+        slowdown_caught(a, b, &b->slowdowns[i], layout_bound, NULL, f);
+    /* The blocks of one process can flag a row, never show it the same:
+     * their spread is not the spread between processes (issue 43), so no
+     * row is decided and the pair is never called clean. */
+    findings_unresolved(f, "0 timed rows decided: judged on the blocks of one process a run (%zu and %zu processes "
+                           "finished, fewer than %d), which can flag a row but never show it the same; a bench with "
+                           "--processes 8 on both sides, or an A/B session (run_all.sh --ab), resolves them",
+                        usable_procs(a), usable_procs(b), HA_GATE_MIN_PROCS);
 }
 
 /* Returns whether timings were looked at (false: not comparable, or one run twice). */
@@ -1067,55 +1104,7 @@ static bool cmp_bench(const regress_cfg *cfg, const m_run *ra, const m_run *rb, 
     }
     /* Two or three processes cannot carry a row's judgement (procstats.h):
      * such runs are judged on their blocks, as one process's, not skipped. */
-    f->timings = "judged on the blocks, as of one process per run (a record before schema 3, or fewer than 4 "
-                 "processes): a process's layout and CPU are not sampled, so a change may be the process, not the "
-                 "code.";
-    inconclusive_families(cfg, &in, f);
-    findings_note(f, "fewer than %d processes per run on a side (%zu and %zu finished): the block bootstrap inside "
-                     "one process is used, which cannot see the spread between processes; run the bench with "
-                     "--processes 8",
-                  HA_GATE_MIN_PROCS, usable_procs(a), usable_procs(b));
-    int fallback = 0;
-    size_t held = 0;
-    size_t ungated = 0;
-    for (size_t i = 0; i < a->nrows; i++) {
-        const m_row *r = &a->rows[i];
-        if (r->repeat != 1 || !judged(r))
-            continue;
-        if (layout_bound(r) && m_bench_row(b, r->path, r->kind, r->candidate, 1)) {
-            ungated++;
-            continue;
-        }
-        if (!m_bench_row(b, r->path, r->kind, r->candidate, 1))
-            only_in(f, r, "old");
-        else
-            cmp_timing_row(cfg, a, b, r, &in, f, &fallback, &held);
-    }
-    for (size_t i = 0; i < b->nrows; i++) {
-        const m_row *r = &b->rows[i];
-        if (r->repeat != 1 || !judged(r) || m_bench_row(a, r->path, r->kind, r->candidate, 1))
-            continue;
-        only_in(f, r, "new");
-    }
-    if (held)
-        findings_note(f, "%zu row(s) not judged: their family follows an instrument that moved (above)", held);
-    if (ungated)
-        findings_note(f, "%zu os_proc_maps row(s) reported, not gated: their cost follows where the mapping lands in "
-                         "/proc/self/maps, which the process's layout decides each run", ungated);
-    if (fallback)
-        findings_add(f, INCONCLUSIVE, "timing", "rows without blocks",
-                     "%d row(s) without samples in blocks: nothing honest to resample, not judged", fallback);
-    if (a->nslowdowns)
-        findings_note(f, "the old run was slowed on purpose (HOSTACCESS_TEST_SLOWDOWN): not evidence");
-    for (size_t i = 0; i < b->nslowdowns; i++)
-        slowdown_caught(a, b, &b->slowdowns[i], layout_bound, NULL, f);
-    /* The blocks of one process can flag a row, never show it the same:
-     * their spread is not the spread between processes (issue 43), so no
-     * row is decided and the pair is never called clean. */
-    findings_unresolved(f, "0 timed rows decided: judged on the blocks of one process a run (%zu and %zu processes "
-                           "finished, fewer than %d), which can flag a row but never show it the same; a bench with "
-                           "--processes 8 on both sides, or an A/B session (run_all.sh --ab), resolves them",
-                        usable_procs(a), usable_procs(b), HA_GATE_MIN_PROCS);
+    cmp_block_rows(cfg, a, b, &in, f);
     return true;
 }
 

@@ -4,25 +4,34 @@
  * distinguishing, a kind that lost host readability, can no longer be made
  * or is no longer probed, a pool check that fails, stopped passing or
  * disappeared, a record the old run had and the new one lacks. Their
- * opposites are improvements.
+ * opposites are improvements. Across backends only what both have is
+ * compared; the rest is listed as present on one side.
  *
  * Timings (and throughput), only for two runs of one machine start (host,
  * device, PCI bus, CPU model and count, boot id; or --same-machine), both
- * with the CPU-state hold and its instruments (schema 2):
- * - The unit is the block median (timing.h); blocks the bench kept
- *   contended are left out.
- * - Normalised by the canary (a multiply-add chain: the core's clock)
- *   raised to the family's clock share.
+ * with the CPU-state hold and its instruments (schema 2); a simulated
+ * run's are reported as changes, never gated:
+ * - Runs of HA_GATE_MIN_PROCS processes or more are judged per process
+ *   (docs/gate.md, "The process is the unit"): a row's value in one process
+ *   is the median of its block medians over that process's instrument (the
+ *   canary to the family's clock share, or the syscall loop); processes
+ *   contended throughout, or in a slow state for the steady_only families,
+ *   are left out; each row's new/old interval is a t interval on the logs,
+ *   its spread shrunk toward its path's (varprior.h); the rows flagged are
+ *   the Benjamini-Hochberg discoveries beyond the family's proc_pct; a row
+ *   is same, regression, improvement, inconclusive, monitor-only (the pair
+ *   cannot resolve GATE_RESOLVE) or too few. The pair is clean only when
+ *   GATE_DECIDED_SHARE of its timed rows were decided; else unresolved.
+ * - Runs of fewer processes are judged on process 1's blocks (timing.h):
+ *   they can flag a row, never show it the same, so such a pair is
+ *   unresolved, never clean.
  * - Inconclusive, never a regression, where the instruments moved more
- *   than that corrects: the canary by more than INSTR_CANARY_LIMIT, or
- *   the empty loop or the syscall loop against the canary by more than
- *   INSTR_STATE_LIMIT (the host core's state: the families that run
- *   high-IPC or system-call code follow it and the canary does not); and
- *   a row with too few uncontended blocks.
- * - A regression needs the 95 % interval wholly above 1 and the ratio
- *   beyond the family's threshold; an improvement the mirror.
- * Otherwise timings are inconclusive, with the reason: another machine,
- * or a record from before the hold. */
+ *   than normalisation corrects: the canary by more than
+ *   INSTR_CANARY_LIMIT (every row held), or, for the block fallback only,
+ *   the empty or syscall loop against the canary by more than
+ *   INSTR_STATE_LIMIT (the state-bound families held).
+ * Judgement (numbers and outcomes) and wording sit apart inside regress.c:
+ * the process-level rows are judged into a proc_verdicts, then said. */
 #ifndef HA_REGRESS_H
 #define HA_REGRESS_H
 
@@ -32,6 +41,7 @@
 #include "findings.h"
 #include "model.h"
 #include "procstats.h"
+#include "rowest.h"
 
 /* A pool throughput goal's move counts only beyond this (a fraction of the
  * ceiling): one run is one figure, and two runs of one build on one H200
@@ -55,21 +65,6 @@
  * unresolved (exit 7): a pair that resolved nothing has not shown that
  * nothing changed. The A/B session's share (abjudge.c) is the same. */
 #define GATE_DECIDED_SHARE 0.90
-/* A process whose syscall loop ran more than this above its run's
- * steadiest process is left out of the steady_only families' rows
- * (docs/gate.md: chosen on m5-m17 of results/gate-proc-h200, held out on
- * m18-m24; tools/diag/steady_margin.sh builds compare at others). */
-#ifndef STEADY_MARGIN
-#define STEADY_MARGIN 0.10
-#endif
-/* A process that kept an uncontended block in fewer than this share of
- * the rows its run's most complete process kept is left out of every row
- * (docs/gate.md; tools/diag/rule_sweep.sh CONTENDED_ROWS_SHARE judges
- * results/gate-proc-h200 at others: 0.5 to 0.9 within 2 % of each other). */
-#ifndef CONTENDED_ROWS_SHARE
-#define CONTENDED_ROWS_SHARE 0.7
-#endif
-
 typedef struct family_threshold {
     const char *family;
     double pct;         /* the practical threshold (one process per run) */
@@ -106,20 +101,6 @@ void regress_side_b(const regress_cfg *c, const m_run *run, findings *out);
 /* The rows the gate judges: timed, repeat 1, not an instrument, not bound
  * to the process's layout or the run's memory. */
 bool regress_row_gated(const m_row *r);
-
-/* Row r of run b as the gate sees it: each process's value over its own
- * instrument (canary, or the syscall loop) to the family's clock share,
- * summarised (procstats.h). 0, or -1 when no process kept a value. */
-int regress_row_estimate(const regress_cfg *c, const m_bench *b, const m_row *r, ha_proc_est *out);
-
-/* The same, per process: the values kept and their processes (ids and v
- * hold r->nprocs each). Their count. paired (an A/B session): no process
- * is left out for its run's sake (contended throughout, or slower than the
- * run's steadiest): over a session of 49 processes the steadiest is far
- * from most, and the pair, not the run, is the unit (abjudge.c leaves out
- * a pair whose two processes sat in different states). */
-size_t regress_row_values(const regress_cfg *c, const m_bench *b, const m_row *r, bool paired, long long *ids,
-                          double *v);
 
 /* "path / kind / candidate", as compare names a row, whole (malloc'd; NULL out of memory). */
 char *regress_row_name(const m_row *r);

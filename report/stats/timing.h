@@ -1,5 +1,9 @@
-/* Whether a bench row got slower or faster between two runs, decided on the
- * raw samples. The unit is the block: the samples one row took in one
+/* The fallback judgement, for runs of fewer than HA_GATE_MIN_PROCS
+ * processes (or records before schema 3), and the instruments' run-to-run
+ * ratios (the canary, empty and syscall loops) compare prints: whether a
+ * row got slower or faster, decided on process 1's raw samples. Runs of
+ * several processes are judged per process instead (regress.c over
+ * procstats.h). Here the unit is the block: the samples one row took in one
  * interleaved round. Samples inside a block are neighbours in time and move
  * together; blocks from rounds seconds apart are close to independent. So
  * the figure compared is the median of the block medians, and its

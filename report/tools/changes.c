@@ -159,7 +159,9 @@ static void summarise(crun *u, const m_run *r, const char *dir)
         const m_row *row = &b->rows[i];
         ha_proc_est e;
         if (!strcmp(row->path, "canary") && row->repeat == 1) {
-            u->canary = log(row->st.median);
+            /* the machine's clock, as every row's figure: over the processes
+             * where the record has them (rowest.h), else the pooled median */
+            u->canary = m_row_estimate(b, row, M_EST_RAW, &e) == 0 ? e.mean_log : log(row->st.median);
             continue;
         }
         if (!regress_row_gated(row))
@@ -173,7 +175,7 @@ static void summarise(crun *u, const m_run *r, const char *dir)
         size_t id = row_id(name, false);
         free(name);
         /* records before per-process values (schema 1): the run's median is its value */
-        if (regress_row_estimate(&cfg, b, row, &e) == 0)
+        if (m_row_estimate(b, row, M_EST_NORMALISED, &e) == 0)
             u->y[id] = e.mean_log;
         else if (row->st.median > 0)
             u->y[id] = log(row->st.median);
@@ -324,97 +326,84 @@ static const ha_cli cli = {"changes", "RESULTS_DIR", "change points over a serie
                            options, 1, 1, NULL};
 
 /* One class [from, to): its parts between schema breaks, each judged. */
-static bool judge_class(crun *c, size_t from, size_t to, jw *w, bool json)
+/* One change point: rows fs[k..j) moved together at run fs[k].at of the
+ * schema part [part, end). Whether it is a regression in the newest runs. */
+static bool say_change_point(const crun *c, size_t part, size_t end, size_t to, const found *fs, size_t k, size_t j,
+                             jw *w, bool json)
+{
+    size_t a = fs[k].at;
+    bool machine = machine_moved(c, part, end, a);
+    bool slower = false;
+    for (size_t q = k; q < j; q++)
+        slower |= higher_better[fs[q].row] ? fs[q].cp.hi < 1 : fs[q].cp.lo > 1;
+    bool newest = (long)(to - a) <= window;
+    bool tool = strcmp(c[a - 1].tool, c[a].tool) != 0;
+    bool counts = slower && newest && !c[a].sim && !(machine && !tool);
+    printf("\n### Between %s and %s\n\ntool %s → %s, runtime %s → %s; %zu row(s) moved together; %s%s\n\n"
+           "| row | after / before | interval | p |\n|---|---|---|---|\n",
+           md_text(c[a - 1].dir), md_text(c[a].dir), md_text(c[a - 1].tool), md_text(c[a].tool),
+           md_text(c[a - 1].runtime), md_text(c[a].runtime), j - k, cause(machine, tool),
+           counts ? "; **a regression in the newest runs**" : "");
+    for (size_t q = k; q < j; q++)
+        printf("| %s | ×%.3f | %.3f – %.3f | %.3g |\n", md_text(rows[fs[q].row]), fs[q].cp.step, fs[q].cp.lo,
+               fs[q].cp.hi, fs[q].cp.p);
+    if (!json)
+        return counts;
+    jw_obj(w);
+    jw_kstr(w, "before", c[a - 1].dir);
+    jw_kstr(w, "after", c[a].dir);
+    jw_kstr(w, "tool_before", c[a - 1].tool);
+    jw_kstr(w, "tool_after", c[a].tool);
+    jw_kstr(w, "runtime_before", c[a - 1].runtime);
+    jw_kstr(w, "runtime_after", c[a].runtime);
+    jw_kbool(w, "machine_changed", machine);
+    jw_kbool(w, "tool_changed", tool);
+    jw_kbool(w, "regression_in_window", counts);
+    jw_key(w, "rows");
+    jw_arr(w);
+    for (size_t q = k; q < j; q++) {
+        jw_obj(w);
+        jw_kstr(w, "row", rows[fs[q].row]);
+        jw_kdbl(w, "step", fs[q].cp.step);
+        jw_kdbl(w, "lo", fs[q].cp.lo);
+        jw_kdbl(w, "hi", fs[q].cp.hi);
+        jw_kdbl(w, "p", fs[q].cp.p);
+        jw_obj_end(w);
+    }
+    jw_arr_end(w);
+    jw_obj_end(w);
+    return counts;
+}
+
+/* The change points of runs [part, end), one schema: figures are never
+ * compared across a schema break. Whether one is a regression. */
+static bool judge_part(const crun *c, size_t part, size_t end, size_t to, jw *w, bool json)
 {
     bool regression = false;
-    printf("\n## %s\n\n%zu run(s), %s to %s.%s\n", md_text(c[from].cls), to - from, md_text(c[from].dir),
-           md_text(c[to - 1].dir), c[from].sim ? " **SIMULATED**: timings are shown, never judged." : "");
-    if (json) {
-        jw_obj(w);
-        jw_kstr(w, "class", c[from].cls);
-        jw_kbool(w, "simulated", c[from].sim);
-        jw_kint(w, "runs", (int64_t)(to - from));
-        jw_key(w, "change_points");
-        jw_arr(w);
+    found *fs = NULL;
+    size_t nf = 0;
+    for (size_t r = 0; r < nrows; r++)
+        row_changes(c, part, end, r, &fs, &nf);
+    if (nf) /* qsort of no array at all is undefined, even of none */
+        qsort(fs, nf, sizeof *fs, by_at_row);
+    if (end - part < 8)
+        printf("- %zu run(s) of schema %lld: too few for change points (at least 8: 4 on each side).\n", end - part,
+               c[part].schema);
+    for (size_t k = 0; k < nf;) {
+        size_t j = k;
+        while (j < nf && fs[j].at == fs[k].at)
+            j++;
+        regression |= say_change_point(c, part, end, to, fs, k, j, w, json);
+        k = j;
     }
-    for (size_t i = from + 1; i < to; i++)
-        if (strcmp(c[i - 1].dir, c[i].dir) > 0) {
-            printf("- Folder names and the records' times disagree in order (%s after %s): ordered by the "
-                   "records' times.\n", md_text(c[i].dir), md_text(c[i - 1].dir));
-            break;
-        }
-    size_t part = from;
-    while (part < to) {
-        size_t end = part + 1;
-        while (end < to && c[end].schema == c[part].schema)
-            end++;
-        if (end < to)
-            printf("- A break before %s: its records are of schema %lld, those before of %lld; figures are not "
-                   "compared across it.\n", md_text(c[end].dir), c[end].schema, c[part].schema);
-        found *fs = NULL;
-        size_t nf = 0;
-        for (size_t r = 0; r < nrows; r++)
-            row_changes(c, part, end, r, &fs, &nf);
-        if (nf) /* qsort of no array at all is undefined, even of none */
-            qsort(fs, nf, sizeof *fs, by_at_row);
-        if (end - part < 8)
-            printf("- %zu run(s) of schema %lld: too few for change points (at least 8: 4 on each side).\n",
-                   end - part, c[part].schema);
-        for (size_t k = 0; k < nf;) {
-            size_t j = k, a = fs[k].at;
-            while (j < nf && fs[j].at == a)
-                j++;
-            bool machine = machine_moved(c, part, end, a);
-            bool slower = false;
-            for (size_t q = k; q < j; q++)
-                slower |= higher_better[fs[q].row] ? fs[q].cp.hi < 1 : fs[q].cp.lo > 1;
-            bool newest = (long)(to - a) <= window;
-            bool tool = strcmp(c[a - 1].tool, c[a].tool) != 0;
-            bool counts = slower && newest && !c[a].sim && !(machine && !tool);
-            regression |= counts;
-            printf("\n### Between %s and %s\n\ntool %s → %s, runtime %s → %s; %zu row(s) moved together; %s%s\n\n"
-                   "| row | after / before | interval | p |\n|---|---|---|---|\n",
-                   md_text(c[a - 1].dir), md_text(c[a].dir), md_text(c[a - 1].tool), md_text(c[a].tool),
-                   md_text(c[a - 1].runtime), md_text(c[a].runtime), j - k, cause(machine, tool),
-                   counts ? "; **a regression in the newest runs**" : "");
-            for (size_t q = k; q < j; q++)
-                printf("| %s | ×%.3f | %.3f – %.3f | %.3g |\n", md_text(rows[fs[q].row]), fs[q].cp.step, fs[q].cp.lo,
-                       fs[q].cp.hi, fs[q].cp.p);
-            if (json) {
-                jw_obj(w);
-                jw_kstr(w, "before", c[a - 1].dir);
-                jw_kstr(w, "after", c[a].dir);
-                jw_kstr(w, "tool_before", c[a - 1].tool);
-                jw_kstr(w, "tool_after", c[a].tool);
-                jw_kstr(w, "runtime_before", c[a - 1].runtime);
-                jw_kstr(w, "runtime_after", c[a].runtime);
-                jw_kbool(w, "machine_changed", machine);
-                jw_kbool(w, "tool_changed", tool);
-                jw_kbool(w, "regression_in_window", counts);
-                jw_key(w, "rows");
-                jw_arr(w);
-                for (size_t q = k; q < j; q++) {
-                    jw_obj(w);
-                    jw_kstr(w, "row", rows[fs[q].row]);
-                    jw_kdbl(w, "step", fs[q].cp.step);
-                    jw_kdbl(w, "lo", fs[q].cp.lo);
-                    jw_kdbl(w, "hi", fs[q].cp.hi);
-                    jw_kdbl(w, "p", fs[q].cp.p);
-                    jw_obj_end(w);
-                }
-                jw_arr_end(w);
-                jw_obj_end(w);
-            }
-            k = j;
-        }
-        free(fs);
-        part = end;
-    }
-    if (json) {
-        jw_arr_end(w);
-        jw_key(w, "facts");
-        jw_arr(w);
-    }
+    free(fs);
+    return regression;
+}
+
+/* The exact facts (kinds, verdicts, pool checks) that differ from the run
+ * before, each where it changed. */
+static void exact_facts(const crun *c, size_t from, size_t to, jw *w, bool json)
+{
     bool any = false;
     for (size_t i = from + 1; i < to; i++)
         for (size_t f = 0; f < c[i].nfacts; f++) {
@@ -434,6 +423,41 @@ static bool judge_class(crun *c, size_t from, size_t to, jw *w, bool json)
                 jw_obj_end(w);
             }
         }
+}
+
+static bool judge_class(const crun *c, size_t from, size_t to, jw *w, bool json)
+{
+    bool regression = false;
+    printf("\n## %s\n\n%zu run(s), %s to %s.%s\n", md_text(c[from].cls), to - from, md_text(c[from].dir),
+           md_text(c[to - 1].dir), c[from].sim ? " **SIMULATED**: timings are shown, never judged." : "");
+    if (json) {
+        jw_obj(w);
+        jw_kstr(w, "class", c[from].cls);
+        jw_kbool(w, "simulated", c[from].sim);
+        jw_kint(w, "runs", (int64_t)(to - from));
+        jw_key(w, "change_points");
+        jw_arr(w);
+    }
+    for (size_t i = from + 1; i < to; i++)
+        if (strcmp(c[i - 1].dir, c[i].dir) > 0) {
+            printf("- Folder names and the records' times disagree in order (%s after %s): ordered by the "
+                   "records' times.\n", md_text(c[i].dir), md_text(c[i - 1].dir));
+            break;
+        }
+    for (size_t part = from, end; part < to; part = end) {
+        for (end = part + 1; end < to && c[end].schema == c[part].schema;)
+            end++;
+        if (end < to)
+            printf("- A break before %s: its records are of schema %lld, those before of %lld; figures are not "
+                   "compared across it.\n", md_text(c[end].dir), c[end].schema, c[part].schema);
+        regression |= judge_part(c, part, end, to, w, json);
+    }
+    if (json) {
+        jw_arr_end(w);
+        jw_key(w, "facts");
+        jw_arr(w);
+    }
+    exact_facts(c, from, to, w, json);
     if (json) {
         jw_arr_end(w);
         jw_obj_end(w);
@@ -441,29 +465,10 @@ static bool judge_class(crun *c, size_t from, size_t to, jw *w, bool json)
     return regression;
 }
 
-int main(int argc, char **argv)
+/* Every whole run under dir into runs[], summarised; a run that does not
+ * load or was slowed on purpose is said and counted. */
+static size_t read_runs(const char *dir, char **names, long n)
 {
-    const char *dir;
-    int done = ha_cli_parse_one(&cli, argc, argv, &dir);
-    if (done >= 0)
-        return done;
-    regress_defaults(&cfg);
-    char **names = NULL;
-    long n = m_list_runs(dir, &names);
-    if (n <= 0) {
-        fprintf(stderr, "changes: %s: %s\n", dir,
-                n < 0 ? "expected a folder of runs (results/)" : "no run folders in it: expected results/<run>/");
-        m_free_names(names, n > 0 ? n : 0);
-        return HA_EXIT_USAGE;
-    }
-    ha_record rec;
-    char err[800];
-    if (out_json && ha_record_open(&rec, out_json, err, sizeof err) != 0) {
-        fprintf(stderr, "changes: %s\n", err);
-        m_free_names(names, n);
-        return HA_EXIT_OUTPUT;
-    }
-    printf("# hostaccess changes: %s\n\n", md_text(dir));
     size_t skipped = 0;
     for (long i = 0; i < n; i++) {
         char *p = rf_join(dir, names[i]), *e = NULL;
@@ -492,6 +497,45 @@ int main(int argc, char **argv)
         m_free_run(&r);
         free(p);
     }
+    return skipped;
+}
+
+/* The series ends: everything summarised is freed. */
+static void free_runs(void)
+{
+    for (size_t i = 0; i < nruns; i++)
+        free_run(&runs[i]);
+    for (size_t i = 0; i < nrows; i++)
+        free(rows[i]);
+    free(runs);
+    free(rows);
+    free(higher_better);
+}
+
+int main(int argc, char **argv)
+{
+    const char *dir;
+    int done = ha_cli_parse_one(&cli, argc, argv, &dir);
+    if (done >= 0)
+        return done;
+    regress_defaults(&cfg);
+    char **names = NULL;
+    long n = m_list_runs(dir, &names);
+    if (n <= 0) {
+        fprintf(stderr, "changes: %s: %s\n", dir,
+                n < 0 ? "expected a folder of runs (results/)" : "no run folders in it: expected results/<run>/");
+        m_free_names(names, n > 0 ? n : 0);
+        return HA_EXIT_USAGE;
+    }
+    ha_record rec;
+    char err[800];
+    if (out_json && ha_record_open(&rec, out_json, err, sizeof err) != 0) {
+        fprintf(stderr, "changes: %s\n", err);
+        m_free_names(names, n);
+        return HA_EXIT_OUTPUT;
+    }
+    printf("# hostaccess changes: %s\n\n", md_text(dir));
+    size_t skipped = read_runs(dir, names, n);
     m_free_names(names, n);
     if (nruns)
         qsort(runs, nruns, sizeof *runs, by_class_time);
@@ -521,13 +565,7 @@ int main(int argc, char **argv)
     printf("\n%s\n", regression ? "**A regression among the newest runs** (exit 1)." : "No regression among the "
                                                                                      "newest runs.");
     int rc = regression ? HA_EXIT_FAIL : 0;
-    for (size_t i = 0; i < nruns; i++)
-        free_run(&runs[i]);
-    for (size_t i = 0; i < nrows; i++)
-        free(rows[i]);
-    free(runs);
-    free(rows);
-    free(higher_better);
+    free_runs();
     text_pool_free();
     if (out_json) {
         jw_arr_end(&w);

@@ -312,7 +312,7 @@ static const ha_opt options[] = {
      "every run under RESULTS_DIR against the one before it of its device and backend", NULL},
     {"threshold", HA_OPT_LIST, 0, 0, &thresholds, "FAMILY=PCT",
      "a family's practical threshold: read, memory, guarded, query, hardened, copy, fault or all "
-     "(default 8 each); repeatable", NULL},
+     "(default 5 each on runs of 4 processes or more, 8 on fewer); repeatable", NULL},
     {"same-machine", HA_OPT_FLAG, 0, 0, &cfg.same_machine, NULL,
      "judge timings although host, device, CPU or machine start differ", NULL},
     {"ab-look", HA_OPT_STRING, 0, 0, &look, "RECORD",

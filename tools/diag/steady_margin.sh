@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# How STEADY_MARGIN (report/stats/regress.h) was chosen: compare built at
+# How STEADY_MARGIN (report/derive/rowest.h) was chosen: compare built at
 # each margin (1e9: no process left out, the rule before it), judged over
 # the machines it was fitted on (m5-m17 of results/gate-proc-h200) and over
 # those held out (m18-m24).

@@ -17,6 +17,8 @@
 #include "exports.h"
 #include "goals.h"
 #include "markdown.h"
+#include "plots.h"
+#include "readfile.h"
 #include "text.h"
 #include "trendpage.h"
 #include "recfix.h"
@@ -165,12 +167,54 @@ static void a_row_without_process_values_keeps_its_pooled_median(void **s)
     assert_true(isnan(g->lo) && isnan(g->hi));
 }
 
-/* The headline REPORT.md leads with, the dashboard's value and the trend
- * page's point are the figure. */
+/* The fast row's line of the paths plot's data (label, ns, lo, hi,
+ * family), as plots_prepare writes it for gnuplot: 0, or -1 without one. */
+static int plotted(double *ns, double *lo, double *hi)
+{
+    char dir[] = "/tmp/ha-plotdata-XXXXXX", path[64], line[512];
+    if (!mkdtemp(dir))
+        return -1;
+    int rc = -1;
+    if (plots_prepare(&run, dir) >= 0) {
+        snprintf(path, sizeof path, "%s/paths.dat", dir);
+        FILE *f = fopen(path, "r");
+        while (f && rc && fgets(line, sizeof line, f))
+            if (!strncmp(line, "\"fast\"\t", 7) && sscanf(line + 7, "%lf\t%lf\t%lf", ns, lo, hi) == 3)
+                rc = 0;
+        if (f)
+            fclose(f);
+    }
+    char *rm = rf_printf("rm -rf '%s'", dir);
+    if (rm && system(rm) != 0)
+        rc = -1;
+    free(rm);
+    return rc;
+}
+
+/* The fast row's figure in the CSV export (section bench, name fast#1,
+ * the fast kind, metric figure): NaN without one. */
+static double csv_figure(const char *csv)
+{
+    char *key = rf_printf(",bench,fast#1,%s,figure,", run.bench.fast_kind);
+    const char *at = key ? strstr(csv, key) : NULL;
+    double v = at ? strtod(at + strlen(key), NULL) : NAN;
+    free(key);
+    return v;
+}
+
+/* The headline REPORT.md leads with, the table, the paths plot, the
+ * dashboards' values (benchmark JSON and CSV) and the trend page's point
+ * are one figure: the row's raw estimate over its processes (rowest.h),
+ * never the pooled median (100 ns here). */
 static void report_trend_and_the_exports_show_the_figure(void **s)
 {
     (void)s;
     derive_from(three_processes());
+    double plot_ns = NAN, plot_lo = NAN, plot_hi = NAN;
+    assert_int_equal(plotted(&plot_ns, &plot_lo, &plot_hi), 0);
+    assert_float_equal(plot_ns, 4, 1e-5);
+    assert_float_equal(plot_lo, m_row_figure(&run, run.d.fast)->lo, 1e-5 * plot_lo);
+    assert_float_equal(plot_hi, m_row_figure(&run, run.d.fast)->hi, 1e-5 * plot_hi);
     trend_run u;
     trend_summarise(&u, &run, "run", "run/REPORT.md");
     double trend_fast = u.fast, trend_lo = u.fast_lo;
@@ -186,7 +230,15 @@ static void report_trend_and_the_exports_show_the_figure(void **s)
     f = open_memstream(&js, &njs);
     export_benchmark(f, &run, 0);
     fclose(f);
+    char *csv = NULL;
+    size_t ncsv = 0;
+    f = open_memstream(&csv, &ncsv);
+    export_csv(f, &run);
+    fclose(f);
+    double csv_value = csv_figure(csv);
+    free(csv);
     text_pool_free();
+    assert_float_equal(csv_value, 4, 1e-9);
     bool headline = strstr(md, "(host DRAM): **4.00 ns**") != NULL;
     bool table = strstr(md, "| host read, 4 B (fast path) | 4.00 ns | 0.") != NULL;
     json_t *doc = json_loads(js, 0, NULL);

@@ -61,6 +61,8 @@ typedef struct spec {
      * instruments and the fast row alone, all on a contended CPU, where its
      * canary read 25 % high (as on m22 of results/gate-proc-h200) */
     int contended_proc;
+    bool canary_contended; /* every block of the canary taken on a contended CPU */
+    double proc_canary;    /* the canary's per-process values x this, process 1's samples not (0: 1) */
     const char *backend; /* NULL: cuda */
     bool simulated;      /* the bench record says it is a simulation's */
 } spec;
@@ -133,7 +135,8 @@ static void make_bench(m_run *r, const spec *s)
     b->rows = m_alloc(r, b->nrows * sizeof *b->rows);
     size_t k = 0;
     for (int rep = 1; rep <= 2; rep++) {
-        fill_row(r, &b->rows[k++], "canary", "canary", "", s->canary, rep, 0, s->blocks);
+        fill_row(r, &b->rows[k++], "canary", "canary", "", s->canary, rep, s->canary_contended ? ROUNDS / 2 : 0,
+                 s->blocks);
         fill_row(r, &b->rows[k++], "harness", "harness", "", 0.17 * s->harness, rep, 0, s->blocks);
         fill_row(r, &b->rows[k++], "syscall", "syscall", "", 95 * s->sys, rep, 0, s->blocks);
         for (size_t i = 0; i < NROWS; i++) {
@@ -209,6 +212,9 @@ static void make_proc_bench(m_run *r, const spec *s)
             for (size_t k = 0; !strcmp(x->family, "canary") && k < c->nblocks; k++)
                 c->blocks[k] *= 1.25;
         }
+        for (size_t p = 0; s->proc_canary && !strcmp(x->family, "canary") && p < x->nprocs; p++)
+            for (size_t k = 0; k < x->procs[p].nblocks; k++)
+                x->procs[p].blocks[k] *= s->proc_canary;
     }
 }
 
@@ -696,6 +702,19 @@ static void the_run_to_run_figures_are_measured(void **s)
     assert_true(fabs(f.st.copy_p90 - 4.0) < 0.5);
 }
 
+/* Both runs hold the canary's row, but it kept no block: said so, not
+ * "no canary" (issue 44, item 9), and nothing is normalised. */
+static void a_canary_that_kept_no_block_is_said_so(void **s)
+{
+    (void)s;
+    spec a = base(), b = base();
+    a.canary_contended = b.canary_contended = true;
+    judge(&a, &b);
+    assert_true(noted("the machine-speed canary kept no value in a run"));
+    assert_false(noted("no machine-speed canary in both runs"));
+    assert_false(noted("each timing is divided by the canary"));
+}
+
 static void the_bootstrap_interval_covers_the_ratio(void **s)
 {
     (void)s;
@@ -807,6 +826,21 @@ static spec per_process(void)
     spec s = base();
     s.procs = 8;
     return s;
+}
+
+/* A per-process pair reads the machine's clock as it reads its rows: the
+ * canary's figure over the processes, not process 1's blocks (issue 46:
+ * one figure). Here the processes say the clock moved 40 %, past what the
+ * normalisation is trusted for, while process 1's pooled samples did not
+ * move: every row is held, none judged. */
+static void a_per_process_pair_reads_the_clock_over_its_processes(void **s)
+{
+    (void)s;
+    spec a = per_process(), b = per_process();
+    b.proc_canary = 1.4;
+    judge(&a, &b);
+    assert_int_equal(count(INCONCLUSIVE, "canary"), 1);
+    assert_true(noted("the core clock) ×1.39") || noted("the core clock) ×1.40") || noted("the core clock) ×1.41"));
 }
 
 /* No clean without evidence (issue 43): a pair that decided fewer than
@@ -1091,6 +1125,8 @@ int main(void)
         cmocka_unit_test(the_pool_goals_sit_where_they_say),
         cmocka_unit_test_setup(a_deliberate_slowdown_is_counted, setup),
         cmocka_unit_test_setup(the_run_to_run_figures_are_measured, setup),
+        cmocka_unit_test_setup(a_canary_that_kept_no_block_is_said_so, setup),
+        cmocka_unit_test_setup(a_per_process_pair_reads_the_clock_over_its_processes, setup),
         cmocka_unit_test(the_bootstrap_interval_covers_the_ratio),
         cmocka_unit_test(the_bootstrap_interval_has_two_equal_tails),
         cmocka_unit_test(a_ragged_or_short_last_block_is_refused_not_dropped),
