@@ -25,7 +25,7 @@ while IFS= read -r -d '' manifest; do
     pr= plots=--no-plots
     [ -f "$run/PR_COMMENT.md" ] && pr=1
     [ -f "$run/report_paths.png" ] && plots=
-    for f in REPORT.md PR_COMMENT.md junit.xml benchmark.json benchmark_bigger.json results.csv \
+    for f in REPORT.md PR_COMMENT.md junit.xml benchmark.json benchmark_bigger.json results.csv bencher.json \
              report_paths.png report_paths.svg report_sweep.png report_sweep.svg report_pool.png report_pool.svg; do
         rm -f "$run/$f"
     done

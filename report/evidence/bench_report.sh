@@ -55,7 +55,7 @@ c=$(t $one_core bash -c "'$bin/compare' --series runs >/dev/null; rc=\$?; [ \$rc
 g=$(t $one_core bash -c "'$bin/trend' runs --out trend-out >/dev/null" trend)
 ch=$(t $one_core bash -c "'$bin/changes' runs >/dev/null; [ \$? -le 1 ]" changes)
 cp -r runs/run001 one
-rm -f one/REPORT.md one/junit.xml one/benchmark*.json one/results.csv
+rm -f one/REPORT.md one/junit.xml one/benchmark*.json one/bencher.json one/results.csv
 p=$(t $one_core bash -c "'$bin/report' one >/dev/null" report-with-plots)
 total=$(awk -v a="$r" -v b="$c" 'BEGIN { printf "%.2f", a + b }')
 echo "bench_report: $n runs ($size) from $(basename "$src"), one core${one_core:+ (taskset -c 0)}"
@@ -86,7 +86,7 @@ if [ -s fails ]; then
 elif command -v python3 >/dev/null; then
     for shape in $(python3 "$here/report/evidence/bigrecords.py" --list); do
         cp -r runs/run001 "$shape"
-        rm -f "$shape"/REPORT.md "$shape"/junit.xml "$shape"/benchmark*.json "$shape"/results.csv "$shape"/MANIFEST.json
+        rm -f "$shape"/REPORT.md "$shape"/junit.xml "$shape"/benchmark*.json "$shape"/bencher.json "$shape"/results.csv "$shape"/MANIFEST.json
         python3 "$here/report/evidence/bigrecords.py" "$shape" "$shape" 60 || { echo "$shape" >>fails; continue; }
         steps=()
         for f in env probe_discriminator probe_memgetaccess bench_discriminator pool_check; do

@@ -1194,32 +1194,76 @@ static bool has_record(const char *dir, const char *name)
     return false;
 }
 
-long m_list_runs(const char *dir, char ***names)
+typedef struct name_list {
+    char **v;
+    long n, cap;
+    bool full; /* out of memory: what was listed is kept */
+} name_list;
+
+static void add_name(name_list *l, char *name)
 {
-    *names = NULL;
-    DIR *d = opendir(dir);
-    if (!d)
-        return -1;
-    long n = 0, cap = 0;
-    for (struct dirent *e; (e = readdir(d));) {
-        if (e->d_name[0] == '.' || !has_record(dir, e->d_name))
-            continue;
-        if (n == cap) {
-            cap = cap ? 2 * cap : 64;
-            char **g = realloc(*names, (size_t)cap * sizeof *g);
-            if (!g)
-                break;
-            *names = g;
+    if (!name || l->full) {
+        free(name);
+        l->full = true;
+        return;
+    }
+    if (l->n == l->cap) {
+        long cap = l->cap ? 2 * l->cap : 64;
+        char **g = realloc(l->v, (size_t)cap * sizeof *g);
+        if (!g) {
+            free(name);
+            l->full = true;
+            return;
         }
-        if (!((*names)[n] = strdup(e->d_name)))
-            break;
-        n++;
+        l->v = g;
+        l->cap = cap;
+    }
+    l->v[l->n++] = name;
+}
+
+/* The runs in root/sub (sub "" for root itself), and below it to depth. */
+static int list_below(const char *root, const char *sub, int depth, name_list *l)
+{
+    char *here = *sub ? rf_join(root, sub) : rf_printf("%s", root);
+    DIR *d = here ? opendir(here) : NULL;
+    if (!d) {
+        free(here);
+        return -1;
+    }
+    for (struct dirent *e; (e = readdir(d));) {
+        if (e->d_name[0] == '.')
+            continue;
+        char *name = *sub ? rf_printf("%s/%s", sub, e->d_name) : rf_printf("%s", e->d_name);
+        struct stat st;
+        char *path = name ? rf_join(root, name) : NULL;
+        bool folder = path && lstat(path, &st) == 0 && S_ISDIR(st.st_mode);
+        free(path);
+        if (name && has_record(root, name))
+            add_name(l, name);
+        else {
+            if (name && folder && depth > 0)
+                list_below(root, name, depth - 1, l);
+            free(name);
+        }
     }
     closedir(d);
-    if (n)
-        qsort(*names, (size_t)n, sizeof **names, by_name);
-    return n;
+    free(here);
+    return 0;
 }
+
+long m_list_runs_below(const char *dir, int depth, char ***names)
+{
+    name_list l = {0};
+    int rc = list_below(dir, "", depth, &l);
+    *names = l.v;
+    if (rc != 0)
+        return -1;
+    if (l.n)
+        qsort(l.v, (size_t)l.n, sizeof *l.v, by_name);
+    return l.n;
+}
+
+long m_list_runs(const char *dir, char ***names) { return m_list_runs_below(dir, 0, names); }
 
 void m_free_names(char **names, long n)
 {

@@ -399,6 +399,12 @@ int m_read_buffer(m_run *r, const char *buf, size_t len, char **err);
  * malloc'd array of malloc'd names. Returns the count, or -1 when dir
  * cannot be read. */
 long m_list_runs(const char *dir, char ***names);
+
+/* The same, and the runs in the folders below dir that are not runs, down
+ * to depth levels (a campaign's machine folders: results/gate-proc-h200/
+ * m1/RUN), each named by its path under dir. A symbolic link to a folder
+ * is not descended into (no loop). Sorted by name. */
+long m_list_runs_below(const char *dir, int depth, char ***names);
 void m_free_names(char **names, long n);
 
 /* A bench row by key and repeat, not skipped; kind and candidate "" match

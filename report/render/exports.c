@@ -11,7 +11,8 @@
 #include "readfile.h"
 #include "text.h"
 
-const char *const export_files[] = {"junit.xml", "benchmark.json", "benchmark_bigger.json", "results.csv", NULL};
+const char *const export_files[] = {"junit.xml", "benchmark.json", "benchmark_bigger.json", "results.csv",
+                                    "bencher.json", NULL};
 
 void junit_case(FILE *f, const char *cls, const char *name, const char *kind, const char *msg,
                 const char *const *props)
@@ -54,15 +55,33 @@ static char *wrong_text(const m_cand *c)
     return s;
 }
 
+/* A suite's time: the wall time of the tool whose record it reads (a
+ * dashboard sums them); none where the record has none. */
+static void junit_time(FILE *f, double seconds)
+{
+    if (isfinite(seconds) && seconds >= 0)
+        fprintf(f, " time=\"%.3f\"", seconds);
+}
+
 int export_junit(FILE *f, const m_run *r)
 {
     char *cls = rf_printf("hostaccess.%s.%s", r->env->backend, r->env->device_name);
     if (!cls)
         return -1;
-    fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"hostaccess\">\n");
+    /* the run's time: each tool's whole wall time, as its record says */
+    double run_s = 0;
+    const double walls[] = {r->has[RUN_PROBE] ? r->probe.wall : 0, r->has[RUN_MGA] ? r->mga.wall : 0,
+                            r->has[RUN_BENCH] ? r->bench.wall : 0, r->has[RUN_POOL] ? r->pool.wall : 0};
+    for (size_t i = 0; i < sizeof walls / sizeof *walls; i++)
+        run_s += isfinite(walls[i]) && walls[i] > 0 ? walls[i] : 0;
+    fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"hostaccess\"");
+    junit_time(f, run_s);
+    fprintf(f, ">\n");
     if (r->has[RUN_PROBE]) {
         const m_probe *p = &r->probe;
-        fprintf(f, "  <testsuite name=\"verdicts\" tests=\"%zu\" failures=\"0\" skipped=\"0\">\n", p->ncands);
+        fprintf(f, "  <testsuite name=\"verdicts\" tests=\"%zu\" failures=\"0\" skipped=\"0\"", p->ncands);
+        junit_time(f, p->wall);
+        fprintf(f, ">\n");
         for (size_t i = 0; i < p->ncands; i++) {
             const m_cand *c = &p->cands[i];
             char *wrong = wrong_text(c);
@@ -89,8 +108,12 @@ int export_junit(FILE *f, const m_run *r)
             }
         if (!n)
             continue;
-        fprintf(f, "  <testsuite name=\"%s\" tests=\"%zu\" failures=\"%zu\" skipped=\"%zu\">\n", suites[s], n, fails,
+        fprintf(f, "  <testsuite name=\"%s\" tests=\"%zu\" failures=\"%zu\" skipped=\"%zu\"", suites[s], n, fails,
                 skips);
+        /* the pool's checks ran in pool_check; the expectations are read
+         * off the records, in no time of their own */
+        junit_time(f, s == 1 && r->has[RUN_POOL] ? r->pool.wall : 0);
+        fprintf(f, ">\n");
         for (size_t i = 0; i < r->d.nexpects; i++) {
             const m_expect *e = &r->d.expects[i];
             if (strcmp(e->suite, suites[s]))
@@ -160,12 +183,22 @@ static char *range_text(const m_run *r, const m_row *x)
     return rf_printf("95 %% [%.4g, %.4g] over %zu processes", g->lo, g->hi, g->k);
 }
 
+/* Dashboards key a series by its name alone (github-action-benchmark,
+ * Bencher): the device, its index and the backend (SIMULATED when so) go
+ * in front, so a fallback to the simulation or another GPU never joins a
+ * real series. malloc'd; NULL out of memory. */
+static char *machine_of(const m_run *r) { return rf_printf("%s dev%lld", r->d.group, r->env->device); }
+
+/* A timed row's series name: the machine, then path / kind / candidate. */
+static char *row_series(const char *machine, const m_row *x)
+{
+    return rf_printf("%s: %s%s%s%s%s", machine, x->path, *x->kind ? " / " : "", x->kind, *x->candidate ? " / " : "",
+                     x->candidate);
+}
+
 int export_benchmark(FILE *f, const m_run *r, int bigger)
 {
-    /* github-action-benchmark keys a series by its name alone: the device,
-     * its index and the backend (SIMULATED when so) go in front, so a
-     * fallback to the simulation or another GPU never joins a real series */
-    char *machine = rf_printf("%s dev%lld", r->d.group, r->env->device);
+    char *machine = machine_of(r);
     if (!machine)
         return -1;
     int rc = 0;
@@ -177,8 +210,7 @@ int export_benchmark(FILE *f, const m_run *r, int bigger)
         const m_row *x = &b->rows[i];
         if (x->repeat != 1 || x->skipped)
             continue;
-        char *name = rf_printf("%s: %s%s%s%s%s", machine, x->path, *x->kind ? " / " : "", x->kind,
-                               *x->candidate ? " / " : "", x->candidate);
+        char *name = row_series(machine, x);
         char *extra = rf_printf("family=%s n=%lld batch=%lld p99=%.4g ns%s", m_row_family(x), x->n, x->batch,
                                 x->st.p99, r->d.simulated ? " SIMULATED" : "");
         char *range = range_text(r, x);
@@ -217,6 +249,73 @@ int export_benchmark(FILE *f, const m_run *r, int bigger)
         }
     }
     jw_arr_end(&w);
+    jw_finish(&w);
+    free(machine);
+    return rc;
+}
+
+/* One Bencher measure: its value, and its interval where there is one. */
+static void bmf_measure(jw *w, const char *measure, double value, double lo, double hi)
+{
+    jw_key(w, measure);
+    jw_obj(w);
+    jw_kdbl(w, "value", value);
+    if (isfinite(lo) && isfinite(hi)) {
+        jw_kdbl(w, "lower_value", lo);
+        jw_kdbl(w, "upper_value", hi);
+    }
+    jw_obj_end(w);
+}
+
+int export_bmf(FILE *f, const m_run *r)
+{
+    char *machine = machine_of(r);
+    if (!machine)
+        return -1;
+    int rc = 0;
+    jw w;
+    jw_init(&w, f, true);
+    jw_obj(&w);
+    const m_bench *b = &r->bench;
+    for (size_t i = 0; !rc && r->has[RUN_BENCH] && i < b->nrows; i++) {
+        const m_row *x = &b->rows[i];
+        if (x->repeat != 1 || x->skipped)
+            continue;
+        char *name = row_series(machine, x);
+        if (!name) {
+            rc = -1;
+            break;
+        }
+        const m_figure *g = m_row_figure(r, x);
+        jw_key(&w, name);
+        jw_obj(&w);
+        bmf_measure(&w, "latency", g->ns, g->lo, g->hi); /* Bencher's latency is in ns */
+        jw_obj_end(&w);
+        free(name);
+    }
+    for (size_t i = 0; !rc && r->has[RUN_POOL] && i < r->pool.ntputs; i++) {
+        const m_tput *t = &r->pool.tputs[i];
+        char *name = t->measured ? rf_printf("%s: pool %.0f bytes %s", machine, t->bytes, t->mode) : NULL;
+        if (t->measured && !name)
+            rc = -1;
+        if (!name)
+            continue;
+        tput_metric m[NTPUT];
+        tput_metrics(t, m);
+        jw_key(&w, name);
+        jw_obj(&w);
+        for (size_t k = 0; k < NTPUT; k++) {
+            double lo = NAN, hi = NAN;
+            if (!isfinite(m[k].v))
+                continue;
+            if (m[k].ncyc >= 2)
+                ha_cycles_range(m[k].cyc, m[k].ncyc, &lo, &hi);
+            bmf_measure(&w, m[k].what, m[k].v, 100 * lo, 100 * hi);
+        }
+        jw_obj_end(&w);
+        free(name);
+    }
+    jw_obj_end(&w);
     jw_finish(&w);
     free(machine);
     return rc;

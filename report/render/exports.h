@@ -19,6 +19,12 @@ extern const char *const export_files[]; /* ended by NULL */
 int export_junit(FILE *f, const m_run *r);
 int export_benchmark(FILE *f, const m_run *r, int bigger_is_better);
 int export_csv(FILE *f, const m_run *r);
+/* Bencher Metric Format (bencher.dev): one object keyed by benchmark name
+ * (as in benchmark.json), each timing's measure "latency" in ns with its
+ * interval over the processes as lower_value and upper_value, each pool
+ * size's figures under the record's keys (rates in GB/s, goals in % of the
+ * ceiling with their cycles' range). */
+int export_bmf(FILE *f, const m_run *r);
 
 /* The CSV's header line and one row with the run's keys: for compare's
  * and other tools' rows in the same shape. */

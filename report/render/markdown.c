@@ -616,7 +616,8 @@ static void torch_section(FILE *f, const m_run *r, const md_opts *o)
         fprintf(f, "### PyTorch through the pool\n\n`tests/torch/test_pool_torch.py` in each pool configuration:\n\n");
     else
         fprintf(f, "### PyTorch through the pool\n\n`tests/torch/test_pool_torch.py` in each pool configuration "
-                   "([%s](%s)):\n\n", r->torch_file, r->torch_file);
+                   "([%s](%s%s%s)):\n\n", r->torch_file, o->run_link ? o->run_link : "",
+                o->run_link ? "/" : "", r->torch_file);
     if (r->torch_text[0] == '(') { /* the loader's word on why it is not shown */
         fprintf(f, "%s\n\n", md_text(r->torch_text));
         close_fold(f, o);
@@ -681,7 +682,8 @@ void md_write(FILE *f, const m_run *r, const md_opts *o)
      * anywhere is the same bytes (tests/integration/test_committed.c). */
     fprintf(f, "---\nMade by `report` from the records of run %s%s.\n", md_text(r->name),
             o->pr ? "" : "; exports: [junit.xml](junit.xml), [benchmark.json](benchmark.json), "
-                         "[benchmark_bigger.json](benchmark_bigger.json), [results.csv](results.csv)");
+                         "[benchmark_bigger.json](benchmark_bigger.json), [results.csv](results.csv), "
+                         "[bencher.json](bencher.json)");
 }
 
 int md_write_pr(FILE *f, const m_run *r)

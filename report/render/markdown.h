@@ -25,6 +25,9 @@ typedef struct md_opts {
      * limit: 1 the full truth table, 2 every bench row, 3 the MemGetAccess
      * matrix, 4 the per-candidate table. */
     int drop;
+    /* Where the run's own files are from the report's folder (report
+     * --out): a relative, percent-encoded path; NULL: the same folder. */
+    const char *run_link;
 } md_opts;
 
 void md_write(FILE *f, const m_run *r, const md_opts *o);

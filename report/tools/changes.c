@@ -1,9 +1,11 @@
 /* changes RESULTS_DIR: which run in a series moved a figure, by how much,
  * and how sure we are (issue 30), where compare --series asks each pair.
  *   changes RESULTS_DIR [--json FILE] [--window N]
- * Runs are grouped into machine classes (device and its index, backend,
- * CPU model and count: a series is one class); runs slowed on purpose are
- * left out; each class is put in time order by its records' times, and a
+ * The runs are RESULTS_DIR's and those in the folders below it, to
+ * CAMPAIGN_DEPTH levels (results/gate-proc-h200/m1/RUN). Runs are grouped
+ * into machine classes (device and its index, backend, CPU model and
+ * count: a series is one class); runs slowed on purpose and A/B sessions
+ * are left out, each named; each class is put in time order by its records' times, and a
  * change of record schema breaks it: the parts are judged apart, never
  * against each other. Per gated row, the run's value is its processes'
  * estimate over their instrument (regress.h); change points are those of
@@ -314,6 +316,11 @@ static const char *cause(bool machine, bool tool)
     return "neither the tool nor the machine changed: the runtime, the load, or chance";
 }
 
+/* How deep below RESULTS_DIR runs are looked for: a campaign's machine
+ * folders hold runs (results/CAMPAIGN/mN/RUN), and a copy of results/
+ * one more level down still is read whole. */
+#define CAMPAIGN_DEPTH 3
+
 static const char *out_json;
 static long window = 10;
 static const ha_opt options[] = {
@@ -484,6 +491,15 @@ static size_t read_runs(const char *dir, char **names, long n)
             free(p);
             continue;
         }
+        if (r.bench.ab.on) {
+            /* two sides in one record: compare RUN judges a session */
+            printf("- Left out %s: an A/B session (its bench is two sides in one record: compare RUN judges it)\n",
+                   md_text(names[i]));
+            skipped++;
+            m_free_run(&r);
+            free(p);
+            continue;
+        }
         if (r.d.slowed) {
             /* a planted slowdown measures the gate, not the code */
             printf("- Left out %s: slowed on purpose (HOSTACCESS_TEST_SLOWDOWN)\n", md_text(names[i]));
@@ -520,7 +536,7 @@ int main(int argc, char **argv)
         return done;
     regress_defaults(&cfg);
     char **names = NULL;
-    long n = m_list_runs(dir, &names);
+    long n = m_list_runs_below(dir, CAMPAIGN_DEPTH, &names);
     if (n <= 0) {
         fprintf(stderr, "changes: %s: %s\n", dir,
                 n < 0 ? "expected a folder of runs (results/)" : "no run folders in it: expected results/<run>/");

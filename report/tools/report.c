@@ -1,8 +1,9 @@
 /* report RUN_DIR: the run's records as RUN_DIR/REPORT.md, verdict first,
  * with plots and exports beside it; report --pr RUN_DIR: the PR comment,
- * RUN_DIR/PR_COMMENT.md. Nothing in the run folder is changed or
- * replaced: if an output exists, it says so and stops; a report that fails
- * part-way removes what it wrote.
+ * RUN_DIR/PR_COMMENT.md. --out DIR writes them into DIR instead, a new
+ * folder (a committed run, or one that already has its report, is read
+ * where it lies). Nothing is changed or replaced: if an output exists, it
+ * says so and stops; a report that fails part-way removes what it wrote.
  * Exit: 0 written; 2 unusable input (one line names the file and place),
  * or a PR comment that cannot fit; 5 an output exists or cannot be written. */
 #include <stdbool.h>
@@ -12,10 +13,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <errno.h>
+
 #include "exitcodes.h"
 #include "exports.h"
 #include "markdown.h"
 #include "opts.h"
+#include "pagelink.h"
 #include "plots.h"
 #include "readfile.h"
 #include "record.h"
@@ -80,6 +84,7 @@ static int export_rc(int rc)
 static int w_junit(FILE *f, const job *j) { return export_rc(export_junit(f, j->r)); }
 static int w_bench(FILE *f, const job *j) { return export_rc(export_benchmark(f, j->r, j->arg)); }
 static int w_csv(FILE *f, const job *j) { return export_rc(export_csv(f, j->r)); }
+static int w_bmf(FILE *f, const job *j) { return export_rc(export_bmf(f, j->r)); }
 
 static int w_pr(FILE *f, const job *j)
 {
@@ -107,7 +112,11 @@ static int refuse_existing(const char *dir, const char *const *names)
 }
 
 static bool no_plots, allow, pr;
+static const char *out_dir;
 static const ha_opt options[] = {
+    {"out", HA_OPT_STRING, 0, 0, &out_dir, "DIR",
+     "write into DIR, a new folder report makes, instead of RUN_DIR (a committed run, or one already reported)",
+     NULL},
     {"pr", HA_OPT_FLAG, 0, 0, &pr, NULL,
      "write RUN_DIR/PR_COMMENT.md alone: the verdict first, everything else folded, no local images, under "
      "GitHub's 65,536-character comment limit", NULL},
@@ -118,7 +127,7 @@ static const ha_opt options[] = {
 static const ha_cli cli = {"report", "RUN_DIR", "writes RUN_DIR/REPORT.md, plots and exports; replaces nothing",
                            options, 1, 1, NULL};
 
-static int full_report(const char *dir, const m_run *r)
+static int full_report(const char *dir, const m_run *r, const char *run_link)
 {
     static const char *const md_name[] = {"REPORT.md", NULL};
     int rc = refuse_existing(dir, md_name);
@@ -135,12 +144,14 @@ static int full_report(const char *dir, const m_run *r)
         return HA_EXIT_OUTPUT;
     }
     md_opts mo = {.plots = pr_rc == 0 ? &plots : NULL,
-                  .no_plots_why = pr_rc == 2 ? "--no-plots" : "gnuplot is not installed here: apt-get install gnuplot-nox"};
+                  .no_plots_why = pr_rc == 2 ? "--no-plots" : "gnuplot is not installed here: apt-get install gnuplot-nox",
+                  .run_link = run_link};
     job j = {r, 0, &mo}, big = {r, 1, &mo};
     rc = write_file(dir, "junit.xml", w_junit, &j);
     rc = rc ? rc : write_file(dir, "benchmark.json", w_bench, &j);
     rc = rc ? rc : write_file(dir, "benchmark_bigger.json", w_bench, &big);
     rc = rc ? rc : write_file(dir, "results.csv", w_csv, &j);
+    rc = rc ? rc : write_file(dir, "bencher.json", w_bmf, &j);
     rc = rc ? rc : write_file(dir, "REPORT.md", w_md, &j);
     if (rc) {
         undo();
@@ -165,6 +176,31 @@ static int full_report(const char *dir, const m_run *r)
     return rc;
 }
 
+/* --out: a new folder, and the link from it back to the run's own files.
+ * 0, or the exit status with one line said. */
+static int make_out(const char *out, const char *run, char **run_link, bool *made)
+{
+    struct stat st;
+    if (lstat(out, &st) == 0) {
+        fprintf(stderr, "report: --out %s exists: name a new folder (nothing is replaced)\n", out);
+        return HA_EXIT_OUTPUT;
+    }
+    if (mkdir(out, 0755) != 0) {
+        fprintf(stderr, "report: --out %s: cannot make it: %s\n", out, strerror(errno));
+        return HA_EXIT_OUTPUT;
+    }
+    *made = true;
+    char *from = realpath(out, NULL), *to = realpath(run, NULL);
+    *run_link = from && to ? page_link(from, to) : NULL;
+    free(from);
+    free(to);
+    if (!*run_link) {
+        fprintf(stderr, "report: out of memory linking %s to %s\n", out, run);
+        return HA_EXIT_OUTPUT;
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     const char *dir;
@@ -178,19 +214,27 @@ int main(int argc, char **argv)
         free(err);
         return HA_EXIT_USAGE;
     }
-    int rc;
-    if (pr) {
+    char *run_link = NULL;
+    bool made = false;
+    int rc = out_dir ? make_out(out_dir, dir, &run_link, &made) : 0;
+    const char *to = out_dir ? out_dir : dir;
+    if (rc) {
+        /* said by make_out */
+    } else if (pr) {
         static const char *const pr_name[] = {"PR_COMMENT.md", NULL};
         job j = {&r, 0, NULL};
-        rc = refuse_existing(dir, pr_name);
-        rc = rc ? rc : write_file(dir, "PR_COMMENT.md", w_pr, &j);
+        rc = refuse_existing(to, pr_name);
+        rc = rc ? rc : write_file(to, "PR_COMMENT.md", w_pr, &j);
         if (!rc)
-            printf("report: wrote %s/PR_COMMENT.md\n", dir);
+            printf("report: wrote %s/PR_COMMENT.md\n", to);
         while (nwritten > 0)
             free(written[--nwritten]);
     } else {
-        rc = full_report(dir, &r);
+        rc = full_report(to, &r, run_link);
     }
+    if (rc && made)
+        rmdir(out_dir); /* the folder it made, empty again after a failure */
+    free(run_link);
     m_free_run(&r);
     text_pool_free();
     return rc;

@@ -506,6 +506,27 @@ static void short_series_and_bad_input(void **s)
     assert_int_equal(it_sh("report/changes %s --json %s/two/2026-01-01T000000Z-vm-sim-dev0/env.json", dir, tmp), 5);
 }
 
+/* changes RESULTS reads the runs in a campaign's folders below it too
+ * (results/CAMPAIGN/mN/RUN), each named by its path, and leaves out an
+ * A/B session, saying so (issue 44, item 9). */
+static void runs_in_campaign_folders_are_read(void **s)
+{
+    (void)s;
+    need_tool();
+    char dir[128];
+    snprintf(dir, sizeof dir, "%s/nested", tmp);
+    for (int i = 0; i < 2; i++)
+        make_run(dir, i, 1.0, false);
+    assert_int_equal(it_sh("mkdir -p %s/campaign/m1 %s/campaign/ab && mv %s/2026-01-01T000000Z-vm-sim-dev0 "
+                           "%s/campaign/m1/ && ab=$(ls -d results/ab-h200/m22/*Z-vm-cuda-dev0 | head -1) && "
+                           "cp -r \"$ab\" %s/campaign/ab/session", dir, dir, dir, dir, dir),
+                     0);
+    assert_int_equal(it_sh("report/changes %s", dir), 0);
+    assert_non_null(strstr(it_out, "2 whole run(s)"));
+    assert_non_null(strstr(it_out, "campaign/m1/2026-01-01T000000Z-vm-sim-dev0"));
+    assert_non_null(strstr(it_out, "Left out campaign/ab/session: an A/B session"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -520,6 +541,7 @@ int main(void)
         cmocka_unit_test(a_schema_change_is_a_break),
         cmocka_unit_test(long_row_names_stay_apart),
         cmocka_unit_test(short_series_and_bad_input),
+        cmocka_unit_test(runs_in_campaign_folders_are_read),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -45,7 +45,7 @@ static void every_committed_run_loads_and_renders(void **s)
                    "probe_discriminator.json -o -name probe_discriminator.json.gz \\) | xargs -n1 dirname | sort -u); "
                    "do n=$((n+1)); d=%s/r$n; mkdir \"$d\" && cp \"$m\"/*.json* \"$d\"/ 2>/dev/null; "
                    "for f in MANIFEST.json torch_pool.txt torch_pool.txt.gz; do [ -e \"$m/$f\" ] && cp \"$m/$f\" \"$d\"/; done; "
-                   "rm -f \"$d\"/benchmark*.json; "
+                   "rm -f \"$d\"/benchmark*.json \"$d\"/bencher.json; "
                    "%s/bin/report --allow-incomplete --no-plots \"$d\" >/dev/null 2>\"$d.err\" || "
                    "{ bad=$((bad+1)); echo \"$m: $(cat \"$d.err\")\"; }; done; echo \"$n runs, $bad failed\"; "
                    "[ $bad -eq 0 ] && [ $n -gt 0 ]",
@@ -70,7 +70,7 @@ static void every_committed_report_is_what_this_tree_renders(void **s)
                            : "find results -name REPORT.md -not -path '*-sim-dev*' -not -path '*-simhip*' | sort";
     int rc = it_sh("n=0; bad=0; for rep in $(%s); do m=$(dirname \"$rep\"); "
                    "n=$((n+1)); d=%s/rr$n/$(basename \"$m\"); mkdir -p \"$d\" && cp \"$m\"/*.json* \"$d\"/ && "
-                   "rm -f \"$d\"/benchmark*.json && for f in torch_pool.txt torch_pool.txt.gz; do "
+                   "rm -f \"$d\"/benchmark*.json \"$d\"/bencher.json && for f in torch_pool.txt torch_pool.txt.gz; do "
                    "if [ -e \"$m/$f\" ]; then cp \"$m/$f\" \"$d\"/; fi; done; "
                    "plots=--no-plots; if [ -e \"$m/report_paths.png\" ]; then "
                    "if command -v gnuplot >/dev/null; then plots=; else echo \"$m: keeps its plots and gnuplot is not "
@@ -228,17 +228,17 @@ static void a_compacted_torch_log_is_quoted_as_before(void **s)
     (void)s;
     if (it_sh("test -x %s/bin/report", it_build()) != 0)
         it_skip("report tools are not built (libjansson-dev, zlib1g-dev)");
-    char d[128], clear[200];
+    char d[128], clear[300];
     snprintf(d, sizeof d, "%s/torchgz", tmp);
     /* report never overwrites its files: each rendering starts from the records */
-    snprintf(clear, sizeof clear, "(cd %s && rm -f REPORT.md junit.xml benchmark*.json results.csv)", d);
+    snprintf(clear, sizeof clear, "(cd %s && rm -f REPORT.md junit.xml benchmark*.json bencher.json results.csv)", d);
     /* a committed H200 run that sealed its torch log, plain as run_all.sh wrote it */
     assert_int_equal(it_sh("m=$(for r in $(find results -name MANIFEST.json | sort | xargs -n1 dirname); do "
                            "ls \"$r\"/torch_pool.txt* >/dev/null 2>&1 && grep -q '\"attachments\"' \"$r\"/MANIFEST.json && echo \"$r\"; "
                            "done | head -1); [ -n \"$m\" ] && "
-                           "mkdir -p %s && cp \"$m\"/*.json* \"$m\"/torch_pool.txt* %s/ && rm -f %s/benchmark*.json && "
+                           "mkdir -p %s && cp \"$m\"/*.json* \"$m\"/torch_pool.txt* %s/ && rm -f %s/benchmark*.json %s/bencher.json && "
                            "if [ -e %s/torch_pool.txt.gz ]; then gzip -d %s/torch_pool.txt.gz; fi",
-                           d, d, d, d, d), 0);
+                           d, d, d, d, d, d), 0);
     assert_int_equal(it_sh("%s/bin/report --no-plots %s >/dev/null && mv %s/REPORT.md %s/plain.md", it_build(), d, d, tmp), 0);
     assert_int_equal(it_sh("grep -c '\\[torch_pool.txt\\](torch_pool.txt)' %s/plain.md", tmp), 0);
     assert_int_equal(it_sh("tools/compact_results.sh %s && test -f %s/torch_pool.txt.gz && ! test -e %s/torch_pool.txt",

@@ -44,16 +44,37 @@ static const char *departures(void)
 static void the_fleet_scripts_take_help_and_refuse_an_option_for_a_folder(void **s)
 {
     (void)s;
-    const char *scripts[] = {"fleet/task.sh", "fleet/survey.sbatch"};
+    const char *scripts[] = {"fleet/task.sh", "fleet/survey.sbatch", "fleet/local.sh"};
     char root[512];
     assert_non_null(getcwd(root, sizeof root)); /* the tests run from the repository's root */
-    for (int i = 0; i < 2; i++) {
+    for (int i = 0; i < 3; i++) {
         assert_int_equal(it_sh("mkdir -p %s/help && cd %s/help && %s/%s --help", tmp, tmp, root, scripts[i]),
                          0);
         assert_non_null(strstr(it_out, "RESULTS_DIR"));
         assert_int_equal(it_sh("cd %s/help && %s/%s --device 0", tmp, root, scripts[i]), 2);
         assert_int_equal(it_sh("ls -A %s/help | grep -c .", tmp), 1); /* nothing made */
     }
+}
+
+/* fleet/local.sh reads the device count from the first line of the
+ * probe's listing, whatever the lines after it (the backends passed over,
+ * with their reasons) end with; a listing it cannot read is one line and
+ * exit 3, never a shell error (issue 44, item 9: "driver: unbound
+ * variable" on a machine without a GPU). */
+static void the_local_survey_reads_the_device_count(void **s)
+{
+    (void)s;
+    assert_int_equal(it_sh("mkdir -p %s/fake && printf '%%s\\n' '#!/bin/sh' 'echo sim 0' "
+                           "'echo fallback cuda 3 cuda: install the NVIDIA driver' > %s/fake/probe_discriminator && "
+                           "chmod +x %s/fake/probe_discriminator && BUILD=%s/fake fleet/local.sh %s/survey",
+                           tmp, tmp, tmp, tmp, tmp),
+                     0);
+    assert_non_null(strstr(it_out, "0 sim device(s)"));
+    assert_int_equal(it_sh("printf '%%s\\n' '#!/bin/sh' 'echo garbled' > %s/fake/probe_discriminator && "
+                           "BUILD=%s/fake fleet/local.sh %s/survey", tmp, tmp, tmp),
+                     3);
+    assert_non_null(strstr(it_out, "the devices could not be listed: garbled"));
+    assert_null(strstr(it_out, "unbound"));
 }
 
 static void a_fleet_that_agrees_passes_and_one_that_departs_is_named(void **s)
@@ -242,6 +263,7 @@ int main(void)
     }
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(the_fleet_scripts_take_help_and_refuse_an_option_for_a_folder),
+        cmocka_unit_test(the_local_survey_reads_the_device_count),
         cmocka_unit_test(a_fleet_that_agrees_passes_and_one_that_departs_is_named),
         cmocka_unit_test(failures_halves_and_twins_are_listed_not_dropped),
         cmocka_unit_test(two_devices_run_at_once_and_their_timed_sections_take_turns),

@@ -725,6 +725,31 @@ static void common_and_bench_objects_call_in_no_loop(void **s)
     }
 }
 
+/* report --out DIR: a committed run (or one already reported) is reported
+ * into a new folder, its links reaching every file, the run's own ones
+ * back in the run folder; an existing DIR is refused; the run folder is
+ * untouched (issue 44, item 9). */
+static void report_writes_elsewhere_with_out(void **s)
+{
+    (void)s;
+    const char *committed = "results/2026-12-03T014124Z-vm-cuda-dev0";
+    assert_int_equal(it_sh("ls -l --time-style=full-iso %s > %s/before", committed, tmp), 0);
+    assert_int_equal(it_sh("report/report --no-plots --out %s/elsewhere %s", tmp, committed), 0);
+    assert_int_equal(it_sh("cd %s/elsewhere && test -s REPORT.md && n=0 && "
+                           "for l in $(grep -o '](\\([^)]*\\))' REPORT.md | sed 's/^](//; s/)$//'); do "
+                           "case $l in http*|'#'*) continue;; esac; n=$((n+1)); "
+                           "f=$(printf '%%b' \"$(echo \"$l\" | sed 's/%%/\\\\x/g')\"); "
+                           "[ -e \"$f\" ] || { echo \"dead link: $l\"; exit 1; }; done; "
+                           "grep -q '](\\.\\./.*torch_pool.txt' REPORT.md || { echo 'no link back to the run'; exit 1; }; "
+                           "echo links=$n", tmp),
+                     0);
+    const char *links = strstr(it_out, "links=");
+    assert_true(links && atoi(links + 6) >= 5); /* the exports and the torch log at least */
+    assert_int_equal(it_sh("report/report --no-plots --out %s/elsewhere %s", tmp, committed), 5);
+    assert_non_null(strstr(it_out, "exists"));
+    assert_int_equal(it_sh("ls -l --time-style=full-iso %s | cmp - %s/before", committed, tmp), 0);
+}
+
 /* No function in report/ or bench/ is over 80 lines (issue 46: each
  * does one thing a reader can hold; docs/architecture.md, "Sizes"). */
 static void functions_stay_short(void **s)
@@ -875,6 +900,7 @@ int main(void)
         cmocka_unit_test(common_and_bench_objects_call_in_no_loop),
         cmocka_unit_test(report_folders_show_the_pipeline),
         cmocka_unit_test(functions_stay_short),
+        cmocka_unit_test(report_writes_elsewhere_with_out),
         cmocka_unit_test(trend_page_renders_every_plot),
         cmocka_unit_test(trend_keeps_a_changed_definition_apart),
         cmocka_unit_test(trend_draws_only_plots_with_figures),

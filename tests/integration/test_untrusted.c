@@ -52,7 +52,7 @@ static void copy_run(const char *dir, const char *record, void (*fn)(json_t *))
 {
     /* double quotes: the names tried here hold ' and ; but no " $ or ` */
     assert_int_equal(it_sh("mkdir -p \"$(dirname \"%s\")\" && cp -r %s \"%s\" && cd \"%s\" && rm -f REPORT.md "
-                           "PR_COMMENT.md report_* junit.xml benchmark*.json results.csv", dir, the_run(), dir, dir), 0);
+                           "PR_COMMENT.md report_* junit.xml benchmark*.json bencher.json results.csv", dir, the_run(), dir, dir), 0);
     if (fn) {
         char p[800];
         snprintf(p, sizeof p, "%s/%s", dir, record);

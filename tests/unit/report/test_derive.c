@@ -237,8 +237,27 @@ static void report_trend_and_the_exports_show_the_figure(void **s)
     fclose(f);
     double csv_value = csv_figure(csv);
     free(csv);
+    char *bmf = NULL;
+    size_t nbmf = 0;
+    f = open_memstream(&bmf, &nbmf);
+    assert_int_equal(export_bmf(f, &run), 0);
+    fclose(f);
+    json_t *bdoc = json_loads(bmf, 0, NULL);
+    free(bmf);
+    double bmf_value = NAN, bmf_lo = NAN;
+    const char *bkey;
+    json_t *bv;
+    json_object_foreach(bdoc, bkey, bv) {
+        if (strstr(bkey, ": fast / ") && strstr(bkey, run.bench.fast_kind)) {
+            bmf_value = json_number_value(json_object_get(json_object_get(bv, "latency"), "value"));
+            bmf_lo = json_number_value(json_object_get(json_object_get(bv, "latency"), "lower_value"));
+        }
+    }
+    json_decref(bdoc);
     text_pool_free();
     assert_float_equal(csv_value, 4, 1e-9);
+    assert_float_equal(bmf_value, 4, 1e-9);
+    assert_float_equal(bmf_lo, m_row_figure(&run, run.d.fast)->lo, 1e-9);
     bool headline = strstr(md, "(host DRAM): **4.00 ns**") != NULL;
     bool table = strstr(md, "| host read, 4 B (fast path) | 4.00 ns | 0.") != NULL;
     json_t *doc = json_loads(js, 0, NULL);
@@ -458,6 +477,36 @@ static void junit_counts_what_its_cases_hold(void **s)
     free(xml);
 }
 
+/* A suite's time attribute, seconds; NaN without one. */
+static double suite_time(const char *xml, const char *suite)
+{
+    char key[64];
+    snprintf(key, sizeof key, "<testsuite name=\"%s\"", suite);
+    const char *at = strstr(xml, key), *end = at ? strchr(at, '>') : NULL, *t = at ? strstr(at, " time=\"") : NULL;
+    return t && t < end ? strtod(t + 7, NULL) : NAN;
+}
+
+/* Every suite carries the time of the tool whose record it reads, and the
+ * run the sum of its tools' (issue 44, item 9: dashboards plot them). */
+static void junit_carries_the_tools_times(void **s)
+{
+    (void)s;
+    derive_from(recfix_load("pool_check.json"));
+    char *xml = junit_of_run();
+    assert_true(run.has[RUN_POOL] && run.pool.wall > 0);
+    assert_float_equal(suite_time(xml, "pool_check"), run.pool.wall, 0.0005);
+    const char *root = strstr(xml, "<testsuites name=\"hostaccess\" time=\"");
+    assert_non_null(root);
+    assert_float_equal(strtod(strstr(root, "time=\"") + 6, NULL), run.pool.wall, 0.0005);
+    free(xml);
+    m_free_run(&run);
+    derive_from(recfix_load("probe_discriminator.json"));
+    xml = junit_of_run();
+    assert_true(run.probe.wall > 0);
+    assert_float_equal(suite_time(xml, "verdicts"), run.probe.wall, 0.0005);
+    free(xml);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -476,6 +525,7 @@ int main(void)
         cmocka_unit_test_teardown(a_failed_pool_check_fails_its_expectation, teardown),
         cmocka_unit_test_teardown(junit_skips_what_could_not_run, teardown),
         cmocka_unit_test_teardown(junit_counts_what_its_cases_hold, teardown),
+        cmocka_unit_test_teardown(junit_carries_the_tools_times, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
