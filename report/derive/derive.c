@@ -252,6 +252,9 @@ void m_derive(m_run *r)
     d->group = m_printf(r, "%s / %s%s%s%s", r->env->device_name, r->env->backend, d->simulated ? " (SIMULATED" : "",
                         d->simulated && *d->sim_profile ? ", profile " : "",
                         d->simulated ? m_printf(r, "%s)", d->sim_profile) : "");
+    d->series = m_printf(r, "%s dev%lld", d->group, r->env->device);
+    d->machine_class = m_printf(r, "%s device %lld, CPU %s%s", d->group, r->env->device, r->env->cpu,
+                                r->env->cpu_count > 0 ? m_printf(r, " x %lld", r->env->cpu_count) : "");
     expectations(r);
 }
 

@@ -316,7 +316,14 @@ typedef struct m_figure {
 typedef struct m_derived {
     bool simulated, slowed;
     const char *sim_profile;
-    const char *group; /* "device / backend", SIMULATED marked: trends and series */
+    const char *group; /* "device / backend", SIMULATED marked */
+    /* The one definition of a series (issue 46): one device of a backend,
+     * "group devN". compare --series pairs each run with the one before it
+     * in its series, trend draws one per group of plots, the exports name
+     * theirs by it. machine_class splits a series where the CPU model or
+     * count differs: changes finds change points within a class, so a step
+     * is never another machine's. */
+    const char *series, *machine_class;
     const m_kind **readable, **unreadable; /* created GPU kinds by truth */
     size_t nreadable, nunreadable;
     const m_cand **distinguishing, **false_pos, **false_neg; /* false_pos: a wrong "readable" */

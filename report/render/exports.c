@@ -187,7 +187,7 @@ static char *range_text(const m_run *r, const m_row *x)
  * Bencher): the device, its index and the backend (SIMULATED when so) go
  * in front, so a fallback to the simulation or another GPU never joins a
  * real series. malloc'd; NULL out of memory. */
-static char *machine_of(const m_run *r) { return rf_printf("%s dev%lld", r->d.group, r->env->device); }
+static char *machine_of(const m_run *r) { return rf_printf("%s", r->d.series); }
 
 /* A timed row's series name: the machine, then path / kind / candidate. */
 static char *row_series(const char *machine, const m_row *x)

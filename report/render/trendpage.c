@@ -31,7 +31,7 @@ void trend_summarise(trend_run *u, const m_run *r, const char *name, const char 
     u->link = dup(link);
     u->sim = r->d.simulated;
     u->slowed = r->d.slowed;
-    u->group = dup(r->d.group);
+    u->group = dup(r->d.series);
     u->runtime = dup(r->env->runtime_version);
     u->tool = dup(r->env->tool_version);
     u->time = dup(r->env->time_utc);

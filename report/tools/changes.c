@@ -142,10 +142,7 @@ static void summarise(crun *u, const m_run *r, const char *dir)
     /* timings are judged on the bench's own word, as compare judges them */
     u->sim = r->has[RUN_BENCH] ? r->bench.head.simulated : r->d.simulated;
     u->schema = r->has[RUN_BENCH] ? r->bench.head.schema_version : r->envrec.schema_version;
-    char cpus[32] = "";
-    if (r->env->cpu_count > 0)
-        snprintf(cpus, sizeof cpus, " x %lld", r->env->cpu_count);
-    u->cls = rf_printf("%s device %lld, CPU %s%s", r->d.group, r->env->device, r->env->cpu, cpus);
+    u->cls = dupe(r->d.machine_class);
     u->seal = dupe("");
     for (size_t i = 0; i < r->manifest.nsteps; i++) {
         char *s = rf_printf("%s%s", u->seal, r->manifest.steps[i].sha256);

@@ -129,7 +129,7 @@ static int new_group(group **groups, size_t *ngroups, const m_run *cur)
     group *ng = realloc(*groups, (*ngroups + 1) * sizeof *ng);
     if (ng)
         *groups = ng;
-    char *key = ng ? strdup(cur->d.group) : NULL;
+    char *key = ng ? strdup(cur->d.series) : NULL;
     if (!key)
         return -1;
     ng[*ngroups].key = key;
@@ -195,7 +195,7 @@ static int series(const char *dir, out *md, out *js)
             continue;
         }
         size_t g = 0;
-        while (g < ngroups && strcmp(groups[g].key, cur.d.group))
+        while (g < ngroups && strcmp(groups[g].key, cur.d.series))
             g++;
         if (g == ngroups) {
             /* a group's first run: nothing before it to judge it against */

@@ -453,12 +453,14 @@ static void compare_finds_regressions(void **s)
 }
 
 static void another_device(json_t *j) { it_set_every(j, "device_name", "another GPU"); }
+static void device_one(json_t *j) { json_object_set_new(json_object_get(j, "env"), "device", json_integer(1)); }
 
 /* compare --series pairs each run with the one before it of its own
  * device, and never with a run that is not whole: a run of another
- * device between two of one, and a run whose pool check died without a
- * record (its manifest says it is not whole) between them, change no
- * pair. */
+ * device between two of one, a run of the same GPU model's second device
+ * (one series per device: m_derived.series, as trend's groups and the
+ * exports' names), and a run whose pool check died without a record (its
+ * manifest says it is not whole) between them, change no pair. */
 static void a_series_pairs_whole_runs_of_one_device(void **s)
 {
     (void)s;
@@ -472,6 +474,12 @@ static void a_series_pairs_whole_runs_of_one_device(void **s)
         edit(p, another_device);
     }
     seal("sb");
+    fresh("sc");
+    for (int k = 0; k < 5; k++) {
+        snprintf(p, sizeof p, "%s/sc/%s", tmp, recs[k]);
+        edit(p, device_one);
+    }
+    seal("sc");
     fresh("sd");
     snprintf(p, sizeof p, "%s/sd/probe_discriminator.json", tmp);
     edit(p, stop_distinguishing);
@@ -482,10 +490,11 @@ static void a_series_pairs_whole_runs_of_one_device(void **s)
                            "pool_check:139 && grep -q '\"complete\": false' %s/si/MANIFEST.json",
                            tmp, tmp, build, tmp, tmp), 0);
     assert_int_equal(it_sh("mkdir %s/mixed && cp -r %s/sa %s/mixed/2026-01-01 && cp -r %s/sb %s/mixed/2026-02-01 && "
-                           "cp -r %s/si %s/mixed/2026-03-01 && cp -r %s/sd %s/mixed/2026-04-01",
-                           tmp, tmp, tmp, tmp, tmp, tmp, tmp, tmp, tmp), 0);
+                           "cp -r %s/si %s/mixed/2026-03-01 && cp -r %s/sc %s/mixed/2026-03-15 && "
+                           "cp -r %s/sd %s/mixed/2026-04-01",
+                           tmp, tmp, tmp, tmp, tmp, tmp, tmp, tmp, tmp, tmp, tmp), 0);
     int rc = it_sh("report/compare --series %s/mixed", tmp);
-    if (rc != 1 || !strstr(it_out, "1 pair(s) compared in 2 group(s)") ||
+    if (rc != 1 || !strstr(it_out, "1 pair(s) compared in 3 group(s)") ||
         !strstr(it_out, "Skipped 2026-03-01: not a whole run"))
         fail_msg("a series of two devices and a run that is not whole exited %d:\n%s", rc, it_out);
 }
