@@ -139,12 +139,26 @@ def make(tree, build, version, specs):
     return r.returncode, r.stdout + r.stderr
 
 
-def run_test(tree, build, spec):
+# A mutation of the report tools alone cannot change what run_all.sh's
+# tools record: its integration suites copy their fixture run from the one
+# the first such mutant made in that scratch copy (it_run_all in
+# tests/integration/itest.c), and the mutated report renders it again.
+FIXTURE_CACHE = ".mutants-fixtures"
+
+
+def reuses_fixtures(e):
+    return e["file"].startswith("report/")
+
+
+def run_test(tree, build, spec, cache=False):
     """(failed, why): True when the test failed, False when it passed, None
     when it judged nothing (no test matched, or it skipped)."""
     binary, _, pattern = spec.partition(":")
     env = dict(os.environ, BUILD=build)
     env.pop("HA_TEST_FILTER", None)
+    env.pop("HA_IT_RUN_CACHE", None)
+    if cache:
+        env["HA_IT_RUN_CACHE"] = os.path.join(tree, FIXTURE_CACHE)
     if pattern:
         env["HA_TEST_FILTER"] = pattern
     try:
@@ -180,7 +194,7 @@ def mutate(tree, build, version, e):
         else:
             status, caught = "SURVIVED", False
             for s in e["test_specs"]:
-                failed, why = run_test(tree, build, s)
+                failed, why = run_test(tree, build, s, reuses_fixtures(e))
                 if failed is None:
                     broken = f"{e['id']}: {why}"
                     status = "test matches nothing"
@@ -274,6 +288,8 @@ def main():
         if os.path.exists(t):
             shutil.rmtree(t)
         shutil.copytree(tree, t, symlinks=True)
+    for t in trees:  # fixtures of this tree alone, made afresh
+        shutil.rmtree(os.path.join(t, FIXTURE_CACHE), ignore_errors=True)
     free = list(trees)
     lock = threading.Lock()
     outcome = {}

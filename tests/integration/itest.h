@@ -66,6 +66,15 @@ void it_steady_instruments(json_t *bench);
  * same run, with nothing to judge. */
 void it_later(json_t *bench);
 
+/* ./run_all.sh --backend sim --results RESULTS ARGS, its status. Where
+ * HA_IT_RUN_CACHE names a folder (make mutants sets it for a mutation of
+ * the report tools alone, which cannot change what run_all.sh's tools
+ * record), the records of the first such run under key are kept there and
+ * copied for the next, and this tree's report renders them again, as
+ * run_all.sh would: a suite's fixture run is made once per mutant copy,
+ * not once per mutant. */
+int it_run_all(const char *key, const char *results, const char *args);
+
 /* run_all.sh's options for a quick whole run: enough of every tool to
  * make every record, in seconds. */
 #define IT_QUICK_RUN "--bench-args '--processes 4 --iterations 200 --repeat 1 --sweep-iterations 50 --sweep-max 256 --row-seconds 0.02' " \

@@ -112,12 +112,38 @@ static void the_suites_run_at_once_and_each_prints_whole(void **s)
     assert_non_null(strstr(it_out, "--jobs must be 1 or more"));
 }
 
+/* A fixture run kept for make mutants (HA_IT_RUN_CACHE) is copied without
+ * the files report writes, and this tree's report renders it again: a
+ * mutation of the report tools still meets its own rendering. */
+static void a_kept_fixture_run_is_rendered_by_this_tree(void **s)
+{
+    (void)s;
+    if (it_sh("test -x %s/bin/report", it_build()) != 0)
+        it_skip("the report tools are not built (libjansson-dev)");
+    const char *committed = "results/2026-12-02T130224Z-vm-cuda-dev0";
+    assert_int_equal(it_sh("mkdir -p %s/cache/k/runs/r && cp %s/MANIFEST.json %s/*.json.gz %s/torch_pool.txt* "
+                           "%s/cache/k/runs/r/ && touch %s/cache/k/done",
+                           tmp, committed, committed, committed, tmp, tmp),
+                     0);
+    char results[300], cache[300];
+    snprintf(results, sizeof results, "%s/results", tmp);
+    snprintf(cache, sizeof cache, "%s/cache", tmp);
+    assert_int_equal(setenv("HA_IT_RUN_CACHE", cache, 1), 0);
+    int rc = it_run_all("k", results, "--never-run"); /* an option run_all.sh refuses: it must not run */
+    unsetenv("HA_IT_RUN_CACHE");
+    assert_int_equal(rc, 0);
+    assert_int_equal(it_sh("test -s %s/r/REPORT.md && test -s %s/r/bencher.json && test ! -e %s/cache/k/runs/r/REPORT.md",
+                           results, results, tmp),
+                     0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(the_catalogue_is_accepted_and_lists_its_entries),
         cmocka_unit_test(a_catalogue_it_cannot_apply_exactly_is_refused),
         cmocka_unit_test(the_suites_run_at_once_and_each_prints_whole),
+        cmocka_unit_test(a_kept_fixture_run_is_rendered_by_this_tree),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

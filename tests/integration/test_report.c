@@ -56,9 +56,10 @@ static int setup(void **s)
     build = it_build();
     if (it_tmpdir(tmp, sizeof tmp, "report"))
         return -1;
-    if (it_sh("BUILD=%s ./run_all.sh --backend sim --results %s/runs --bench-args '--processes 4 --iterations 300 --repeat 2 "
-           "--sweep-iterations 50 --sweep-max 1KiB --row-seconds 0.01' --pool-args '--throughput-sizes 2MiB "
-           "--cycles 5'", build, tmp) != 0) {
+    char results[128];
+    snprintf(results, sizeof results, "%s/runs", tmp);
+    if (it_run_all("report", results, "--bench-args '--processes 4 --iterations 300 --repeat 2 --sweep-iterations 50 "
+                   "--sweep-max 1KiB --row-seconds 0.01' --pool-args '--throughput-sizes 2MiB --cycles 5'") != 0) {
         fprintf(stderr, "%s", it_out);
         return -1;
     }
