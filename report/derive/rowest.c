@@ -84,16 +84,16 @@ bool m_slow_state(double syscall_value, double low) { return syscall_value > (1 
  * leave out the processes in a slow state. The choice reads the instrument
  * alone, never the row, so the two sides of an A/A pair stay alike.
  * A process without that instrument's value is left out. */
-static size_t normalised_values(const m_bench *b, const m_row *r, bool paired, long long *ids, double *v)
+static size_t normalised_values(const m_bench *b, const m_row *r, long long *ids, double *v)
 {
     m_family_traits t = m_family_traits_of(m_row_family(r));
     const char *instr = t.state_bound ? "syscall" : "canary";
     double share = t.state_bound ? 1 : t.clock_share;
     const m_row *canary = m_bench_row(b, instr, "", "", 1);
-    double low = t.steady_only && !paired ? m_steadiest(b, canary) : NAN;
+    double low = t.steady_only ? m_steadiest(b, canary) : NAN;
     size_t n = 0;
     for (size_t i = 0; i < r->nprocs; i++) {
-        if (!paired && m_proc_contended(b, r->procs[i].process))
+        if (m_proc_contended(b, r->procs[i].process))
             continue;
         double x = ha_proc_value(r->procs[i].blocks, r->procs[i].nblocks);
         const m_rowproc *c = canary ? row_proc(canary, r->procs[i].process) : NULL;
@@ -106,10 +106,12 @@ static size_t normalised_values(const m_bench *b, const m_row *r, bool paired, l
     return n;
 }
 
-size_t m_row_values(const m_bench *b, const m_row *r, m_est_kind kind, bool paired, long long *ids, double *v)
+/* Row r's value in each of bench b's processes, of the kind asked, with
+ * the processes' indices (ids and v hold r->nprocs each). Their count. */
+static size_t row_values(const m_bench *b, const m_row *r, m_est_kind kind, long long *ids, double *v)
 {
     if (kind == M_EST_NORMALISED)
-        return normalised_values(b, r, paired, ids, v);
+        return normalised_values(b, r, ids, v);
     for (size_t i = 0; i < r->nprocs; i++) {
         ids[i] = r->procs[i].process;
         v[i] = ha_proc_value(r->procs[i].blocks, r->procs[i].nblocks);
@@ -121,7 +123,7 @@ int m_row_estimate(const m_bench *b, const m_row *r, m_est_kind kind, ha_proc_es
 {
     double *v = calloc(r->nprocs ? r->nprocs : 1, sizeof *v);
     long long *ids = calloc(r->nprocs ? r->nprocs : 1, sizeof *ids);
-    int rc = v && ids ? ha_proc_summary(v, m_row_values(b, r, kind, false, ids, v), out) : -1;
+    int rc = v && ids ? ha_proc_summary(v, row_values(b, r, kind, ids, v), out) : -1;
     free(v);
     free(ids);
     return rc;

@@ -62,15 +62,6 @@ m_family_traits m_family_traits_of(const char *family);
 
 typedef enum m_est_kind { M_EST_RAW, M_EST_NORMALISED } m_est_kind;
 
-/* Row r's value in each of bench b's processes, of the kind asked, with
- * the processes' indices (ids and v hold r->nprocs each). Their count.
- * paired (an A/B session's): no process is left out for its run's sake
- * (contended throughout, or slower than the run's steadiest): over a
- * session of 49 processes the steadiest is far from most, and the pair,
- * not the run, is the unit (abjudge.c leaves out a pair whose two
- * processes sat in different states). */
-size_t m_row_values(const m_bench *b, const m_row *r, m_est_kind kind, bool paired, long long *ids, double *v);
-
 /* The row's estimate over its processes, of the kind asked. 0, or -1 when
  * no process kept a value (or out of memory). */
 int m_row_estimate(const m_bench *b, const m_row *r, m_est_kind kind, ha_proc_est *out);
