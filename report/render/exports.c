@@ -183,13 +183,11 @@ static char *range_text(const m_run *r, const m_row *x)
     return rf_printf("95 %% [%.4g, %.4g] over %zu processes", g->lo, g->hi, g->k);
 }
 
-/* Dashboards key a series by its name alone (github-action-benchmark,
- * Bencher): the device, its index and the backend (SIMULATED when so) go
- * in front, so a fallback to the simulation or another GPU never joins a
- * real series. malloc'd; NULL out of memory. */
-static char *machine_of(const m_run *r) { return rf_printf("%s", r->d.series); }
-
-/* A timed row's series name: the machine, then path / kind / candidate. */
+/* A timed row's series name. Dashboards key a series by its name alone
+ * (github-action-benchmark, Bencher): the run's series (m_derived.series:
+ * the device, its index and the backend, SIMULATED when so) goes in
+ * front, so a fallback to the simulation or another GPU never joins a
+ * real series; then path / kind / candidate. */
 static char *row_series(const char *machine, const m_row *x)
 {
     return rf_printf("%s: %s%s%s%s%s", machine, x->path, *x->kind ? " / " : "", x->kind, *x->candidate ? " / " : "",
@@ -198,7 +196,7 @@ static char *row_series(const char *machine, const m_row *x)
 
 int export_benchmark(FILE *f, const m_run *r, int bigger)
 {
-    char *machine = machine_of(r);
+    const char *machine = r->d.series; /* NULL: out of memory deriving it */
     if (!machine)
         return -1;
     int rc = 0;
@@ -250,7 +248,6 @@ int export_benchmark(FILE *f, const m_run *r, int bigger)
     }
     jw_arr_end(&w);
     jw_finish(&w);
-    free(machine);
     return rc;
 }
 
@@ -269,7 +266,7 @@ static void bmf_measure(jw *w, const char *measure, double value, double lo, dou
 
 int export_bmf(FILE *f, const m_run *r)
 {
-    char *machine = machine_of(r);
+    const char *machine = r->d.series; /* NULL: out of memory deriving it */
     if (!machine)
         return -1;
     int rc = 0;
@@ -317,7 +314,6 @@ int export_bmf(FILE *f, const m_run *r)
     }
     jw_obj_end(&w);
     jw_finish(&w);
-    free(machine);
     return rc;
 }
 

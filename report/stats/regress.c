@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "derive.h"
 #include "goals.h"
 #include "procstats.h"
 #include "readfile.h"
@@ -417,15 +418,16 @@ static double max_overhead(const m_bench *b)
     return m;
 }
 
-/* A row's figure for the run-to-run table: its raw estimate over its
- * processes, as report shows it (rowest.h); a record before the processes:
- * the median of its block medians, or without blocks the first repeat's
- * median. */
-static double figure(const m_bench *b, const m_row *r)
+/* A row's figure for the run-to-run table: the one report shows, over
+ * the processes (m_row_figure, derived once); a record before the
+ * processes: the median of its block medians, or without blocks the first
+ * repeat's median. */
+static double figure(const m_run *run, const m_row *r)
 {
-    ha_proc_est e;
-    if (r->nprocs && m_row_estimate(b, r, M_EST_RAW, &e) == 0)
-        return e.gmean;
+    const m_figure *g = m_row_figure(run, r);
+    if (g->k)
+        return g->ns;
+    const m_bench *b = &run->bench;
     row_blocks bl;
     if (timing_blocks(b, r->path, r->kind, r->candidate, &bl) == 0) {
         double m = ha_median(bl.med, bl.n);
@@ -444,13 +446,13 @@ typedef struct instruments {
 /* An instrument's new/old: the ratio of its figures over the processes
  * where both runs have them (the rows' own unit), else of process 1's
  * blocks (timing.h). */
-static double instrument(const m_bench *a, const m_bench *b, const char *path)
+static double instrument(const m_run *ra, const m_run *rb, const char *path)
 {
-    const m_row *ia = m_bench_row(a, path, "", "", 1), *ib = m_bench_row(b, path, "", "", 1);
-    ha_proc_est ea, eb;
-    if (ia && ib && ia->nprocs && ib->nprocs && m_row_estimate(a, ia, M_EST_RAW, &ea) == 0 &&
-        m_row_estimate(b, ib, M_EST_RAW, &eb) == 0)
-        return eb.gmean / ea.gmean;
+    const m_bench *a = &ra->bench, *b = &rb->bench;
+    const m_figure *fa = m_row_figure(ra, m_bench_row(a, path, "", "", 1)),
+                   *fb = m_row_figure(rb, m_bench_row(b, path, "", "", 1));
+    if (fa->k && fb->k)
+        return fb->ns / fa->ns;
     row_blocks ba, bb;
     timing_change c;
     double r = NAN;
@@ -465,11 +467,12 @@ static double instrument(const m_bench *a, const m_bench *b, const char *path)
     return r;
 }
 
-static void read_instruments(const m_bench *a, const m_bench *b, instruments *in, findings *f)
+static void read_instruments(const m_run *ra, const m_run *rb, instruments *in, findings *f)
 {
-    in->canary = instrument(a, b, "canary");
-    in->harness = instrument(a, b, "harness");
-    in->sys = instrument(a, b, "syscall");
+    const m_bench *a = &ra->bench, *b = &rb->bench;
+    in->canary = instrument(ra, rb, "canary");
+    in->harness = instrument(ra, rb, "harness");
+    in->sys = instrument(ra, rb, "syscall");
     in->have = isfinite(in->canary);
     if (!in->have) {
         bool rows = m_bench_row(a, "canary", "", "", 1) && m_bench_row(b, "canary", "", "", 1);
@@ -505,22 +508,23 @@ static void inconclusive_families(const regress_cfg *cfg, const instruments *in,
     }
 }
 
-static void run_to_run(const regress_cfg *cfg, const m_bench *a, const m_bench *b, double canary, stability *st)
+static void run_to_run(const regress_cfg *cfg, const m_run *ra, const m_run *rb, double canary, stability *st)
 {
+    const m_bench *a = &ra->bench, *b = &rb->bench;
     size_t n = a->nrows + 1;
     double *v[4];
     for (int i = 0; i < 4; i++)
         v[i] = calloc(n, sizeof *v[i]);
     if (v[0] && v[1] && v[2] && v[3]) {
         for (size_t i = 0; i < a->nrows; i++) {
-            const m_row *ra = &a->rows[i];
-            if (ra->repeat != 1 || !judged(ra))
+            const m_row *x = &a->rows[i];
+            if (x->repeat != 1 || !judged(x))
                 continue;
-            const m_row *rb = m_bench_row(b, ra->path, ra->kind, ra->candidate, 1);
-            double fa = figure(a, ra), fb = rb ? figure(b, rb) : NAN;
-            if (!rb || !(fa > 0) || !(fb > 0))
+            const m_row *xb = m_bench_row(b, x->path, x->kind, x->candidate, 1);
+            double fa = figure(ra, x), fb = xb ? figure(rb, xb) : NAN;
+            if (!xb || !(fa > 0) || !(fb > 0))
                 continue;
-            family_threshold ft = regress_family(cfg, m_row_family(ra));
+            family_threshold ft = regress_family(cfg, m_row_family(x));
             double raw = 100 * fabs(fb / fa - 1), norm = 100 * fabs(fb / fa / pow(canary, ft.clock_share) - 1);
             v[0][st->rows] = raw;
             v[1][st->rows++] = norm;
@@ -937,13 +941,13 @@ static void cmp_proc_rows(const regress_cfg *cfg, const m_bench *a, const m_benc
 {
     proc_notes(cfg, a, b, f);
     proc_verdicts v;
-    if (proc_verdicts_alloc(&v, a->nrows) != 0 || judge_proc_rows(cfg, a, b, in, &v, f) != 0) {
-        findings_add(f, INCONCLUSIVE, "timing", "all rows", "out of memory: timings not judged");
-        proc_verdicts_free(&v);
-        return;
+    int rc = proc_verdicts_alloc(&v, a->nrows);
+    rc = rc ? rc : judge_proc_rows(cfg, a, b, in, &v, f);
+    if (rc == 0) {
+        tally_proc_rows(a, &v);
+        rc = say_flagged_rows(cfg, a, &v, f);
     }
-    tally_proc_rows(a, &v);
-    if (say_flagged_rows(cfg, a, &v, f) != 0) {
+    if (rc != 0) {
         findings_add(f, INCONCLUSIVE, "timing", "all rows", "out of memory: timings not judged");
         proc_verdicts_free(&v);
         return;
@@ -1074,8 +1078,8 @@ static bool cmp_bench(const regress_cfg *cfg, const m_run *ra, const m_run *rb, 
                                "seals to show they are one: judged as two runs");
     }
     instruments in = {0};
-    read_instruments(a, b, &in, f);
-    run_to_run(cfg, a, b, in.canary, &f->st);
+    read_instruments(ra, rb, &in, f);
+    run_to_run(cfg, ra, rb, in.canary, &f->st);
     if (!f->same_machine) {
         findings_add(f, INCONCLUSIVE, "timing", "all rows",
                      "the runs are from different machines or machine starts: timings are not judged "

@@ -488,18 +488,14 @@ static size_t read_runs(const char *dir, char **names, long n)
             free(p);
             continue;
         }
-        if (r.bench.ab.on) {
-            /* two sides in one record: compare RUN judges a session */
-            printf("- Left out %s: an A/B session (its bench is two sides in one record: compare RUN judges it)\n",
-                   md_text(names[i]));
-            skipped++;
-            m_free_run(&r);
-            free(p);
-            continue;
-        }
-        if (r.d.slowed) {
-            /* a planted slowdown measures the gate, not the code */
-            printf("- Left out %s: slowed on purpose (HOSTACCESS_TEST_SLOWDOWN)\n", md_text(names[i]));
+        /* two sides in one record: compare RUN judges a session; a planted
+         * slowdown measures the gate, not the code */
+        const char *left_out = r.bench.ab.on ? "an A/B session (its bench is two sides in one record: compare RUN "
+                                               "judges it)"
+                               : r.d.slowed  ? "slowed on purpose (HOSTACCESS_TEST_SLOWDOWN)"
+                                             : NULL;
+        if (left_out) {
+            printf("- Left out %s: %s\n", md_text(names[i]), left_out);
             skipped++;
             m_free_run(&r);
             free(p);
