@@ -469,13 +469,12 @@ static double instrument(const m_run *ra, const m_run *rb, const char *path)
 
 static void read_instruments(const m_run *ra, const m_run *rb, instruments *in, findings *f)
 {
-    const m_bench *a = &ra->bench, *b = &rb->bench;
     in->canary = instrument(ra, rb, "canary");
     in->harness = instrument(ra, rb, "harness");
     in->sys = instrument(ra, rb, "syscall");
     in->have = isfinite(in->canary);
     if (!in->have) {
-        bool rows = m_bench_row(a, "canary", "", "", 1) && m_bench_row(b, "canary", "", "", 1);
+        bool rows = m_bench_row(&ra->bench, "canary", "", "", 1) && m_bench_row(&rb->bench, "canary", "", "", 1);
         findings_note(f, rows ? "the machine-speed canary kept no value in a run (every block of it dropped as "
                                 "taken on a contended CPU): timings are not normalised"
                               : "no machine-speed canary in both runs: timings are not normalised");
