@@ -139,7 +139,10 @@ void ha_schema_markdown(FILE *o)
             }
         if (head)
             fprintf(o, ".");
-        if (id == HF_ROOT_ENV || ((f->types & F_ROOT) && id != HF_ROOT_MANIFEST && id != HF_ROOT_COMPARE))
+        bool starts_with_head = false; /* the run's tool records; not the manifest's, compare's or changes' */
+        for (size_t i = 0; i < ha_nfield_uses; i++)
+            starts_with_head |= ha_field_uses[i].container == id && ha_field_uses[i].group == HF_HEAD;
+        if (starts_with_head)
             fprintf(o, " Every tool record starts with the *head*.");
         fprintf(o, "\n\n| field | type | unit | range or values | required | meaning |\n|---|---|---|---|---|---|\n");
         members(o, id);

@@ -1,6 +1,7 @@
-/* The loader: a run folder's records, parsed with jansson, checked against
- * their declarations (validate.c) and copied into the typed model. Every
- * key comes from the field table; nothing else in report/ reads JSON. */
+/* The loader: a run folder's records, parsed with jansson and checked
+ * against their declarations (parse.c, validate.c), then copied into the
+ * typed model. Every key comes from the field table; nothing outside
+ * report/load/ reads JSON (a test holds it). */
 #include "model.h"
 
 #include <dirent.h>
@@ -14,6 +15,7 @@
 #include <sys/stat.h>
 
 #include "fields.h"
+#include "parse.h"
 #include "parsearena.h"
 #include "readfile.h"
 #include "sha256.h"
@@ -86,38 +88,36 @@ char *m_printf(m_run *r, const char *fmt, ...)
 
 /* ---- reading fields by their declaration ---- */
 
-static const json_t *get(const json_t *o, int id) { return json_object_get(o, ha_fkey(id)); }
-
 static const char *gs(m_run *r, const json_t *o, int id)
 {
-    const char *s = json_string_value(get(o, id));
+    const char *s = json_string_value(ld_get(o, id));
     return s ? m_strdup(r, s) : "";
 }
 
 static double gn(const json_t *o, int id)
 {
-    const json_t *v = get(o, id);
+    const json_t *v = ld_get(o, id);
     return json_is_number(v) ? json_number_value(v) : NAN;
 }
 
 static long long gi(const json_t *o, int id, long long dflt)
 {
-    const json_t *v = get(o, id);
+    const json_t *v = ld_get(o, id);
     return json_is_integer(v) ? json_integer_value(v) : dflt;
 }
 
 static int gt(const json_t *o, int id)
 {
-    const json_t *v = get(o, id);
+    const json_t *v = ld_get(o, id);
     return json_is_true(v) ? 1 : json_is_false(v) ? 0 : -1;
 }
 
-static bool gb(const json_t *o, int id) { return json_is_true(get(o, id)); }
+static bool gb(const json_t *o, int id) { return json_is_true(ld_get(o, id)); }
 
 /* An array field's elements, with room for them in the arena. */
 #define ARR(r, o, id, type, out, n)                                                                              \
     do {                                                                                                         \
-        const json_t *a_ = get(o, id);                                                                           \
+        const json_t *a_ = ld_get(o, id);                                                                           \
         (n) = json_array_size(a_);                                                                               \
         (out) = (n) ? m_alloc(r, (n) * sizeof *(out)) : NULL;                                                    \
         if ((n) && !(out))                                                                                       \
@@ -128,7 +128,7 @@ static void fallbacks(m_run *r, const json_t *o, int id, m_fallback **out, size_
 {
     ARR(r, o, id, m_fallback, *out, *n);
     for (size_t i = 0; i < *n; i++) {
-        const json_t *e = json_array_get(get(o, id), i);
+        const json_t *e = json_array_get(ld_get(o, id), i);
         (*out)[i].backend = gs(r, e, HF_FALLBACK_BACKEND);
         (*out)[i].status = gi(e, HF_FALLBACK_STATUS, -1);
         (*out)[i].why = gs(r, e, HF_FALLBACK_WHY);
@@ -163,13 +163,13 @@ static void read_env(m_run *r, const json_t *e, m_env *v)
     v->vmm_supported = gt(e, HF_ENV_VMM_SUPPORTED);
     ARR(r, e, HF_ENV_ATTRS, m_attr, v->attrs, v->nattrs);
     for (size_t i = 0; i < v->nattrs; i++) {
-        const json_t *a = json_array_get(get(e, HF_ENV_ATTRS), i);
+        const json_t *a = json_array_get(ld_get(e, HF_ENV_ATTRS), i);
         v->attrs[i].name = gs(r, a, HF_ENV_ATTR_NAME);
         v->attrs[i].status = gi(a, HF_ENV_ATTR_STATUS, 0);
-        v->attrs[i].has_value = json_is_integer(get(a, HF_ENV_ATTR_VALUE));
+        v->attrs[i].has_value = json_is_integer(ld_get(a, HF_ENV_ATTR_VALUE));
         v->attrs[i].value = gi(a, HF_ENV_ATTR_VALUE, 0);
     }
-    const json_t *lb = get(e, HF_ENV_LARGE_BAR);
+    const json_t *lb = ld_get(e, HF_ENV_LARGE_BAR);
     v->lb_runtime = gt(lb, HF_LB_RUNTIME);
     v->lb_sysfs = gt(lb, HF_LB_SYSFS);
     v->lb_runtime_note = gs(r, lb, HF_LB_RUNTIME_NOTE);
@@ -179,12 +179,12 @@ static void read_env(m_run *r, const json_t *e, m_env *v)
     v->lb_kfd_heap = gi(lb, HF_LB_KFD_HEAP, -1);
     ARR(r, lb, HF_LB_BARS, m_bar, v->bars, v->nbars);
     for (size_t i = 0; i < v->nbars; i++) {
-        const json_t *b = json_array_get(get(lb, HF_LB_BARS), i);
+        const json_t *b = json_array_get(ld_get(lb, HF_LB_BARS), i);
         v->bars[i].index = gi(b, HF_BAR_INDEX, 0);
         v->bars[i].size = gn(b, HF_BAR_SIZE);
         v->bars[i].prefetchable = gb(b, HF_BAR_PREFETCH);
     }
-    const json_t *io = get(e, HF_ENV_IOMMU);
+    const json_t *io = ld_get(e, HF_ENV_IOMMU);
     v->iommu_sysfs = gs(r, io, HF_IOMMU_SYSFS);
     v->iommu_cmdline = gs(r, io, HF_IOMMU_CMDLINE);
 }
@@ -197,7 +197,7 @@ static void read_head(m_run *r, const json_t *root, m_head *h)
     h->backend_choice = gs(r, root, HF_BACKEND_CHOICE);
     h->simulated = gb(root, HF_SIMULATED);
     fallbacks(r, root, HF_BACKEND_FALLBACKS, &h->fallbacks, &h->nfallbacks);
-    read_env(r, get(root, HF_ENV), &h->env);
+    read_env(r, ld_get(root, HF_ENV), &h->env);
 }
 
 /* Kind names to indices, so a candidate's cells line up with the kinds in
@@ -243,7 +243,7 @@ static void read_probe(m_run *r, const json_t *root, m_probe *p)
     p->isolation = gs(r, root, HF_PROBE_ISOLATION);
     ARR(r, root, HF_KINDS, m_kind, p->kinds, p->nkinds);
     for (size_t i = 0; i < p->nkinds; i++) {
-        const json_t *k = json_array_get(get(root, HF_KINDS), i);
+        const json_t *k = json_array_get(ld_get(root, HF_KINDS), i);
         m_kind *d = &p->kinds[i];
         d->name = gs(r, k, HF_KIND_NAME);
         d->description = gs(r, k, HF_KIND_DESC);
@@ -265,7 +265,7 @@ static void read_probe(m_run *r, const json_t *root, m_probe *p)
     index_kinds(r, p);
     ARR(r, root, HF_CANDS, m_cand, p->cands, p->ncands);
     for (size_t i = 0; i < p->ncands; i++) {
-        const json_t *c = json_array_get(get(root, HF_CANDS), i);
+        const json_t *c = json_array_get(ld_get(root, HF_CANDS), i);
         m_cand *d = &p->cands[i];
         d->name = gs(r, c, HF_CAND_NAME);
         d->api = gs(r, c, HF_CAND_API);
@@ -273,18 +273,18 @@ static void read_probe(m_run *r, const json_t *root, m_probe *p)
         if (!*d->source) /* older records: the OS candidates are named os_* */
             d->source = !strncmp(d->name, "os_", 3) ? "os" : "runtime";
         d->why = gs(r, c, HF_CAND_WHY);
-        d->verdict = ha_verdict_parse(json_string_value(get(c, HF_CAND_VERDICT)));
+        d->verdict = ha_verdict_parse(json_string_value(ld_get(c, HF_CAND_VERDICT)));
         d->distinguishes = gb(c, HF_CAND_DISTINGUISHES);
         ARR(r, c, HF_WRONG, m_wrong, d->wrong, d->nwrong);
         for (size_t k = 0; k < d->nwrong; k++) {
-            const json_t *w = json_array_get(get(c, HF_WRONG), k);
+            const json_t *w = json_array_get(ld_get(c, HF_WRONG), k);
             d->wrong[k].kind = gs(r, w, HF_WRONG_KIND);
             d->wrong[k].outcome = gs(r, w, HF_WRONG_OUTCOME);
-            d->wrong[k].false_positive = !strcmp(json_string_value(get(w, HF_WRONG_ERROR)), "false_positive");
+            d->wrong[k].false_positive = !strcmp(json_string_value(ld_get(w, HF_WRONG_ERROR)), "false_positive");
         }
         ARR(r, c, HF_RESULTS, m_cell, d->cells, d->ncells);
         for (size_t k = 0; k < d->ncells; k++) {
-            const json_t *x = json_array_get(get(c, HF_RESULTS), k);
+            const json_t *x = json_array_get(ld_get(c, HF_RESULTS), k);
             d->cells[k].kind = gs(r, x, HF_RES_KIND);
             d->cells[k].outcome = gs(r, x, HF_RES_OUTCOME);
             d->cells[k].status_name = gs(r, x, HF_RES_STATUS_NAME);
@@ -301,14 +301,14 @@ static void read_mga(m_run *r, const json_t *root, m_mga *m)
     m->wall = gn(root, HF_MGA_WALL);
     ARR(r, root, HF_SHAPES, m_shape, m->shapes, m->nshapes);
     for (size_t i = 0; i < m->nshapes; i++) {
-        const json_t *s = json_array_get(get(root, HF_SHAPES), i);
+        const json_t *s = json_array_get(ld_get(root, HF_SHAPES), i);
         m_shape *d = &m->shapes[i];
         d->kind = gs(r, s, HF_SHAPE_KIND);
         d->detail = gs(r, s, HF_SHAPE_DETAIL);
         d->created = gb(s, HF_SHAPE_CREATED);
         ARR(r, s, HF_STAGES, m_stage, d->stages, d->nstages);
         for (size_t k = 0; k < d->nstages; k++) {
-            const json_t *st = json_array_get(get(s, HF_STAGES), k);
+            const json_t *st = json_array_get(ld_get(s, HF_STAGES), k);
             m_stage *g = &d->stages[k];
             g->stage = gs(r, st, HF_STAGE_NAME);
             g->status_name = gs(r, st, HF_STAGE_STATUS_NAME);
@@ -317,12 +317,12 @@ static void read_mga(m_run *r, const json_t *root, m_mga *m)
             g->reached = gt(st, HF_STAGE_REACHED);
             ARR(r, st, HF_ACCESS, m_access, g->access, g->naccess);
             for (size_t a = 0; a < g->naccess; a++) {
-                const json_t *x = json_array_get(get(st, HF_ACCESS), a);
+                const json_t *x = json_array_get(ld_get(st, HF_ACCESS), a);
                 g->access[a].location = gs(r, x, HF_ACC_LOCATION);
                 g->access[a].outcome = gs(r, x, HF_ACC_OUTCOME);
                 g->access[a].status_name = gs(r, x, HF_ACC_STATUS_NAME);
                 g->access[a].status = gi(x, HF_ACC_STATUS, 0);
-                g->access[a].has_flags = json_is_integer(get(x, HF_ACC_FLAGS));
+                g->access[a].has_flags = json_is_integer(ld_get(x, HF_ACC_FLAGS));
                 g->access[a].flags = gi(x, HF_ACC_FLAGS, 0);
             }
         }
@@ -345,7 +345,7 @@ static void numbers(m_run *r, const json_t *o, int id, double **out, size_t *n)
 {
     ARR(r, o, id, double, *out, *n);
     for (size_t i = 0; i < *n; i++)
-        (*out)[i] = json_number_value(json_array_get(get(o, id), i));
+        (*out)[i] = json_number_value(json_array_get(ld_get(o, id), i));
 }
 
 static size_t row_hash(const char *path, const char *kind, const char *cand, long long repeat)
@@ -404,10 +404,10 @@ static void read_ab(m_run *r, const json_t *o, m_ab *ab)
     ab->decided = gb(o, HF_AB_DECIDED);
     ARR(r, o, HF_AB_VARS, const char *, ab->vars, ab->nvars);
     for (size_t i = 0; i < ab->nvars; i++)
-        ab->vars[i] = m_strdup(r, json_string_value(json_array_get(get(o, HF_AB_VARS), i)));
+        ab->vars[i] = m_strdup(r, json_string_value(json_array_get(ld_get(o, HF_AB_VARS), i)));
     ARR(r, o, HF_AB_LOOKS, long long, ab->looks, ab->nlooks);
     for (size_t i = 0; i < ab->nlooks; i++)
-        ab->looks[i] = json_integer_value(json_array_get(get(o, HF_AB_LOOKS), i));
+        ab->looks[i] = json_integer_value(json_array_get(ld_get(o, HF_AB_LOOKS), i));
 }
 
 /* An A/B session's side B out of the run's processes and rows (m_ab). */
@@ -460,7 +460,7 @@ static void read_procs(m_run *r, const json_t *ps, m_bench *b)
     b->procs_finished = gi(ps, HF_PROCS_FINISHED, 1);
     ARR(r, ps, HF_PROCS_LIST, m_proc, b->procs, b->nprocs);
     for (size_t i = 0; i < b->nprocs; i++) {
-        const json_t *x = json_array_get(get(ps, HF_PROCS_LIST), i);
+        const json_t *x = json_array_get(ld_get(ps, HF_PROCS_LIST), i);
         m_proc *p = &b->procs[i];
         p->index = gi(x, HF_PROC_INDEX, 0);
         p->start_cpu = gi(x, HF_PROC_START_CPU, -1);
@@ -482,7 +482,7 @@ static void read_rows(m_run *r, const json_t *root, m_bench *b)
 {
     ARR(r, root, HF_ROWS, m_row, b->rows, b->nrows);
     for (size_t i = 0; i < b->nrows; i++) {
-        const json_t *x = json_array_get(get(root, HF_ROWS), i);
+        const json_t *x = json_array_get(ld_get(root, HF_ROWS), i);
         m_row *d = &b->rows[i];
         d->path = gs(r, x, HF_ROW_PATH);
         d->kind = gs(r, x, HF_ROW_KIND);
@@ -510,7 +510,7 @@ static void read_rows(m_run *r, const json_t *root, m_bench *b)
         numbers(r, x, HF_ROW_BLOCK_STATE, &d->block_state, &d->nblock_state);
         ARR(r, x, HF_ROW_BY_PROCESS, m_rowproc, d->procs, d->nprocs);
         for (size_t k = 0; k < d->nprocs; k++) {
-            const json_t *p = json_array_get(get(x, HF_ROW_BY_PROCESS), k);
+            const json_t *p = json_array_get(ld_get(x, HF_ROW_BY_PROCESS), k);
             d->procs[k].process = gi(p, HF_RBP_PROCESS, 0);
             numbers(r, p, HF_RBP_BLOCKS, &d->procs[k].blocks, &d->procs[k].nblocks);
         }
@@ -526,12 +526,12 @@ static void read_sweep(m_run *r, const json_t *sw, m_bench *b)
     b->crossover = gi(sw, HF_SWEEP_CROSSOVER, -1);
     ARR(r, sw, HF_SWEEP_POINTS, m_point, b->points, b->npoints);
     for (size_t i = 0; i < b->npoints; i++) {
-        const json_t *x = json_array_get(get(sw, HF_SWEEP_POINTS), i);
+        const json_t *x = json_array_get(ld_get(sw, HF_SWEEP_POINTS), i);
         b->points[i].size = gi(x, HF_SP_SIZE, 0);
-        read_stats(get(x, HF_SP_COPY), &b->points[i].copy);
-        read_stats(get(x, HF_SP_READ), &b->points[i].read);
-        b->points[i].has_read_nt = json_is_object(get(x, HF_SP_READ_NT));
-        read_stats(get(x, HF_SP_READ_NT), &b->points[i].read_nt);
+        read_stats(ld_get(x, HF_SP_COPY), &b->points[i].copy);
+        read_stats(ld_get(x, HF_SP_READ), &b->points[i].read);
+        b->points[i].has_read_nt = json_is_object(ld_get(x, HF_SP_READ_NT));
+        read_stats(ld_get(x, HF_SP_READ_NT), &b->points[i].read_nt);
     }
 }
 
@@ -539,14 +539,14 @@ static void read_bench(m_run *r, const json_t *root, m_bench *b)
 {
     read_head(r, root, &b->head);
     b->wall = gn(root, HF_BENCH_WALL);
-    const json_t *plan = get(root, HF_PLAN);
-    b->has_rounds = json_is_integer(get(plan, HF_PLAN_ROUNDS));
+    const json_t *plan = ld_get(root, HF_PLAN);
+    b->has_rounds = json_is_integer(ld_get(plan, HF_PLAN_ROUNDS));
     b->rounds = gi(plan, HF_PLAN_ROUNDS, 0);
     b->iterations = gi(plan, HF_PLAN_ITERATIONS, 0);
     b->repeat = gi(plan, HF_PLAN_REPEAT, 0);
     b->pinned_cpu = gi(root, HF_PINNED_CPU, -1);
-    b->cpu_how = gs(r, get(root, HF_CPU_CHOICE), HF_CPU_HOW);
-    const json_t *st = get(root, HF_STATE);
+    b->cpu_how = gs(r, ld_get(root, HF_CPU_CHOICE), HF_CPU_HOW);
+    const json_t *st = ld_get(root, HF_STATE);
     b->has_state = json_is_object(st);
     b->state_fast_ns = gn(st, HF_STATE_FAST_NS);
     b->state_factor = gn(st, HF_STATE_FACTOR);
@@ -555,23 +555,23 @@ static void read_bench(m_run *r, const json_t *root, m_bench *b)
     b->state_retaken = gi(st, HF_STATE_RETAKEN, 0);
     b->state_kept = gi(st, HF_STATE_KEPT_CONTENDED, 0);
     b->state_moves = gi(st, HF_STATE_MOVES, 0);
-    const json_t *win = get(root, HF_WINDOW);
+    const json_t *win = ld_get(root, HF_WINDOW);
     b->has_window = json_is_object(win);
     b->window_from = gn(win, HF_WINDOW_FROM);
     b->window_until = gn(win, HF_WINDOW_UNTIL);
     ARR(r, root, HF_SLOWDOWN, m_slowdown, b->slowdowns, b->nslowdowns);
     for (size_t i = 0; i < b->nslowdowns; i++) {
-        const json_t *x = json_array_get(get(root, HF_SLOWDOWN), i);
+        const json_t *x = json_array_get(ld_get(root, HF_SLOWDOWN), i);
         b->slowdowns[i].path = gs(r, x, HF_SLOW_PATH);
         b->slowdowns[i].percent = gi(x, HF_SLOW_PERCENT, 0);
     }
-    read_procs(r, get(root, HF_PROCS), b);
-    read_ab(r, get(root, HF_AB), &b->ab);
-    b->clock_read_ns = gn(get(root, HF_CLOCK), HF_CLOCK_READ);
+    read_procs(r, ld_get(root, HF_PROCS), b);
+    read_ab(r, ld_get(root, HF_AB), &b->ab);
+    b->clock_read_ns = gn(ld_get(root, HF_CLOCK), HF_CLOCK_READ);
     ARR(r, root, HF_BENCH_DISTINGUISHING, const char *, b->distinguishing, b->ndistinguishing);
     for (size_t i = 0; i < b->ndistinguishing; i++)
-        b->distinguishing[i] = m_strdup(r, json_string_value(json_array_get(get(root, HF_BENCH_DISTINGUISHING), i)));
-    const json_t *h = get(root, HF_HEADLINE);
+        b->distinguishing[i] = m_strdup(r, json_string_value(json_array_get(ld_get(root, HF_BENCH_DISTINGUISHING), i)));
+    const json_t *h = ld_get(root, HF_HEADLINE);
     b->has_headline = json_is_object(h);
     b->fast_kind = gs(r, h, HF_HL_FAST_KIND);
     b->slow_kind = gs(r, h, HF_HL_SLOW_KIND);
@@ -580,7 +580,7 @@ static void read_bench(m_run *r, const json_t *root, m_bench *b)
     b->slow_over_fast = gn(h, HF_HL_SLOW_OVER_FAST);
     b->fast_crosses_bar = gb(h, HF_HL_BAR);
     read_rows(r, root, b);
-    read_sweep(r, get(root, HF_SWEEP), b);
+    read_sweep(r, ld_get(root, HF_SWEEP), b);
     split_sides(r, b);
     index_rows(r, b);
 }
@@ -590,13 +590,13 @@ static void read_pool(m_run *r, const json_t *root, m_pool *p)
     read_head(r, root, &p->head);
     p->wall = gn(root, HF_POOL_WALL);
     p->cycles = gi(root, HF_POOL_CYCLES, 0);
-    const json_t *s = get(root, HF_SUMMARY);
+    const json_t *s = ld_get(root, HF_SUMMARY);
     p->passed = gi(s, HF_SUM_PASSED, 0);
     p->failed = gi(s, HF_SUM_FAILED, 0);
     p->unsupported = gi(s, HF_SUM_UNSUPPORTED, 0);
     ARR(r, root, HF_CHECKS, m_check, p->checks, p->nchecks);
     for (size_t i = 0; i < p->nchecks; i++) {
-        const json_t *c = json_array_get(get(root, HF_CHECKS), i);
+        const json_t *c = json_array_get(ld_get(root, HF_CHECKS), i);
         p->checks[i].name = gs(r, c, HF_CHECK_NAME);
         p->checks[i].mode = gs(r, c, HF_CHECK_MODE);
         p->checks[i].status = gs(r, c, HF_CHECK_STATUS);
@@ -605,7 +605,7 @@ static void read_pool(m_run *r, const json_t *root, m_pool *p)
     }
     ARR(r, root, HF_TPUT, m_tput, p->tputs, p->ntputs);
     for (size_t i = 0; i < p->ntputs; i++) {
-        const json_t *t = json_array_get(get(root, HF_TPUT), i);
+        const json_t *t = json_array_get(ld_get(root, HF_TPUT), i);
         m_tput *d = &p->tputs[i];
         d->bytes = gn(t, HF_TP_BYTES);
         d->mode = gs(r, t, HF_TP_MODE);
@@ -637,7 +637,7 @@ static void read_manifest(m_run *r, const json_t *root, m_manifest *m)
     fallbacks(r, root, HF_MAN_FALLBACKS, &m->fallbacks, &m->nfallbacks);
     ARR(r, root, HF_STEPS, m_step, m->steps, m->nsteps);
     for (size_t i = 0; i < m->nsteps; i++) {
-        const json_t *s = json_array_get(get(root, HF_STEPS), i);
+        const json_t *s = json_array_get(ld_get(root, HF_STEPS), i);
         m->steps[i].name = gs(r, s, HF_STEP_NAME);
         m->steps[i].record = gs(r, s, HF_STEP_RECORD);
         m->steps[i].sha256 = gs(r, s, HF_STEP_SHA256);
@@ -646,105 +646,11 @@ static void read_manifest(m_run *r, const json_t *root, m_manifest *m)
     }
     ARR(r, root, HF_MAN_ATTACH, m_attach, m->attach, m->nattach);
     for (size_t i = 0; i < m->nattach; i++) {
-        const json_t *a = json_array_get(get(root, HF_MAN_ATTACH), i);
+        const json_t *a = json_array_get(ld_get(root, HF_MAN_ATTACH), i);
         m->attach[i].name = gs(r, a, HF_ATT_NAME);
         m->attach[i].sha256 = gs(r, a, HF_ATT_SHA256);
         m->attach[i].bytes = gi(a, HF_ATT_BYTES, -1);
     }
-}
-
-/* ---- parsing ---- */
-
-/* Empties every raw-samples array in place (its key: [numbers]):
- * the report needs the statistics, and the samples are most of a bench
- * record. An array holding anything but number characters is left for the
- * parse, which then refuses it. Strings are stepped over whole. */
-static size_t drop_samples(char *buf, size_t len)
-{
-    char key[64];
-    snprintf(key, sizeof key, "\"%s\"", ha_fkey(HF_ROW_SAMPLES));
-    const size_t klen = strlen(key);
-    static bool numeric[256];
-    if (!numeric['0'])
-        for (const char *c = "0123456789.eE+-, \n\tnul"; *c; c++)
-            numeric[(unsigned char)*c] = true;
-    size_t w = 0;
-    for (size_t i = 0; i < len;) {
-        if (buf[i] != '"') {
-            buf[w++] = buf[i++];
-            continue;
-        }
-        if (len - i > klen && !memcmp(buf + i, key, klen)) {
-            size_t j = i + klen;
-            while (j < len && (buf[j] == ' ' || buf[j] == ':' || buf[j] == '\n'))
-                j++;
-            size_t k = j + 1;
-            while (j < len && buf[j] == '[' && k < len && numeric[(unsigned char)buf[k]])
-                k++;
-            if (j < len && buf[j] == '[' && k < len && buf[k] == ']') {
-                memmove(buf + w, buf + i, j + 1 - i);
-                w += j + 1 - i;
-                i = k;
-                continue;
-            }
-        }
-        buf[w++] = buf[i++];
-        while (i < len && buf[i] != '"') {
-            if (buf[i] == '\\' && i + 1 < len)
-                buf[w++] = buf[i++];
-            buf[w++] = buf[i++];
-        }
-        if (i < len)
-            buf[w++] = buf[i++];
-    }
-    return w;
-}
-
-/* A document checked against the root it claims (or must be): 0 with
- * *out, or -1 with *err. want is the root a file's name demands, or
- * HF_NONE for any tool's. */
-static int parse_checked(const char *name, char *buf, size_t len, bool summary, int want, json_t **out, int *root,
-                         char **err)
-{
-    if (summary)
-        len = drop_samples(buf, len);
-    json_error_t je;
-    json_t *j = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &je);
-    if (!j) {
-        *err = rf_printf("%s: line %d, column %d: expected valid JSON (%s)", name, je.line, je.column, je.text);
-        return -1;
-    }
-    const json_t *sv = get(j, HF_SCHEMA_VERSION);
-    if (!json_is_object(j) || !json_is_integer(sv) || json_integer_value(sv) < 1 ||
-        json_integer_value(sv) > HA_SCHEMA_VERSION) {
-        *err = rf_printf("%s: $.%s: expected 1 to %d (the schema versions this reader knows), found %s", name,
-                         ha_fkey(HF_SCHEMA_VERSION), HA_SCHEMA_VERSION,
-                         !json_is_object(j) ? "no record" : !sv ? "none" : "another");
-        json_decref(j);
-        return -1;
-    }
-    const char *tool = json_string_value(get(j, HF_TOOL));
-    int r = ha_field_root(tool);
-    /* env.json from before tool 4e468fe names the probe that wrote it */
-    if (want == HF_ROOT_ENV && r == HF_ROOT_PROBE)
-        r = HF_ROOT_ENV;
-    if (r == HF_NONE || (want != HF_NONE && r != want) || r == HF_ROOT_COMPARE) {
-        *err = rf_printf("%s: $.%s: expected \"%s\"", name, ha_fkey(HF_TOOL),
-                         want != HF_NONE ? ha_fields[want].key : "the name of a hostaccess tool");
-        json_decref(j);
-        return -1;
-    }
-    char *why = NULL;
-    if (v_check(j, r, json_integer_value(sv), &why) != 0 ||
-        (r == HF_ROOT_BENCH && v_bench_processes(j, &why) != 0)) {
-        *err = rf_printf("%s: %s", name, why ? why : "out of memory");
-        free(why);
-        json_decref(j);
-        return -1;
-    }
-    *out = j;
-    *root = r;
-    return 0;
 }
 
 static void put(m_run *r, const json_t *j, int root)
@@ -797,7 +703,7 @@ int m_read_buffer(m_run *r, const char *buf, size_t len, char **err)
     memcpy(copy, buf, len);
     json_t *j;
     int root;
-    int rc = parse_checked("(buffer)", copy, len, false, HF_NONE, &j, &root, err);
+    int rc = ld_parse_checked("(buffer)", copy, len, false, HF_NONE, &j, &root, err);
     free(copy);
     if (rc) {
         m_free_run(r); /* a refused record leaves nothing to free */
@@ -926,7 +832,7 @@ static int whole(m_run *tmp, const char *path, char **why)
     }
     json_t *j = NULL;
     int root = HF_NONE;
-    int rc = parse_checked("MANIFEST.json", buf, len, false, HF_ROOT_MANIFEST, &j, &root, &err);
+    int rc = ld_parse_checked("MANIFEST.json", buf, len, false, HF_ROOT_MANIFEST, &j, &root, &err);
     free(buf);
     if (rc) {
         *why = err;
@@ -1065,7 +971,7 @@ static int read_records(m_run *r, const char *path, const char *const files[RUN_
         json_t *j = NULL;
         int root;
         pa_begin();
-        int rc = parse_checked(which, buf, len, !(flags & M_WITH_SAMPLES), run_roots[i], &j, &root, &e);
+        int rc = ld_parse_checked(which, buf, len, !(flags & M_WITH_SAMPLES), run_roots[i], &j, &root, &e);
         free(buf);
         free(which);
         if (rc) {

@@ -29,6 +29,7 @@
 #include "jsonw.h"
 #include "opts.h"
 #include "readfile.h"
+#include "recw.h"
 #include "record.h"
 #include "regress.h"
 #include "stats.h"
@@ -354,24 +355,23 @@ static bool say_change_point(const crun *c, size_t part, size_t end, size_t to, 
     if (!json)
         return counts;
     jw_obj(w);
-    jw_kstr(w, "before", c[a - 1].dir);
-    jw_kstr(w, "after", c[a].dir);
-    jw_kstr(w, "tool_before", c[a - 1].tool);
-    jw_kstr(w, "tool_after", c[a].tool);
-    jw_kstr(w, "runtime_before", c[a - 1].runtime);
-    jw_kstr(w, "runtime_after", c[a].runtime);
-    jw_kbool(w, "machine_changed", machine);
-    jw_kbool(w, "tool_changed", tool);
-    jw_kbool(w, "regression_in_window", counts);
-    jw_key(w, "rows");
-    jw_arr(w);
+    hw_str(w, HF_CP_BEFORE, c[a - 1].dir);
+    hw_str(w, HF_CP_AFTER, c[a].dir);
+    hw_str(w, HF_CP_TOOL_BEFORE, c[a - 1].tool);
+    hw_str(w, HF_CP_TOOL_AFTER, c[a].tool);
+    hw_str(w, HF_CP_RUNTIME_BEFORE, c[a - 1].runtime);
+    hw_str(w, HF_CP_RUNTIME_AFTER, c[a].runtime);
+    hw_bool(w, HF_CP_MACHINE, machine);
+    hw_bool(w, HF_CP_TOOL, tool);
+    hw_bool(w, HF_CP_REGRESSION, counts);
+    hw_arr(w, HF_CP_ROWS);
     for (size_t q = k; q < j; q++) {
         jw_obj(w);
-        jw_kstr(w, "row", rows[fs[q].row]);
-        jw_kdbl(w, "step", fs[q].cp.step);
-        jw_kdbl(w, "lo", fs[q].cp.lo);
-        jw_kdbl(w, "hi", fs[q].cp.hi);
-        jw_kdbl(w, "p", fs[q].cp.p);
+        hw_str(w, HF_CPR_ROW, rows[fs[q].row]);
+        hw_num(w, HF_CPR_STEP, fs[q].cp.step);
+        hw_num(w, HF_CPR_LO, fs[q].cp.lo);
+        hw_num(w, HF_CPR_HI, fs[q].cp.hi);
+        hw_num(w, HF_CPR_P, fs[q].cp.p);
         jw_obj_end(w);
     }
     jw_arr_end(w);
@@ -421,9 +421,9 @@ static void exact_facts(const crun *c, size_t from, size_t to, jw *w, bool json)
                    md_text(after_colon(c[i].facts[f])));
             if (json) {
                 jw_obj(w);
-                jw_kstr(w, "at", c[i].dir);
-                jw_kstr(w, "was", was);
-                jw_kstr(w, "now", c[i].facts[f]);
+                hw_str(w, HF_FACT_AT, c[i].dir);
+                hw_str(w, HF_FACT_WAS, was);
+                hw_str(w, HF_FACT_NOW, c[i].facts[f]);
                 jw_obj_end(w);
             }
         }
@@ -436,11 +436,10 @@ static bool judge_class(const crun *c, size_t from, size_t to, jw *w, bool json)
            md_text(c[to - 1].dir), c[from].sim ? " **SIMULATED**: timings are shown, never judged." : "");
     if (json) {
         jw_obj(w);
-        jw_kstr(w, "class", c[from].cls);
-        jw_kbool(w, "simulated", c[from].sim);
-        jw_kint(w, "runs", (int64_t)(to - from));
-        jw_key(w, "change_points");
-        jw_arr(w);
+        hw_str(w, HF_CLS_NAME, c[from].cls);
+        hw_bool(w, HF_CLS_SIMULATED, c[from].sim);
+        hw_uint(w, HF_CLS_RUNS, to - from);
+        hw_arr(w, HF_CLS_POINTS);
     }
     for (size_t i = from + 1; i < to; i++)
         if (strcmp(c[i - 1].dir, c[i].dir) > 0) {
@@ -458,8 +457,7 @@ static bool judge_class(const crun *c, size_t from, size_t to, jw *w, bool json)
     }
     if (json) {
         jw_arr_end(w);
-        jw_key(w, "facts");
-        jw_arr(w);
+        hw_arr(w, HF_CLS_FACTS);
     }
     exact_facts(c, from, to, w, json);
     if (json) {
@@ -553,11 +551,10 @@ int main(int argc, char **argv)
     if (out_json) {
         jw_init(&w, rec.f, true);
         jw_obj(&w);
-        jw_kstr(&w, "tool", "changes");
-        jw_kstr(&w, "results", dir);
-        jw_kint(&w, "skipped", (int64_t)skipped);
-        jw_key(&w, "classes");
-        jw_arr(&w);
+        hw_ident(&w, "changes");
+        hw_str(&w, HF_CHG_RESULTS, dir);
+        hw_uint(&w, HF_CHG_SKIPPED, skipped);
+        hw_arr(&w, HF_CHG_CLASSES);
     }
     printf("%zu whole run(s) in %s; %zu skipped or left out (named above). Each class of machine (device, backend, CPU) is a "
            "series of its own, in the order of its records' times; a change point needs 4 runs on each side and "
@@ -578,7 +575,7 @@ int main(int argc, char **argv)
     text_pool_free();
     if (out_json) {
         jw_arr_end(&w);
-        jw_kbool(&w, "regression_in_window", regression);
+        hw_bool(&w, HF_CHG_REGRESSION, regression);
         jw_obj_end(&w);
         if (jw_finish(&w) != 0 || ha_record_commit(&rec, err, sizeof err) != 0) {
             fprintf(stderr, "changes: %s\n", err);

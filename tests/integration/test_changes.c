@@ -398,6 +398,24 @@ static void trend_marks_the_change_points(void **s)
             fail_msg("trend with %s as marks exited %d:\n%s", others[i], rc, it_out);
         assert_int_not_equal(it_sh("test -e %s/other-trend", tmp), 0);
     }
+    /* changes' own record, one field broken against its declaration in
+     * common/fields.def: refused, the place named (the loader's check) */
+    const struct {
+        const char *edit, *said;
+    } broken[] = {
+        {"d['classes'][0]['change_points'][0]['rows'][0]['p'] = 2", "$.classes[0].change_points[0].rows[0].p"},
+        {"del d['classes'][0]['change_points'][0]['tool_before']", "$.classes[0].change_points[0].tool_before"},
+        {"del d['schema_version']", "one from an older version: run changes again"},
+    };
+    for (size_t i = 0; i < sizeof broken / sizeof broken[0]; i++) {
+        assert_int_equal(it_sh("python3 -c \"import json; d = json.load(open('%s/marks.json')); %s; "
+                               "json.dump(d, open('%s/other.json', 'w'))\"", tmp, broken[i].edit, tmp), 0);
+        rc = it_sh("report/trend %s --changes %s/other.json --out %s/other-trend", dir, tmp, tmp);
+        if (rc != 2 || !strstr(it_out, broken[i].said))
+            fail_msg("trend with marks where %s exited %d, without '%s':\n%s", broken[i].edit, rc, broken[i].said,
+                     it_out);
+        assert_int_not_equal(it_sh("test -e %s/other-trend", tmp), 0);
+    }
 }
 
 /* No step, and a copy of one run under another name: nothing found, the

@@ -710,6 +710,24 @@ static void no_stage_calls_a_later_one(void **s)
         fail_msg("a stage of report/ calls a later one:\n%s", it_out);
 }
 
+/* Every JSON the report tools read passes the loader's one gate (parse.c:
+ * the document checked whole against common/fields.def): no object
+ * outside report/load/ calls jansson (trend's change points once parsed
+ * changes' file on their own, their keys spelled by hand, issue 46). */
+static void only_the_loader_parses_json(void **s)
+{
+    (void)s;
+    if (it_sh("command -v nm") != 0)
+        it_skip("nm (binutils) is not installed: nothing to list the symbols with");
+    if (it_sh("test -e %s/report/load/model.o && test -e %s/report/render/trendmarks.o", it_build(), it_build()) != 0)
+        it_skip("the report tools are not built (make report)");
+    int rc = it_sh("for o in $(ls report/derive/*.c report/stats/*.c report/render/*.c report/tools/*.c | "
+                   "sed 's|^|%s/|; s|[.]c$|.o|'); do nm -u $o | awk -v o=$o '$NF ~ /^json_/ {print o \": \" $NF}'; "
+                   "done", it_build());
+    if (rc != 0 || it_out[0])
+        fail_msg("JSON parsed outside report/load/ (read it through the loader):\n%s", it_out);
+}
+
 /* The GPU side is layered too: no object of common/, and none of bench/,
  * calls into one that calls back into it, directly or around a loop (the
  * kinds' and candidates' recipes, vmmkinds.c and torchrule.c, once called
@@ -908,6 +926,7 @@ int main(void)
         cmocka_unit_test(the_report_tools_hold_no_gpu_code),
         cmocka_unit_test(no_stage_calls_a_later_one),
         cmocka_unit_test(common_and_bench_objects_call_in_no_loop),
+        cmocka_unit_test(only_the_loader_parses_json),
         cmocka_unit_test(report_folders_show_the_pipeline),
         cmocka_unit_test(functions_stay_short),
         cmocka_unit_test(report_writes_elsewhere_with_out),
