@@ -78,7 +78,7 @@ static void figures(m_run *r)
         m_figure *g = &d->figs[i];
         *g = (m_figure){x->st.median, NAN, NAN, NAN, 0};
         ha_proc_est e;
-        if (!x->nprocs || m_row_estimate(b, x, M_EST_RAW, &e) != 0)
+        if (!x->nprocs || m_row_estimate(b, x, M_EST_RAW, &m_est_default_rules, &e) != 0)
             continue;
         *g = (m_figure){e.gmean, NAN, NAN, e.sd_log, e.k};
         ha_proc_interval(&e, 0.95, &g->lo, &g->hi);

@@ -15,6 +15,8 @@ static const m_family_traits traits[] = {
     {"hardened", 1, true, true}, {"copy", 0.4, false, false},   {"fault", 0.65, true, false},
 };
 
+const m_est_rules m_est_default_rules = {0.10, 0.7};
+
 m_family_traits m_family_traits_of(const char *family)
 {
     for (size_t i = 0; i < sizeof traits / sizeof *traits; i++)
@@ -32,13 +34,13 @@ static const m_rowproc *row_proc(const m_row *r, long long process)
 }
 
 /* Whether a process spent most of its blocks on a contended CPU: it kept
- * an uncontended block in fewer than CONTENDED_ROWS_SHARE of the rows its
+ * an uncontended block in fewer than rules->contended_share of the rows its
  * run's most complete process kept, the retake budget having run out. Its
  * instruments were read on that CPU too, so dividing by them is wrong for
  * what it kept: on m22 of results/gate-proc-h200 such processes' canary
  * ran 17-28 % above the run's median, and their read rows, divided by it,
  * came out 11-27 % below the other processes'. */
-bool m_proc_contended(const m_bench *b, long long process)
+bool m_proc_contended(const m_bench *b, long long process, const m_est_rules *rules)
 {
     size_t top = 0, mine = SIZE_MAX;
     for (size_t i = 0; i < b->nprocs; i++) {
@@ -47,16 +49,16 @@ bool m_proc_contended(const m_bench *b, long long process)
         if (b->procs[i].index == process && b->procs[i].ok) /* one that died is said as such */
             mine = b->procs[i].rows_kept;
     }
-    return mine != SIZE_MAX && (double)mine < CONTENDED_ROWS_SHARE * (double)top;
+    return mine != SIZE_MAX && (double)mine < rules->contended_share * (double)top;
 }
 
 /* The syscall loop of the run's steadiest process (its smallest value),
  * of those not contended; NaN without one. */
-double m_steadiest(const m_bench *b, const m_row *syscall)
+double m_steadiest(const m_bench *b, const m_row *syscall, const m_est_rules *rules)
 {
     double low = NAN;
     for (size_t i = 0; syscall && i < syscall->nprocs; i++) {
-        if (m_proc_contended(b, syscall->procs[i].process))
+        if (m_proc_contended(b, syscall->procs[i].process, rules))
             continue;
         double v = ha_proc_value(syscall->procs[i].blocks, syscall->procs[i].nblocks);
         if (v > 0 && !(v >= low))
@@ -66,8 +68,11 @@ double m_steadiest(const m_bench *b, const m_row *syscall)
 }
 
 /* Whether a process sat in a slow state of its host core: its syscall loop
- * more than STEADY_MARGIN above the run's steadiest. */
-bool m_slow_state(double syscall_value, double low) { return syscall_value > (1 + STEADY_MARGIN) * low; }
+ * more than rules->steady_margin above the run's steadiest. */
+bool m_slow_state(double syscall_value, double low, const m_est_rules *rules)
+{
+    return syscall_value > (1 + rules->steady_margin) * low;
+}
 
 /* Normalised: each process's value over the same process's instrument.
  * For families that follow the host core's state (the two speed levels of
@@ -84,21 +89,21 @@ bool m_slow_state(double syscall_value, double low) { return syscall_value > (1 
  * leave out the processes in a slow state. The choice reads the instrument
  * alone, never the row, so the two sides of an A/A pair stay alike.
  * A process without that instrument's value is left out. */
-static size_t normalised_values(const m_bench *b, const m_row *r, long long *ids, double *v)
+static size_t normalised_values(const m_bench *b, const m_row *r, const m_est_rules *rules, long long *ids, double *v)
 {
     m_family_traits t = m_family_traits_of(m_row_family(r));
     const char *instr = t.state_bound ? "syscall" : "canary";
     double share = t.state_bound ? 1 : t.clock_share;
     const m_row *canary = m_bench_row(b, instr, "", "", 1);
-    double low = t.steady_only ? m_steadiest(b, canary) : NAN;
+    double low = t.steady_only ? m_steadiest(b, canary, rules) : NAN;
     size_t n = 0;
     for (size_t i = 0; i < r->nprocs; i++) {
-        if (m_proc_contended(b, r->procs[i].process))
+        if (m_proc_contended(b, r->procs[i].process, rules))
             continue;
         double x = ha_proc_value(r->procs[i].blocks, r->procs[i].nblocks);
         const m_rowproc *c = canary ? row_proc(canary, r->procs[i].process) : NULL;
         double cv = c ? ha_proc_value(c->blocks, c->nblocks) : NAN;
-        if (canary && !(cv > 0 && !m_slow_state(cv, low)))
+        if (canary && !(cv > 0 && !m_slow_state(cv, low, rules)))
             continue;
         ids[n] = r->procs[i].process;
         v[n++] = canary ? x / pow(cv, share) : x;
@@ -108,10 +113,11 @@ static size_t normalised_values(const m_bench *b, const m_row *r, long long *ids
 
 /* Row r's value in each of bench b's processes, of the kind asked, with
  * the processes' indices (ids and v hold r->nprocs each). Their count. */
-static size_t row_values(const m_bench *b, const m_row *r, m_est_kind kind, long long *ids, double *v)
+static size_t row_values(const m_bench *b, const m_row *r, m_est_kind kind, const m_est_rules *rules, long long *ids,
+                         double *v)
 {
     if (kind == M_EST_NORMALISED)
-        return normalised_values(b, r, ids, v);
+        return normalised_values(b, r, rules, ids, v);
     for (size_t i = 0; i < r->nprocs; i++) {
         ids[i] = r->procs[i].process;
         v[i] = ha_proc_value(r->procs[i].blocks, r->procs[i].nblocks);
@@ -119,11 +125,11 @@ static size_t row_values(const m_bench *b, const m_row *r, m_est_kind kind, long
     return r->nprocs;
 }
 
-int m_row_estimate(const m_bench *b, const m_row *r, m_est_kind kind, ha_proc_est *out)
+int m_row_estimate(const m_bench *b, const m_row *r, m_est_kind kind, const m_est_rules *rules, ha_proc_est *out)
 {
     double *v = calloc(r->nprocs ? r->nprocs : 1, sizeof *v);
     long long *ids = calloc(r->nprocs ? r->nprocs : 1, sizeof *ids);
-    int rc = v && ids ? ha_proc_summary(v, row_values(b, r, kind, ids, v), out) : -1;
+    int rc = v && ids ? ha_proc_summary(v, row_values(b, r, kind, rules, ids, v), out) : -1;
     free(v);
     free(ids);
     return rc;

@@ -32,21 +32,25 @@
 #include "model.h"
 #include "procstats.h"
 
-/* A process whose syscall loop ran more than this above its run's
- * steadiest process is left out of the steady_only families' normalised
- * rows (docs/gate.md: chosen on m5-m17 of results/gate-proc-h200, held out
- * on m18-m24; tools/diag/steady_margin.sh builds compare at others). */
-#ifndef STEADY_MARGIN
-#define STEADY_MARGIN 0.10
-#endif
-/* A process that kept an uncontended block in fewer than this share of
- * the rows its run's most complete process kept is left out of every
- * normalised row (docs/gate.md; tools/diag/rule_sweep.sh
- * CONTENDED_ROWS_SHARE judges results/gate-proc-h200 at others: 0.5 to 0.9
- * within 2 % of each other). */
-#ifndef CONTENDED_ROWS_SHARE
-#define CONTENDED_ROWS_SHARE 0.7
-#endif
+/* The two rules that leave a process out of a row's normalised estimate:
+ * the gate's configuration (compare --steady-margin, --contended-share),
+ * never a constant of the build.
+ *   steady_margin    a process whose syscall loop ran more than this share
+ *                    above its run's steadiest process is left out of the
+ *                    steady_only families' rows (docs/gate.md: chosen on
+ *                    m5-m17 of results/gate-proc-h200, held out on m18-m24;
+ *                    tools/diag/steady_margin.sh judges them at others);
+ *   contended_share  a process that kept an uncontended block in fewer than
+ *                    this share of the rows its run's most complete process
+ *                    kept is left out of every row (docs/gate.md;
+ *                    tools/diag/rule_sweep.sh contended-share 50 70 90:
+ *                    results/gate-proc-h200 judged within 2 % alike). */
+typedef struct m_est_rules {
+    double steady_margin, contended_share;
+} m_est_rules;
+
+/* 0.10 and 0.7: what every view uses unless compare is told otherwise. */
+extern const m_est_rules m_est_default_rules;
 
 /* What a path family's timings follow, whatever the gate's thresholds. */
 typedef struct m_family_traits {
@@ -62,16 +66,17 @@ m_family_traits m_family_traits_of(const char *family);
 
 typedef enum m_est_kind { M_EST_RAW, M_EST_NORMALISED } m_est_kind;
 
-/* The row's estimate over its processes, of the kind asked. 0, or -1 when
- * no process kept a value (or out of memory). */
-int m_row_estimate(const m_bench *b, const m_row *r, m_est_kind kind, ha_proc_est *out);
+/* The row's estimate over its processes, of the kind asked (the rules
+ * shape the normalised one only). 0, or -1 when no process kept a value
+ * (or out of memory). */
+int m_row_estimate(const m_bench *b, const m_row *r, m_est_kind kind, const m_est_rules *rules, ha_proc_est *out);
 
 /* Whether a process spent most of its blocks on a contended CPU (its
  * normalised values are left out), and the steadiest process's syscall
  * loop with whether a value sits in a slow state against it: compare names
  * the processes each rule leaves out. */
-bool m_proc_contended(const m_bench *b, long long process);
-double m_steadiest(const m_bench *b, const m_row *syscall);
-bool m_slow_state(double syscall_value, double low);
+bool m_proc_contended(const m_bench *b, long long process, const m_est_rules *rules);
+double m_steadiest(const m_bench *b, const m_row *syscall, const m_est_rules *rules);
+bool m_slow_state(double syscall_value, double low, const m_est_rules *rules);
 
 #endif

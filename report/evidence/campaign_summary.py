@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Judges campaigns (report/evidence/campaign.sh) with this tree's compare.
 
-   report/evidence/campaign_summary.py [--compare PATH] [--out DIR] [--threshold FAMILY=PERCENT]... CAMPAIGN_DIR...
+   report/evidence/campaign_summary.py [--compare PATH] [--out DIR] [--threshold FAMILY=PERCENT]...
+                                       [--rule steady-margin=PERCENT|contended-share=PERCENT]... CAMPAIGN_DIR...
 
 Each CAMPAIGN_DIR is one machine start. For every pair of consecutive plain
 runs (A/A: nothing changed) it prints compare's verdict, its findings and the
@@ -88,10 +89,11 @@ def families(run):
     die(f"{run}: no bench record")
 
 
-def compare(exe, a, b, out, tag, thresholds=()):
+def compare(exe, a, b, out, tag, thresholds=(), rules=()):
     keep = out or tempfile.mkdtemp(prefix="campaign-")
     j, md = os.path.join(keep, tag + ".json"), os.path.join(keep, tag + ".md")
     extra = [x for t in thresholds for x in ("--threshold", t)]
+    extra += [x for r in rules for x in ("--" + r.split("=", 1)[0], r.split("=", 1)[1])]
     rc = subprocess.run([exe, a, b, "--json", j, "--md", md] + extra, stdout=subprocess.DEVNULL).returncode
     if rc not in (0, 1, 6, 7):
         die(f"compare {a} {b} failed with status {rc}")
@@ -104,11 +106,20 @@ def compare(exe, a, b, out, tag, thresholds=()):
     return rc, res
 
 
+def rule(spec):
+    name, eq, value = spec.partition("=")
+    if name not in ("steady-margin", "contended-share") or not eq or not value:
+        raise argparse.ArgumentTypeError(f"'{spec}': expected steady-margin=PERCENT or contended-share=PERCENT")
+    return spec
+
+
 def main():
     ap = argparse.ArgumentParser(description="judge campaigns with compare")
     ap.add_argument("--compare", default=os.path.join(os.environ.get("BUILD", os.path.join(HERE, "build")), "bin", "compare"))
     ap.add_argument("--out")
     ap.add_argument("--threshold", action="append", default=[], help="FAMILY=PERCENT, passed to compare")
+    ap.add_argument("--rule", action="append", default=[], type=rule,
+                    help="steady-margin=PERCENT or contended-share=PERCENT, passed to compare")
     ap.add_argument("campaigns", nargs="+")
     o = ap.parse_args()
     if not os.access(o.compare, os.X_OK):
@@ -131,7 +142,7 @@ def main():
         print("|---|---|---|---|---|---|---|")
         for i in range(len(plain) - 1):
             a, b = os.path.join(c, plain[i]), os.path.join(c, plain[i + 1])
-            rc, r = compare(o.compare, a, b, o.out, f"{cname}-aa{i + 1}", o.threshold)
+            rc, r = compare(o.compare, a, b, o.out, f"{cname}-aa{i + 1}", o.threshold, o.rule)
             aa.append((cname, plain[i], plain[i + 1], rc, r))
             rr = r.get("run_to_run") or {}
             p90 = rr.get("normalised_pct_p90")
@@ -149,7 +160,7 @@ def main():
         print("\n| slowed run | path | family | stretch | rows flagged | gated rows flagged | other rows flagged |")
         print("|---|---|---|---|---|---|---|")
         for k, (spec, folder) in enumerate(slowed):
-            rc, r = compare(o.compare, base, os.path.join(c, folder), o.out, f"{cname}-slowed{k + 1}", o.threshold)
+            rc, r = compare(o.compare, base, os.path.join(c, folder), o.out, f"{cname}-slowed{k + 1}", o.threshold, o.rule)
             paths = {}
             for n in r["notes"]:
                 m = SLOWED_NOTE.search(n)

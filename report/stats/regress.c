@@ -27,6 +27,7 @@ void regress_defaults(regress_cfg *c)
         c->thr[i] = (family_threshold){fam[i], 8, 5, t.clock_share, t.state_bound, t.steady_only};
     }
     c->same_machine = false;
+    c->rules = m_est_default_rules;
 }
 
 int regress_set_threshold(regress_cfg *c, const char *spec, char *err, size_t n)
@@ -640,6 +641,12 @@ static void proc_notes(const regress_cfg *cfg, const m_bench *a, const m_bench *
 {
     const m_bench *runs[2] = {a, b};
     const char *side[2] = {"old", "new"};
+    const m_est_rules *dflt = &m_est_default_rules;
+    if (cfg->rules.steady_margin != dflt->steady_margin || cfg->rules.contended_share != dflt->contended_share)
+        findings_note(f, "processes were left out by rules other than the gate's own: a steady margin of %g %% and a "
+                         "contended share of %g %% (--steady-margin, --contended-share; the defaults are %g and %g)",
+                      100 * cfg->rules.steady_margin, 100 * cfg->rules.contended_share, 100 * dflt->steady_margin,
+                      100 * dflt->contended_share);
     for (int s = 0; s < 2; s++)
         for (size_t i = 0; i < runs[s]->nprocs; i++)
             if (!runs[s]->procs[i].ok)
@@ -666,7 +673,7 @@ static void proc_notes(const regress_cfg *cfg, const m_bench *a, const m_bench *
         char *list = rf_printf("%s", "");
         size_t n = 0;
         for (size_t i = 0; list && i < runs[s]->nprocs; i++)
-            if (m_proc_contended(runs[s], runs[s]->procs[i].index)) {
+            if (m_proc_contended(runs[s], runs[s]->procs[i].index, &cfg->rules)) {
                 list = joined(list, ", ", "%lld", runs[s]->procs[i].index);
                 n++;
             }
@@ -676,18 +683,18 @@ static void proc_notes(const regress_cfg *cfg, const m_bench *a, const m_bench *
             findings_note(f, "the %s run's rows leave out %zu of %zu processes (%s): each kept an uncontended block "
                              "in fewer than %.0f %% of the rows its run's most complete process did, so its blocks "
                              "and the instruments it is divided by were taken on a contended CPU",
-                          side[s], n, runs[s]->nprocs, list, 100.0 * CONTENDED_ROWS_SHARE);
+                          side[s], n, runs[s]->nprocs, list, 100.0 * cfg->rules.contended_share);
         free(list);
     }
     char *fams = family_names(cfg, is_steady_only);
     for (int s = 0; s < 2; s++) {
         const m_row *sys = m_bench_row(runs[s], "syscall", "", "", 1);
-        double low = m_steadiest(runs[s], sys);
+        double low = m_steadiest(runs[s], sys, &cfg->rules);
         char *list = rf_printf("%s", "");
         size_t n = 0;
         for (size_t i = 0; list && sys && i < sys->nprocs; i++)
-            if (!m_proc_contended(runs[s], sys->procs[i].process) &&
-                m_slow_state(ha_proc_value(sys->procs[i].blocks, sys->procs[i].nblocks), low)) {
+            if (!m_proc_contended(runs[s], sys->procs[i].process, &cfg->rules) &&
+                m_slow_state(ha_proc_value(sys->procs[i].blocks, sys->procs[i].nblocks), low, &cfg->rules)) {
                 list = joined(list, ", ", "%lld", sys->procs[i].process);
                 n++;
             }
@@ -697,7 +704,7 @@ static void proc_notes(const regress_cfg *cfg, const m_bench *a, const m_bench *
             findings_note(f, "the %s run's %s rows leave out %zu of %zu processes (%s): their syscall loop ran more "
                              "than %.0f %% above the run's steadiest, a slow state of the host core that dividing by "
                              "the loop does not take out",
-                          side[s], fams, n, sys->nprocs, list, 100 * STEADY_MARGIN);
+                          side[s], fams, n, sys->nprocs, list, 100 * cfg->rules.steady_margin);
         free(list);
     }
     free(fams);
@@ -798,7 +805,8 @@ static int judge_proc_rows(const regress_cfg *cfg, const m_bench *a, const m_ben
         }
         size_t n = v->n;
         v->rule[n] = (ha_gate_rule){GATE_ALPHA, v->m, ft.proc_pct / 100, GATE_RESOLVE, GATE_POWER, path_group(a, ra)};
-        if (m_row_estimate(a, ra, M_EST_NORMALISED, &v->ea[n]) != 0 || m_row_estimate(b, rb, M_EST_NORMALISED, &v->eb[n]) != 0)
+        if (m_row_estimate(a, ra, M_EST_NORMALISED, &cfg->rules, &v->ea[n]) != 0 ||
+            m_row_estimate(b, rb, M_EST_NORMALISED, &cfg->rules, &v->eb[n]) != 0)
             v->ea[n].k = v->eb[n].k = 0; /* too few: judged so */
         v->idx[v->n++] = i;
     }

@@ -79,6 +79,7 @@ typedef struct family_threshold {
 typedef struct regress_cfg {
     family_threshold thr[REGRESS_NFAM]; /* read, memory, guarded, query, hardened, copy, fault */
     bool same_machine;                  /* --same-machine: judge timings whatever the machine facts say */
+    m_est_rules rules;                  /* which processes a normalised row leaves out (rowest.h) */
 } regress_cfg;
 
 void regress_defaults(regress_cfg *c);

@@ -161,7 +161,7 @@ static void summarise(crun *u, const m_run *r, const char *dir)
         if (!strcmp(row->path, "canary") && row->repeat == 1) {
             /* the machine's clock, as every row's figure: over the processes
              * where the record has them (rowest.h), else the pooled median */
-            u->canary = m_row_estimate(b, row, M_EST_RAW, &e) == 0 ? e.mean_log : log(row->st.median);
+            u->canary = m_row_estimate(b, row, M_EST_RAW, &cfg.rules, &e) == 0 ? e.mean_log : log(row->st.median);
             continue;
         }
         if (!regress_row_gated(row))
@@ -175,7 +175,7 @@ static void summarise(crun *u, const m_run *r, const char *dir)
         size_t id = row_id(name, false);
         free(name);
         /* records before per-process values (schema 1): the run's median is its value */
-        if (m_row_estimate(b, row, M_EST_NORMALISED, &e) == 0)
+        if (m_row_estimate(b, row, M_EST_NORMALISED, &cfg.rules, &e) == 0)
             u->y[id] = e.mean_log;
         else if (row->st.median > 0)
             u->y[id] = log(row->st.median);

@@ -3,7 +3,7 @@
  * checks and completeness exactly; timings on the raw samples of one
  * machine start, where the instruments say they can be.
  *   compare OLD NEW [--md FILE] [--json FILE] [--junit FILE] [--threshold FAMILY=PCT]...
- *                   [--same-machine] [--allow-incomplete]
+ *                   [--steady-margin PCT] [--contended-share PCT] [--same-machine] [--allow-incomplete]
  *   compare --series DIR [same options]
  * The series form compares each run under DIR with the one before it of
  * the same device and backend (folder names are UTC times), loading each
@@ -303,6 +303,7 @@ static int ab_look(const char *file)
 
 static const char *md, *js, *junit, *ser, *look;
 static ha_opt_list thresholds;
+static double steady_pct = -1, contended_pct = -1; /* the rules in %; -1: not given */
 
 static const ha_opt options[] = {
     {"md", HA_OPT_STRING, 0, 0, &md, "FILE", "the Markdown into FILE (a new file) instead of stdout", NULL},
@@ -313,6 +314,12 @@ static const ha_opt options[] = {
     {"threshold", HA_OPT_LIST, 0, 0, &thresholds, "FAMILY=PCT",
      "a family's practical threshold: read, memory, guarded, query, hardened, copy, fault or all "
      "(default 5 each on runs of 4 processes or more, 8 on fewer); repeatable", NULL},
+    {"steady-margin", HA_OPT_REAL, 0, 1e9, &steady_pct, "PCT",
+     "a process whose syscall loop ran more than PCT % above its run's steadiest is left out of the guarded, query "
+     "and hardened rows (default 10; docs/gate.md)", NULL},
+    {"contended-share", HA_OPT_REAL, 0, 100, &contended_pct, "PCT",
+     "a process that kept an uncontended block in fewer than PCT % of the rows of its run's most complete process "
+     "is left out of every row (default 70; docs/gate.md)", NULL},
     {"same-machine", HA_OPT_FLAG, 0, 0, &cfg.same_machine, NULL,
      "judge timings although host, device, CPU or machine start differ", NULL},
     {"ab-look", HA_OPT_STRING, 0, 0, &look, "RECORD",
@@ -378,6 +385,10 @@ int main(int argc, char **argv)
             return HA_EXIT_USAGE;
         }
     }
+    if (steady_pct >= 0)
+        cfg.rules.steady_margin = steady_pct / 100;
+    if (contended_pct >= 0)
+        cfg.rules.contended_share = contended_pct / 100;
     if ((rc = distinct_outputs()) != 0)
         return rc;
     out mdo, jso, juo;

@@ -453,6 +453,36 @@ static void compare_finds_regressions(void **s)
     assert_int_equal(it_sh("report/compare --series /nonexistent-ha"), 2);
 }
 
+/* The rules that leave processes out of a row are the gate's
+ * configuration (issue 46, item 7), not constants of the build: on a
+ * committed H200 pair that leaves out contended and slow-state processes,
+ * compare told to keep every process keeps them, and says which rules
+ * judged it; a rule out of range is one line, exit 2. */
+static void the_process_rules_are_compare_options(void **s)
+{
+    (void)s;
+    const char *m22 = "results/gate-proc-h200/m22/2026-12-03T0745";
+    if (it_sh("test -d %s44Z-vm-cuda-dev0 && test -d %s44Z-vm-cuda-dev0", m22, m22) != 0)
+        it_skip("the committed H200 runs of results/gate-proc-h200/m22 are not in this tree");
+    assert_int_equal(it_sh("report/compare %s44Z-vm-cuda-dev0 %s35Z-vm-cuda-dev0 | grep -c 'rows leave out'", m22,
+                           "results/gate-proc-h200/m22/2026-12-03T0746"), 0);
+    assert_int_equal(atoi(it_out), 3);
+    it_sh("report/compare %s44Z-vm-cuda-dev0 %s35Z-vm-cuda-dev0 --steady-margin 1e9 --contended-share 0 "
+          "--json %s/rules.json > %s/rules.md; echo $? $(grep -c 'rows leave out' %s/rules.md)", m22,
+          "results/gate-proc-h200/m22/2026-12-03T0746", tmp, tmp, tmp);
+    int rc = -1, left_out = -1;
+    if (sscanf(it_out, "%d %d", &rc, &left_out) != 2 || (rc != 0 && rc != 1 && rc != 6 && rc != 7) || left_out != 0)
+        fail_msg("compare keeping every process exited %d, %d notes of processes left out:\n%s", rc, left_out, it_out);
+    assert_int_equal(it_sh("grep -c \"rules other than the gate's own: a steady margin of 1e+09 %% and a contended share of 0 %%\" %s/rules.json",
+                           tmp), 0);
+    for (int i = 0; i < 2; i++) {
+        rc = it_sh("report/compare %s44Z-vm-cuda-dev0 %s44Z-vm-cuda-dev0 %s", m22, m22,
+                       i ? "--contended-share 101" : "--steady-margin -5");
+        if (rc != 2 || strchr(it_out, '\n') != strrchr(it_out, '\n'))
+            fail_msg("a rule out of range exited %d, not with one line:\n%s", rc, it_out);
+    }
+}
+
 static void another_device(json_t *j) { it_set_every(j, "device_name", "another GPU"); }
 static void device_one(json_t *j) { json_object_set_new(json_object_get(j, "env"), "device", json_integer(1)); }
 
@@ -927,6 +957,7 @@ int main(void)
         cmocka_unit_test(no_stage_calls_a_later_one),
         cmocka_unit_test(common_and_bench_objects_call_in_no_loop),
         cmocka_unit_test(only_the_loader_parses_json),
+        cmocka_unit_test(the_process_rules_are_compare_options),
         cmocka_unit_test(report_folders_show_the_pipeline),
         cmocka_unit_test(functions_stay_short),
         cmocka_unit_test(report_writes_elsewhere_with_out),

@@ -20,6 +20,7 @@ import sys
 from slow_state import FAMILIES as STATE_BOUND, load, process_values
 
 STEADY_ONLY = ("guarded", "query", "hardened")
+# compare's default rules (report/derive/rowest.c, m_est_default_rules)
 STEADY_MARGIN = 0.10
 CONTENDED_ROWS_SHARE = 0.7
 

@@ -1013,6 +1013,24 @@ static void processes_in_a_slow_state_are_left_out_of_the_rows_that_follow_it(vo
     for (size_t i = 0; i < f.n; i++)
         if (!strncmp(f.v[i].name, "fault / device", 14) && !strstr(f.v[i].detail, "of 8 and 8 processes"))
             fail_msg("the fault row did not keep every process: %s", f.v[i].detail);
+    assert_false(noted("rules other than the gate's own"));
+    /* the margin is the gate's configuration (compare --steady-margin):
+     * at 30 % a loop 25 % above the steadiest is no slow state, every
+     * process is kept (their rows slow as the loop here, so dividing takes
+     * it out), and the pair says which rule judged it */
+    b.scale[6] = 1;
+    b.scale[3] = 1.15;
+    a.slow_rows = b.slow_rows = 1.25;
+    cfg.rules.steady_margin = 0.30;
+    judge(&a, &b);
+    cfg.rules = m_est_default_rules;
+    assert_false(noted("hardened rows leave out"));
+    assert_int_equal(count(REGRESSION, "disc / vmm"), 1);
+    assert_true(noted("processes were left out by rules other than the gate's own: a steady margin of 30 % and a "
+                      "contended share of 70 %"));
+    for (size_t i = 0; i < f.n; i++)
+        if (!strncmp(f.v[i].name, "disc / vmm", 10) && !strstr(f.v[i].detail, "of 8 and 8 processes"))
+            fail_msg("a process in a slow state was left out at a margin of 30 %%: %s", f.v[i].detail);
 }
 
 /* A process that kept blocks in a few rows only spent its run on a
@@ -1029,6 +1047,12 @@ static void a_process_contended_throughout_is_left_out(void **s)
                       "than 70 % of the rows its run's most complete process did"));
     assert_false(noted("the old run's rows leave out"));
     assert_int_equal(findings_count(&f, REGRESSION) + findings_count(&f, IMPROVEMENT), 0);
+    /* at a share of 10 % (compare --contended-share 10) it is kept */
+    cfg.rules.contended_share = 0.10;
+    judge(&a, &b);
+    cfg.rules = m_est_default_rules;
+    assert_false(noted("the new run's rows leave out"));
+    assert_true(noted("a contended share of 10 %"));
     b.scale[0] = 1.15;
     judge(&a, &b);
     assert_int_equal(count(REGRESSION, "fast / pinned"), 1);
