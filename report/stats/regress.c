@@ -9,7 +9,9 @@
 
 #include "derive.h"
 #include "goals.h"
+#include "procjudge.h"
 #include "procstats.h"
+#include "procwords.h"
 #include "readfile.h"
 #include "rowest.h"
 #include "stats.h"
@@ -83,35 +85,6 @@ static char *finding_name(findings *f, const char *what, const char *fmt, ...)
     va_end(ap);
     if (!s)
         findings_add(f, INCONCLUSIVE, what, "one of them", "out of memory: not compared");
-    return s;
-}
-
-/* list, then sep and the item when list is not empty (list is freed); the
- * first call takes NULL or "". NULL out of memory. */
-static char *joined(char *list, const char *sep, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static char *joined(char *list, const char *sep, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    char *item = rf_vprintf(fmt, ap);
-    va_end(ap);
-    char *s = item ? rf_printf("%s%s%s", list ? list : "", list && *list ? sep : "", item) : NULL;
-    free(item);
-    free(list);
-    return s;
-}
-
-static bool is_state_bound(const family_threshold *t) { return t->state_bound; }
-static bool is_steady_only(const family_threshold *t) { return t->steady_only; }
-
-/* The families of the table that `has`, ", "-joined (malloc'd; NULL out
- * of memory). */
-static char *family_names(const regress_cfg *cfg, bool (*has)(const family_threshold *))
-{
-    char *s = rf_printf("%s", "");
-    for (int i = 0; s && i < REGRESS_NFAM; i++)
-        if (has(&cfg->thr[i]))
-            s = joined(s, ", ", "%s", cfg->thr[i].family);
     return s;
 }
 
@@ -379,26 +352,6 @@ static void cmp_pool(const m_pool *a, const m_pool *b, bool same, findings *f)
 
 /* ---- timings ---- */
 
-/* A row timed in one run of the pair only. */
-static void only_in(findings *f, const m_row *r, const char *side)
-{
-    char *name = regress_row_name(r);
-    findings_add(f, CHANGE, "timing", name ? name : "a row (out of memory naming it)", "timed in the %s run only",
-                 side);
-    free(name);
-}
-
-/* A path's row, not one of the instruments. */
-static bool judged(const m_row *r) { return !r->skipped && !m_family_is_instrument(m_row_family(r)); }
-
-/* A row whose cost follows the process's memory layout, not the code or
- * the machine: reading /proc/self/maps up to the mapping costs what the
- * lines before it cost, and where the mapping lands differs run to run
- * (on the H200, ±50 % between two runs of one build: results/gate-h200/,
- * in the tree at e9a8d2a).
- * Reported, never gated. */
-static bool layout_bound(const m_row *r) { return r->candidate && !strcmp(r->candidate, "os_proc_maps"); }
-
 /* A row's seed: from its name, never 0 (xorshift's one dead state). */
 static unsigned long long seed_of(const char *s) { return ha_fnv1a(HA_FNV_OFFSET, s) | 1; }
 
@@ -414,7 +367,7 @@ static double max_overhead(const m_bench *b)
 {
     double m = 0;
     for (size_t i = 0; i < b->nrows; i++)
-        if (judged(&b->rows[i]) && isfinite(b->rows[i].overhead_pct))
+        if (regress_row_judged(&b->rows[i]) && isfinite(b->rows[i].overhead_pct))
             m = fmax(m, b->rows[i].overhead_pct);
     return m;
 }
@@ -498,7 +451,7 @@ static void inconclusive_families(const regress_cfg *cfg, const instruments *in,
                      "the machine's clock moved %+.1f %% between the runs, more than the %.0f %% normalisation is "
                      "trusted for: no timing judged", 100 * (in->canary - 1), 100 * INSTR_CANARY_LIMIT);
     else if (in->state_off) {
-        char *fams = family_names(cfg, is_state_bound);
+        char *fams = regress_family_names(cfg, false);
         findings_add(f, INCONCLUSIVE, "instrument", "host core state",
                      "the empty loop moved %+.1f %% and the syscall loop %+.1f %% against the canary (limit %.0f %%): "
                      "the CPUs' state differed between the runs, which the canary cannot correct; not judged: %s",
@@ -518,7 +471,7 @@ static void run_to_run(const regress_cfg *cfg, const m_run *ra, const m_run *rb,
     if (v[0] && v[1] && v[2] && v[3]) {
         for (size_t i = 0; i < a->nrows; i++) {
             const m_row *x = &a->rows[i];
-            if (x->repeat != 1 || !judged(x))
+            if (x->repeat != 1 || !regress_row_judged(x))
                 continue;
             const m_row *xb = m_bench_row(b, x->path, x->kind, x->candidate, 1);
             double fa = figure(ra, x), fb = xb ? figure(rb, xb) : NAN;
@@ -603,7 +556,7 @@ static void slowdown_caught(const m_bench *a, const m_bench *b, const m_slowdown
     size_t rows = 0, caught = 0, ngated = 0, caught_gated = 0;
     for (size_t i = 0; i < a->nrows; i++) {
         const m_row *r = &a->rows[i];
-        if (r->repeat != 1 || !judged(r) || ungated(r) || strcmp(r->path, s->path) ||
+        if (r->repeat != 1 || !regress_row_judged(r) || ungated(r) || strcmp(r->path, s->path) ||
             !m_bench_row(b, s->path, r->kind, r->candidate, 1))
             continue;
         rows++;
@@ -630,340 +583,28 @@ static void slowdown_caught(const m_bench *a, const m_bench *b, const m_slowdown
 
 /* ---- process-level timings ---- */
 
-/* The finished processes of a run, as a line ("1-8" style is not needed:
- * K and which did not finish). */
-static size_t usable_procs(const m_bench *b)
-{
-    return b->has_procs ? (size_t)b->procs_finished : 1;
-}
-
-static void proc_notes(const regress_cfg *cfg, const m_bench *a, const m_bench *b, findings *f)
-{
-    const m_bench *runs[2] = {a, b};
-    const char *side[2] = {"old", "new"};
-    const m_est_rules *dflt = &m_est_default_rules;
-    if (cfg->rules.steady_margin != dflt->steady_margin || cfg->rules.contended_share != dflt->contended_share)
-        findings_note(f, "processes were left out by rules other than the gate's own: a steady margin of %g %% and a "
-                         "contended share of %g %% (--steady-margin, --contended-share; the defaults are %g and %g)",
-                      100 * cfg->rules.steady_margin, 100 * cfg->rules.contended_share, 100 * dflt->steady_margin,
-                      100 * dflt->contended_share);
-    for (int s = 0; s < 2; s++)
-        for (size_t i = 0; i < runs[s]->nprocs; i++)
-            if (!runs[s]->procs[i].ok)
-                findings_note(f, "the %s run's process %lld of %lld did not finish (%s): its rows use the %lld that did",
-                              side[s], runs[s]->procs[i].index, runs[s]->procs_requested, runs[s]->procs[i].detail,
-                              runs[s]->procs_finished);
-    if (a->procs_finished != b->procs_finished)
-        findings_note(f, "the runs have %lld and %lld finished processes: the interval takes each side's own count",
-                      a->procs_finished, b->procs_finished);
-    char *cpus[2] = {NULL, NULL};
-    for (int s = 0; s < 2; s++) {
-        cpus[s] = rf_printf("%s", "");
-        for (size_t i = 0; cpus[s] && i < runs[s]->nprocs; i++)
-            cpus[s] = joined(cpus[s], ",", "%lld", runs[s]->procs[i].start_cpu);
-    }
-    if (!cpus[0] || !cpus[1])
-        findings_note(f, "the processes' CPUs were not compared: out of memory");
-    else if (strcmp(cpus[0], cpus[1]))
-        findings_note(f, "the processes started on other CPUs (old %s; new %s): CPUs are sampled, not matched, as "
-                         "every process takes its own", cpus[0], cpus[1]);
-    free(cpus[0]);
-    free(cpus[1]);
-    for (int s = 0; s < 2; s++) {
-        char *list = rf_printf("%s", "");
-        size_t n = 0;
-        for (size_t i = 0; list && i < runs[s]->nprocs; i++)
-            if (m_proc_contended(runs[s], runs[s]->procs[i].index, &cfg->rules)) {
-                list = joined(list, ", ", "%lld", runs[s]->procs[i].index);
-                n++;
-            }
-        if (!list)
-            findings_note(f, "the %s run's contended processes were not listed: out of memory", side[s]);
-        else if (n)
-            findings_note(f, "the %s run's rows leave out %zu of %zu processes (%s): each kept an uncontended block "
-                             "in fewer than %.0f %% of the rows its run's most complete process did, so its blocks "
-                             "and the instruments it is divided by were taken on a contended CPU",
-                          side[s], n, runs[s]->nprocs, list, 100.0 * cfg->rules.contended_share);
-        free(list);
-    }
-    char *fams = family_names(cfg, is_steady_only);
-    for (int s = 0; s < 2; s++) {
-        const m_row *sys = m_bench_row(runs[s], "syscall", "", "", 1);
-        double low = m_steadiest(runs[s], sys, &cfg->rules);
-        char *list = rf_printf("%s", "");
-        size_t n = 0;
-        for (size_t i = 0; list && sys && i < sys->nprocs; i++)
-            if (!m_proc_contended(runs[s], sys->procs[i].process, &cfg->rules) &&
-                m_slow_state(ha_proc_value(sys->procs[i].blocks, sys->procs[i].nblocks), low, &cfg->rules)) {
-                list = joined(list, ", ", "%lld", sys->procs[i].process);
-                n++;
-            }
-        if (!list || !fams)
-            findings_note(f, "the %s run's slow-state processes were not listed: out of memory", side[s]);
-        else if (n)
-            findings_note(f, "the %s run's %s rows leave out %zu of %zu processes (%s): their syscall loop ran more "
-                             "than %.0f %% above the run's steadiest, a slow state of the host core that dividing by "
-                             "the loop does not take out",
-                          side[s], fams, n, sys->nprocs, list, 100 * cfg->rules.steady_margin);
-        free(list);
-    }
-    free(fams);
-}
-
-/* The cold read (one line on each of 512 pages) costs what the pages'
- * placement costs, and that moves between runs of one machine beyond what
- * the processes of one run sample: on a fresh H200 two A/A runs of 6 and 8
- * processes differed by x0.87 [0.82, 0.93] on fast_cold
- * (results/gate-proc-h200/m5). Reported, never gated, like os_proc_maps. */
-static bool run_bound(const m_row *r) { return layout_bound(r) || !strcmp(m_row_family(r), "memory"); }
-
-bool regress_row_gated(const m_row *r) { return r->repeat == 1 && judged(r) && !run_bound(r); }
-
-char *regress_row_name(const m_row *r)
-{
-    return rf_printf("%s / %s%s%s", r->path, r->kind, *r->candidate ? " / " : "", r->candidate);
-}
-
-/* A row's group for the spread prior (procstats.h): its path, numbered
- * by the path's first row in the old run. The rows of a path are one
- * operation on other allocation kinds, and spread alike between processes. */
-static size_t path_group(const m_bench *a, const m_row *r)
-{
-    for (size_t i = 0; i < a->nrows; i++)
-        if (!strcmp(a->rows[i].path, r->path))
-            return i + 1;
-    return 0;
-}
-
-/* The process-level judgement of a pair, in numbers only: the rows in the
- * family, their estimates, the gate's outcome for each and the tally.
- * say_proc_rows words it; nothing here writes a sentence. */
-typedef struct proc_verdicts {
-    size_t m;                /* rows in the family: gated and timed on both sides */
-    size_t n;                /* rows judged (the rest held by an instrument or ungated) */
-    size_t *idx;             /* each judged row's index in the old run */
-    ha_gate_rule *rule;
-    ha_proc_est *ea, *eb;    /* each judged row's estimate, old and new */
-    ha_gate_row *g;          /* the gate's outcome for each */
-    bool *gated;             /* by the old run's row index: the pair resolves the row */
-    long found;              /* the family's discoveries */
-    size_t same, monitor, few, held, ungated, flagged;
-    const m_row *worst, *few_row; /* the least resolved monitor-only row; the first with too few processes */
-    double worst_det;
-} proc_verdicts;
-
-static void proc_verdicts_free(proc_verdicts *v)
-{
-    free(v->gated);
-    free(v->idx);
-    free(v->rule);
-    free(v->ea);
-    free(v->eb);
-    free(v->g);
-}
-
-static int proc_verdicts_alloc(proc_verdicts *v, size_t rows)
-{
-    size_t k = rows ? rows : 1;
-    *v = (proc_verdicts){0};
-    v->gated = calloc(k, sizeof *v->gated);
-    v->idx = malloc(k * sizeof *v->idx);
-    v->rule = malloc(k * sizeof *v->rule);
-    v->ea = calloc(k, sizeof *v->ea);
-    v->eb = calloc(k, sizeof *v->eb);
-    v->g = calloc(k, sizeof *v->g);
-    return v->gated && v->idx && v->rule && v->ea && v->eb && v->g ? 0 : -1;
-}
-
-/* The rows judged and their estimates, then the family at once (the
- * discoveries depend on every row's p-value). -1: out of memory. A row
- * the new run lacks is the one finding said here. */
-static int judge_proc_rows(const regress_cfg *cfg, const m_bench *a, const m_bench *b, const instruments *in,
-                           proc_verdicts *v, findings *f)
-{
-    for (size_t i = 0; i < a->nrows; i++) {
-        const m_row *r = &a->rows[i];
-        v->m += regress_row_gated(r) && m_bench_row(b, r->path, r->kind, r->candidate, 1);
-    }
-    for (size_t i = 0; i < a->nrows; i++) {
-        const m_row *ra = &a->rows[i];
-        if (ra->repeat != 1 || !judged(ra))
-            continue;
-        const m_row *rb = m_bench_row(b, ra->path, ra->kind, ra->candidate, 1);
-        if (!rb) {
-            only_in(f, ra, "old");
-            continue;
-        }
-        if (run_bound(ra)) {
-            v->ungated++;
-            continue;
-        }
-        family_threshold ft = regress_family(cfg, m_row_family(ra));
-        if (in->clock_off || (in->state_off && ft.state_bound)) {
-            v->held++;
-            continue;
-        }
-        size_t n = v->n;
-        v->rule[n] = (ha_gate_rule){GATE_ALPHA, v->m, ft.proc_pct / 100, GATE_RESOLVE, GATE_POWER, path_group(a, ra)};
-        if (m_row_estimate(a, ra, M_EST_NORMALISED, &cfg->rules, &v->ea[n]) != 0 ||
-            m_row_estimate(b, rb, M_EST_NORMALISED, &cfg->rules, &v->eb[n]) != 0)
-            v->ea[n].k = v->eb[n].k = 0; /* too few: judged so */
-        v->idx[v->n++] = i;
-    }
-    v->found = ha_gate_family(v->rule, v->n, v->ea, v->eb, v->g);
-    return v->found < 0 ? -1 : 0;
-}
-
-/* The outcomes counted; which rows the pair resolves (the slowdown check's
- * power is over those). */
-static void tally_proc_rows(const m_bench *a, proc_verdicts *v)
-{
-    for (size_t j = 0; j < v->n; j++) {
-        const ha_gate_row *g = &v->g[j];
-        const m_row *ra = &a->rows[v->idx[j]];
-        v->gated[v->idx[j]] =
-            g->outcome != HA_GATE_MONITOR && g->outcome != HA_GATE_TOO_FEW && g->detectable <= GATE_RESOLVE;
-        switch (g->outcome) {
-        case HA_GATE_SAME: v->same++; break;
-        case HA_GATE_TOO_FEW:
-            if (!v->few++)
-                v->few_row = ra;
-            break;
-        case HA_GATE_MONITOR:
-            v->monitor++;
-            if (g->detectable > v->worst_det) {
-                v->worst_det = g->detectable;
-                v->worst = ra;
-            }
-            break;
-        default: v->flagged += g->outcome == HA_GATE_REGRESSION || g->outcome == HA_GATE_IMPROVEMENT;
-        }
-    }
-}
-
-static int finding_class(int outcome)
-{
-    return outcome == HA_GATE_REGRESSION ? REGRESSION : outcome == HA_GATE_IMPROVEMENT ? IMPROVEMENT : INCONCLUSIVE;
-}
-
-/* Each row flagged or inconclusive, in the old run's order. -1: out of
- * memory naming one. */
-static int say_flagged_rows(const regress_cfg *cfg, const m_bench *a, const proc_verdicts *v, findings *f)
-{
-    for (size_t j = 0; j < v->n; j++) {
-        const ha_gate_row *g = &v->g[j];
-        if (g->outcome == HA_GATE_SAME || g->outcome == HA_GATE_TOO_FEW || g->outcome == HA_GATE_MONITOR)
-            continue;
-        const m_row *ra = &a->rows[v->idx[j]];
-        const char *fam = m_row_family(ra);
-        family_threshold ft = regress_family(cfg, fam);
-        char *name = regress_row_name(ra); /* whole: a record's names have no bound */
-        if (!name)
-            return -1;
-        findings_add(f, finding_class(g->outcome), "timing", name,
-                     "%.4g → %.4g (ratios, not ns: each process's ns over its %s; geometric means of %zu and %zu "
-                     "processes): ×%.3f, "
-                     "interval [%.3f, %.3f] at %.4g %% (family of %zu rows, %ld flagged; %s, %.0f df); %s "
-                     "threshold %.0f %%, same within ±%.0f %%; detectable %+.1f %%%s",
-                     v->ea[j].gmean, v->eb[j].gmean,
-                     ft.state_bound ? "syscall loop's ns" : "canary's ns to its family's clock share", v->ea[j].k,
-                     v->eb[j].k, g->r.ratio, g->r.lo, g->r.hi, 100 * g->level, v->m, v->found,
-                     g->prior_df > 0 ? "its spread shrunk toward its path's" : "its own spread (Welch)", g->r.df, fam,
-                     ft.proc_pct, 100 * GATE_RESOLVE, 100 * g->detectable,
-                     g->detectable > GATE_RESOLVE ? " (a monitor-only row: flagged because its interval is "
-                                                    "wholly beyond the threshold)"
-                                                  : "");
-        free(name);
-    }
-    return 0;
-}
-
-/* The family's rule and tally in one note. */
-static void say_proc_family(const proc_verdicts *v, findings *f)
-{
-    /* A few processes with a wide spread give a figure no reader can use
-     * (+4e81 %): past 10x it is said as such. */
-    char *worst_name = v->worst ? regress_row_name(v->worst) : NULL;
-    char *worst_text = !worst_name ? NULL
-                       : v->worst_det > 9
-                           ? rf_printf("; the least resolved, %s, cannot resolve even a tenfold change", worst_name)
-                           : rf_printf("; the least resolved, %s, detects %+.0f %%", worst_name, 100 * v->worst_det);
-    findings_note(f, "process-level judgement: %zu row(s) in the family; each row's new/old is a t interval on the "
-                     "logs of the per-process medians, its spread shrunk toward its path's (the path's rows' spreads "
-                     "as a prior, limma's moderated t; Welch's on its own spread where the path has fewer than three "
-                     "rows to judge or the row spreads far beyond its path's), and the rows flagged are the Benjamini-Hochberg discoveries at "
-                     "%.2f among the p-values of \"beyond the threshold\", so an A/A pair flags any row with "
-                     "probability at most %.0f %%; %ld flagged; %zu same (within ±%.0f %% at 1 − %.2f/%zu), %zu "
-                     "monitor-only (the pair cannot resolve ±%.0f %% at %.0f %% power%s)",
-                  v->m, GATE_ALPHA, 100 * GATE_ALPHA, v->found, v->same, 100 * GATE_RESOLVE, GATE_ALPHA, v->m,
-                  v->monitor, 100 * GATE_RESOLVE, 100 * GATE_POWER, worst_text ? worst_text : "");
-    free(worst_name);
-    free(worst_text);
-}
-
-/* The rows not judged, and why. */
-static void say_proc_unjudged(const proc_verdicts *v, findings *f)
-{
-    /* A row without HA_GATE_MIN_PROCS processes' values on a side is not
-     * judged, so it is not gated: said, never exit 6 (on a fresh H200 one
-     * hardened row kept one process of eight, its others' blocks all on a
-     * contended CPU). Every row too few is a comparison that did not
-     * happen: never a pass. */
-    if (v->few && v->few == v->n)
-        findings_add(f, INCONCLUSIVE, "timing", "all rows",
-                     "no row kept %d processes' values on both sides (a run whose processes sat on contended CPUs): "
-                     "timings not judged; run the bench again",
-                     HA_GATE_MIN_PROCS);
-    if (v->few) {
-        char *few_name = regress_row_name(v->few_row);
-        findings_note(f, "%zu row(s) not judged: fewer than %d processes kept a value for it on a side (a process "
-                         "drops blocks taken on a contended CPU; compare leaves out processes in a slow state or "
-                         "contended throughout), e.g. %s",
-                      v->few, HA_GATE_MIN_PROCS, few_name ? few_name : "one");
-        free(few_name);
-    }
-    if (v->held)
-        findings_note(f, "%zu row(s) not judged: their family follows an instrument that moved (above)", v->held);
-    if (v->ungated)
-        findings_note(f, "%zu os_proc_maps and fast_cold row(s) not gated: their cost follows where a mapping lands "
-                         "(in /proc/self/maps; the pages the cold read touches), which moves between runs beyond what "
-                         "the processes sample", v->ungated);
-}
-
-/* No clean without evidence (issue 43): a pair that showed too few of
- * its rows the same or changed has not shown that nothing changed. */
-static void say_proc_resolved(const proc_verdicts *v, findings *f)
-{
-    size_t decided = v->same + v->flagged, total = v->n + v->held;
-    if (total && (double)decided < GATE_DECIDED_SHARE * (double)total)
-        findings_unresolved(f, "%zu of %zu timed rows decided (%zu same within ±%.0f %%, %zu flagged): %zu "
-                               "monitor-only, %zu with too few processes, %zu held by an instrument that moved. Two "
-                               "runs made apart differ by more than their processes say; an A/B session "
-                               "(run_all.sh --ab SPEC) measures both sides in one session and resolves them",
-                            decided, total, v->same, 100 * GATE_RESOLVE, v->flagged, v->monitor, v->few, v->held);
-}
-
+/* The process-level path: judged in numbers (procjudge.h), then said
+ * (procwords.h). */
 static void cmp_proc_rows(const regress_cfg *cfg, const m_bench *a, const m_bench *b, const instruments *in,
                           findings *f)
 {
-    proc_notes(cfg, a, b, f);
+    proc_say_notes(cfg, a, b, f);
     proc_verdicts v;
-    int rc = proc_verdicts_alloc(&v, a->nrows);
-    rc = rc ? rc : judge_proc_rows(cfg, a, b, in, &v, f);
+    int rc = proc_judge(cfg, a, b, in->clock_off, in->state_off, &v);
     if (rc == 0) {
-        tally_proc_rows(a, &v);
-        rc = say_flagged_rows(cfg, a, &v, f);
+        proc_say_missing(a, &v, f);
+        rc = proc_say_flagged(cfg, a, &v, f);
     }
     if (rc != 0) {
         findings_add(f, INCONCLUSIVE, "timing", "all rows", "out of memory: timings not judged");
         proc_verdicts_free(&v);
         return;
     }
-    say_proc_family(&v, f);
-    say_proc_unjudged(&v, f);
+    proc_say_family(&v, f);
+    proc_say_unjudged(&v, f);
     for (size_t i = 0; i < b->nslowdowns; i++)
-        slowdown_caught(a, b, &b->slowdowns[i], run_bound, v.gated, f);
-    say_proc_resolved(&v, f);
+        slowdown_caught(a, b, &b->slowdowns[i], regress_row_run_bound, v.gated, f);
+    proc_say_resolved(&v, f);
     proc_verdicts_free(&v);
 }
 
@@ -1016,28 +657,28 @@ static void cmp_block_rows(const regress_cfg *cfg, const m_bench *a, const m_ben
     findings_note(f, "fewer than %d processes per run on a side (%zu and %zu finished): the block bootstrap inside "
                      "one process is used, which cannot see the spread between processes; run the bench with "
                      "--processes 8",
-                  HA_GATE_MIN_PROCS, usable_procs(a), usable_procs(b));
+                  HA_GATE_MIN_PROCS, regress_usable_procs(a), regress_usable_procs(b));
     int fallback = 0;
     size_t held = 0;
     size_t ungated = 0;
     for (size_t i = 0; i < a->nrows; i++) {
         const m_row *r = &a->rows[i];
-        if (r->repeat != 1 || !judged(r))
+        if (r->repeat != 1 || !regress_row_judged(r))
             continue;
-        if (layout_bound(r) && m_bench_row(b, r->path, r->kind, r->candidate, 1)) {
+        if (regress_row_layout_bound(r) && m_bench_row(b, r->path, r->kind, r->candidate, 1)) {
             ungated++;
             continue;
         }
         if (!m_bench_row(b, r->path, r->kind, r->candidate, 1))
-            only_in(f, r, "old");
+            say_row_only_in(f, r, "old");
         else
             cmp_timing_row(cfg, a, b, r, in, f, &fallback, &held);
     }
     for (size_t i = 0; i < b->nrows; i++) {
         const m_row *r = &b->rows[i];
-        if (r->repeat != 1 || !judged(r) || m_bench_row(a, r->path, r->kind, r->candidate, 1))
+        if (r->repeat != 1 || !regress_row_judged(r) || m_bench_row(a, r->path, r->kind, r->candidate, 1))
             continue;
-        only_in(f, r, "new");
+        say_row_only_in(f, r, "new");
     }
     if (held)
         findings_note(f, "%zu row(s) not judged: their family follows an instrument that moved (above)", held);
@@ -1050,14 +691,14 @@ static void cmp_block_rows(const regress_cfg *cfg, const m_bench *a, const m_ben
     if (a->nslowdowns)
         findings_note(f, "the old run was slowed on purpose (HOSTACCESS_TEST_SLOWDOWN): not evidence");
     for (size_t i = 0; i < b->nslowdowns; i++)
-        slowdown_caught(a, b, &b->slowdowns[i], layout_bound, NULL, f);
+        slowdown_caught(a, b, &b->slowdowns[i], regress_row_layout_bound, NULL, f);
     /* The blocks of one process can flag a row, never show it the same:
      * their spread is not the spread between processes (issue 43), so no
      * row is decided and the pair is never called clean. */
     findings_unresolved(f, "0 timed rows decided: judged on the blocks of one process a run (%zu and %zu processes "
                            "finished, fewer than %d), which can flag a row but never show it the same; a bench with "
                            "--processes 8 on both sides, or an A/B session (run_all.sh --ab), resolves them",
-                        usable_procs(a), usable_procs(b), HA_GATE_MIN_PROCS);
+                        regress_usable_procs(a), regress_usable_procs(b), HA_GATE_MIN_PROCS);
 }
 
 /* Returns whether timings were looked at (false: not comparable, or one run twice). */
@@ -1099,7 +740,7 @@ static bool cmp_bench(const regress_cfg *cfg, const m_run *ra, const m_run *rb, 
                      "uncontended CPU, which no instrument corrects: timings cannot be normalised, not judged");
         return true;
     }
-    if (usable_procs(a) >= HA_GATE_MIN_PROCS && usable_procs(b) >= HA_GATE_MIN_PROCS) {
+    if (regress_usable_procs(a) >= HA_GATE_MIN_PROCS && regress_usable_procs(b) >= HA_GATE_MIN_PROCS) {
         /* The host core's state is sampled by the processes (each its own
          * CPU and time): it is in their spread, not a run-level fact to
          * hold families on. Only a clock that moved past what the

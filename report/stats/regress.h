@@ -99,9 +99,18 @@ void regress_analyse(const regress_cfg *c, const m_run *a, const m_run *b, findi
  * simulated or not. A session without side B's records is said so. */
 void regress_side_b(const regress_cfg *c, const m_run *run, findings *out);
 
+/* Which rows compare judges (rowclass.c). */
+/* A path's row, not one of the instruments. */
+bool regress_row_judged(const m_row *r);
+/* Its cost follows the process's memory layout (os_proc_maps): reported, never gated. */
+bool regress_row_layout_bound(const m_row *r);
+/* Its cost follows the layout or the run's memory placement: reported, never gated. */
+bool regress_row_run_bound(const m_row *r);
 /* The rows the gate judges: timed, repeat 1, not an instrument, not bound
  * to the process's layout or the run's memory. */
 bool regress_row_gated(const m_row *r);
+/* A run's finished processes (1 for a record before the processes). */
+size_t regress_usable_procs(const m_bench *b);
 
 /* "path / kind / candidate", as compare names a row, whole (malloc'd; NULL out of memory). */
 char *regress_row_name(const m_row *r);

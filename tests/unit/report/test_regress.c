@@ -16,6 +16,7 @@
 #include "derive.h"
 #include "exitcodes.h"
 #include "goals.h"
+#include "procjudge.h"
 #include "regress.h"
 #include "timing.h"
 
@@ -1033,6 +1034,48 @@ static void processes_in_a_slow_state_are_left_out_of_the_rows_that_follow_it(vo
             fail_msg("a process in a slow state was left out at a margin of 30 %%: %s", f.v[i].detail);
 }
 
+/* The judgement is numbers, with no words to read them from (issue 46,
+ * item 5): a +15 % on one row is that row's regression, one discovery,
+ * the other rows the same; an instrument that moved holds every row; a
+ * row the new run lacks is counted, not said. */
+static void the_judgement_is_numbers_without_words(void **s)
+{
+    (void)s;
+    spec a = per_process(), b = per_process();
+    b.scale[3] = 1.15;
+    m_run ra = {0}, rb = {0};
+    make_proc_bench(&ra, &a);
+    make_proc_bench(&rb, &b);
+    finish(&ra, &a);
+    finish(&rb, &b);
+    proc_verdicts v;
+    assert_int_equal(proc_judge(&cfg, &ra.bench, &rb.bench, false, false, &v), 0);
+    assert_int_equal(v.found, 1);
+    assert_int_equal(v.flagged, 1);
+    assert_int_equal(v.nmissing, 0);
+    assert_int_equal(v.same + v.monitor + v.few + v.flagged, v.n);
+    for (size_t j = 0; j < v.n; j++) {
+        const m_row *r = &ra.bench.rows[v.idx[j]];
+        bool slowed = !strcmp(r->path, "disc");
+        assert_int_equal(v.g[j].outcome == HA_GATE_REGRESSION, slowed);
+        if (slowed)
+            assert_true(v.g[j].r.lo > 1.05 && v.g[j].r.hi < 1.25);
+    }
+    proc_verdicts_free(&v);
+    assert_int_equal(proc_judge(&cfg, &ra.bench, &rb.bench, true, false, &v), 0);
+    assert_int_equal(v.n, 0);
+    assert_true(v.held > 0);
+    assert_int_equal(v.found, 0);
+    proc_verdicts_free(&v);
+    rb.bench.nrows = 0; /* the new run timed none of them */
+    assert_int_equal(proc_judge(&cfg, &ra.bench, &rb.bench, false, false, &v), 0);
+    assert_int_equal(v.n, 0);
+    assert_true(v.nmissing > 0);
+    proc_verdicts_free(&v);
+    m_free_run(&ra);
+    m_free_run(&rb);
+}
+
 /* A process that kept blocks in a few rows only spent its run on a
  * contended CPU, and its canary was read there: left out of every row and
  * named, so the fast row it kept, divided by that canary, neither widens
@@ -1134,6 +1177,7 @@ int main(void)
         cmocka_unit_test_setup(every_family_is_caught_at_15_percent_and_left_alone_at_3, setup),
         cmocka_unit_test_setup(a_large_change_that_is_not_significant_is_not_flagged, setup),
         cmocka_unit_test_setup(the_threshold_is_per_family_and_configurable, setup),
+        cmocka_unit_test_setup(the_judgement_is_numbers_without_words, setup),
         cmocka_unit_test_setup(a_machine_that_changed_clock_is_normalised_by_the_canary, setup),
         cmocka_unit_test_setup(a_clock_that_moved_too_far_is_inconclusive_never_a_regression, setup),
         cmocka_unit_test_setup(a_host_core_in_another_state_leaves_its_families_unjudged, setup),

@@ -1,0 +1,40 @@
+/* Which rows compare judges, and how it names them: one answer for compare,
+ * changes and the A/B judgement (abjudge.c). */
+#include "regress.h"
+
+#include <string.h>
+
+#include "readfile.h"
+
+/* A path's row, not one of the instruments. */
+bool regress_row_judged(const m_row *r) { return !r->skipped && !m_family_is_instrument(m_row_family(r)); }
+
+/* A row whose cost follows the process's memory layout, not the code or
+ * the machine: reading /proc/self/maps up to the mapping costs what the
+ * lines before it cost, and where the mapping lands differs run to run
+ * (on the H200, ±50 % between two runs of one build: results/gate-h200/,
+ * in the tree at e9a8d2a).
+ * Reported, never gated. */
+bool regress_row_layout_bound(const m_row *r) { return r->candidate && !strcmp(r->candidate, "os_proc_maps"); }
+
+/* The cold read (one line on each of 512 pages) costs what the pages'
+ * placement costs, and that moves between runs of one machine beyond what
+ * the processes of one run sample: on a fresh H200 two A/A runs of 6 and 8
+ * processes differed by x0.87 [0.82, 0.93] on fast_cold
+ * (results/gate-proc-h200/m5). Reported, never gated, like os_proc_maps. */
+bool regress_row_run_bound(const m_row *r)
+{
+    return regress_row_layout_bound(r) || !strcmp(m_row_family(r), "memory");
+}
+
+bool regress_row_gated(const m_row *r)
+{
+    return r->repeat == 1 && regress_row_judged(r) && !regress_row_run_bound(r);
+}
+
+char *regress_row_name(const m_row *r)
+{
+    return rf_printf("%s / %s%s%s", r->path, r->kind, *r->candidate ? " / " : "", r->candidate);
+}
+
+size_t regress_usable_procs(const m_bench *b) { return b->has_procs ? (size_t)b->procs_finished : 1; }
