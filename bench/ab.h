@@ -56,9 +56,9 @@ void ab_free(ab_session *s);
  * the folder that holds B's bench. 0, or -1 when f could not be written. */
 int ab_print_side_b(const ab_session *s, FILE *f);
 
-struct bench;
-/* The rounds, from process 2 on. Returns 0, or HA_EXIT_FAIL when the
- * session could not pair HA_AB_MIN_ROUNDS rounds (it is not whole). */
-int bench_ab_run(struct bench *b, int argc, char **argv);
+/* compare beside this bench (BUILD/bin/compare) into s->judge; none when
+ * the report tools were not built (no libjansson-dev): the session then
+ * runs to its most rounds or its budget, and says so. */
+void ab_find_judge(ab_session *s);
 
 #endif

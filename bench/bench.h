@@ -16,7 +16,7 @@
 #include "discriminate.h"
 #include "measure.h"
 #include "pathdefs.h"
-#include "procs.h"
+#include "procrun.h"
 #include "paths.h"
 #include "rounds.h"
 #include "tool.h"
@@ -83,6 +83,15 @@ typedef struct bench {
     ab_session ab;                    /* --ab: an A/B session (ab.h) */
 } bench;
 
+/* What the process runner (procrun.c) may see of b, and fill. */
+static inline bench_procs_view bench_procs_of(bench *b)
+{
+    return (bench_procs_view){b->rows,      b->nrows,           b->procs,           &b->nprocs,
+                              b->nprocs_requested, b->process_index, b->order_seed, b->worker_out,
+                              &b->cpu,      &b->state,          &b->order_log,      b->have_allowed ? &b->allowed : NULL,
+                              &b->ab};
+}
+
 /* The headline, found once in the rows and then printed and recorded. */
 typedef struct headline {
     const char *kind;            /* the fast path's kind; NULL: no readable kind */
@@ -114,6 +123,11 @@ void bench_measure_all(bench *b, bench_ctx *c);
 /* headline.c */
 const bench_row *bench_find_row(const bench *b, const char *path, const char *kind, const char *cand, int rep);
 headline bench_find_headline(const bench *b);
+
+/* abrun.c: an A/B session's rounds, from process 2 on. Returns 0, or
+ * HA_EXIT_FAIL when the session could not pair HA_AB_MIN_ROUNDS rounds
+ * (it is not whole). */
+int bench_ab_run(bench *b, int argc, char **argv);
 
 /* output.c: the human output. */
 void bench_print(const bench *b, const headline *h, double wall);

@@ -27,14 +27,15 @@ int main(int argc, char **argv)
     }
     double prepared = ha_now_s();
     bench_measure_all(&b, &c);
-    bench_procs_collect_self(&b);
+    bench_procs_view pv = bench_procs_of(&b);
+    bench_procs_collect_self(&pv);
     b.procs[0].open_s = opened - t0;
     b.procs[0].prepare_s = prepared - opened;
     b.procs[0].measure_s = ha_now_s() - prepared;
     b.procs[0].wall_s = ha_now_s() - t0;
     bench_release_memory(&b, &c);
     if (b.worker_out) {
-        rc = bench_procs_write_worker(&b);
+        rc = bench_procs_write_worker(&pv);
         bench_release(&b, &c);
         ha_tool_abort(&b.t);
         return rc;
@@ -43,7 +44,7 @@ int main(int argc, char **argv)
     if (b.ab.on)
         ab_rc = bench_ab_run(&b, argc, argv);
     else
-        bench_procs_run_workers(&b, argc, argv);
+        bench_procs_run_workers(&pv, argc, argv);
     double wall = ha_now_s() - t0;
     headline hl = bench_find_headline(&b);
     bench_print(&b, &hl, wall);

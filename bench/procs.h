@@ -22,6 +22,10 @@
 /* A worker that runs longer than this is ended, and named. */
 #define BENCH_WORKER_LIMIT_S 300
 
+/* The processes' runner (starting, waiting for and reading workers) is
+ * procrun.h; this header holds what the rows and the record need of a
+ * process, and nothing of the bench. */
+
 /* The row orders a process actually ran, for its record: a process whose
  * seed was ignored, or whose rounds were not shuffled, shows here (issue
  * 45: a worker running process 1's order looked like any other). */
@@ -48,21 +52,8 @@ typedef struct bench_proc {
     bench_order_log order;     /* the row orders it ran (rounds.h) */
 } bench_proc;
 
-struct bench;
-
 /* The per-process seed of the row order: process 1 keeps the fixed seed of
  * one-process runs, so K = 1 takes rows in the order it always did. */
 unsigned long long bench_proc_seed(int index);
-
-/* The first process: its own blocks as process 1, then every worker in
- * turn, their rows matched by (path, kind, candidate, repeat). */
-void bench_procs_collect_self(struct bench *b);
-void bench_procs_run_workers(struct bench *b, int argc, char **argv);
-/* One worker: where it starts, then process pi run, waited for and read. */
-void bench_procs_place(const struct bench *b, bench_proc *p);
-void bench_procs_run_one(struct bench *b, int argc, char **argv, int pi);
-
-/* A worker: its rows to --worker-out. 0, or HA_EXIT_OUTPUT. */
-int bench_procs_write_worker(const struct bench *b);
 
 #endif

@@ -769,7 +769,7 @@ static void common_and_bench_objects_call_in_no_loop(void **s)
         it_skip("nm, tsort or join is not installed: nothing to list the calls with");
     for (int i = 0; i < 2; i++) {
         const char *dir = i ? "bench" : "common";
-        if (it_sh("test -e %s/%s/hostread.o || test -e %s/%s/procs.o", it_build(), dir, it_build(), dir) != 0)
+        if (it_sh("test -e %s/%s/hostread.o || test -e %s/%s/procrun.o", it_build(), dir, it_build(), dir) != 0)
             it_skip("the GPU tools' objects are not built (make probes)");
         int rc = it_sh("objs=$(ls %s/*.c | sed 's|^|%s/|; s|[.]c$|.o|') && "
                        "for o in $objs; do nm --defined-only $o | awk -v o=${o##*/} '$2 ~ /^[TDBR]$/ {print $3, o}'; "
@@ -781,6 +781,22 @@ static void common_and_bench_objects_call_in_no_loop(void **s)
         if (rc != 0 || strstr(it_out, "loop"))
             fail_msg("%s/'s objects call around a loop (or were not listed):\n%s", dir, it_out);
     }
+}
+
+/* The bench's lower units (each header bench.h includes, and its .c) never
+ * include bench.h: they see what a view lends them, never the bench struct
+ * (bench/procs.c once read the whole struct, issue 46, item 5). */
+static void the_bench_units_below_bench_h_do_not_include_it(void **s)
+{
+    (void)s;
+    int rc = it_sh("n=0; for h in $(sed -n 's/^#include \"\\([a-z]*\\)[.]h\"$/\\1/p' bench/bench.h); do "
+                   "for f in bench/$h.h bench/$h.c; do [ -e $f ] || continue; n=$((n+1)); "
+                   "grep -l '#include \"bench[.]h\"' $f; done; done; echo \"units: $n\"");
+    if (rc != 0 || strstr(it_out, "bench/"))
+        fail_msg("a unit bench.h builds on includes bench.h (lend it a view instead):\n%s", it_out);
+    int units = 0;
+    assert_int_equal(sscanf(strstr(it_out, "units: "), "units: %d", &units), 1);
+    assert_true(units >= 10); /* the listing found bench.h's headers and their sources */
 }
 
 /* report --out DIR: a committed run (or one already reported) is reported
@@ -958,6 +974,7 @@ int main(void)
         cmocka_unit_test(common_and_bench_objects_call_in_no_loop),
         cmocka_unit_test(only_the_loader_parses_json),
         cmocka_unit_test(the_process_rules_are_compare_options),
+        cmocka_unit_test(the_bench_units_below_bench_h_do_not_include_it),
         cmocka_unit_test(report_folders_show_the_pipeline),
         cmocka_unit_test(functions_stay_short),
         cmocka_unit_test(report_writes_elsewhere_with_out),

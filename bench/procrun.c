@@ -1,6 +1,4 @@
-/* The run's processes: the first one's own blocks, the workers started,
- * waited for (bounded) and read back, and what a worker writes. */
-#include "procs.h"
+#include "procrun.h"
 
 #include <errno.h>
 #include <math.h>
@@ -12,9 +10,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "bench.h"
+#include "exitcodes.h"
 #include "log.h"
 #include "procstats.h"
+#include "rounds.h"
+#include "tool.h"
 
 extern char **environ;
 
@@ -55,19 +55,19 @@ static int keep_blocks(bench_row *r, int p, const double *v, size_t n)
     return 0;
 }
 
-void bench_procs_collect_self(bench *b)
+void bench_procs_collect_self(bench_procs_view *b)
 {
     bench_proc *p = &b->procs[0];
     p->index = 1;
     p->seed = b->order_seed;
-    p->start_cpu = b->cpu.cpu;
+    p->start_cpu = b->cpu->cpu;
     p->ok = true;
-    p->blocks = b->state.blocks;
-    p->retaken = b->state.retaken;
-    p->kept = b->state.kept;
-    p->moves = b->state.moves;
-    p->order = b->order_log;
-    b->nprocs = 1;
+    p->blocks = b->state->blocks;
+    p->retaken = b->state->retaken;
+    p->kept = b->state->kept;
+    p->moves = b->state->moves;
+    p->order = *b->order_log;
+    *b->nprocs = 1;
     for (size_t i = 0; i < b->nrows; i++) {
         bench_row *r = &b->rows[i];
         double *v = malloc((r->nblocks ? r->nblocks : 1) * sizeof *v);
@@ -79,7 +79,7 @@ void bench_procs_collect_self(bench *b)
 
 /* ---- a worker ---- */
 
-int bench_procs_write_worker(const bench *b)
+int bench_procs_write_worker(const bench_procs_view *b)
 {
     FILE *f = fopen(b->worker_out, "w");
     if (!f) {
@@ -87,10 +87,10 @@ int bench_procs_write_worker(const bench *b)
         return HA_EXIT_OUTPUT;
     }
     const bench_proc *p = &b->procs[0];
-    const cpu_state *cs = &b->state;
+    const cpu_state *cs = b->state;
     fprintf(f, "%s\nprocess %.6f %.6f %.6f %.6f %d %zu %zu %zu %zu %llx %zu\n", WORKER_MAGIC, p->wall_s, p->open_s,
-            p->prepare_s, p->measure_s, b->cpu.cpu, cs->blocks, cs->retaken, cs->kept, cs->moves, b->order_log.digest,
-            b->order_log.unshuffled);
+            p->prepare_s, p->measure_s, b->cpu->cpu, cs->blocks, cs->retaken, cs->kept, cs->moves, b->order_log->digest,
+            b->order_log->unshuffled);
     for (size_t i = 0; i < b->nrows; i++) {
         const bench_row *r = &b->rows[i];
         double *v = malloc((r->nblocks ? r->nblocks : 1) * sizeof *v);
@@ -123,7 +123,7 @@ int bench_procs_write_worker(const bench *b)
 
 /* ---- the first process: starting and reading workers ---- */
 
-static bench_row *row_by_key(bench *b, const char *path, const char *kind, const char *cand, int rep)
+static bench_row *row_by_key(bench_procs_view *b, const char *path, const char *kind, const char *cand, int rep)
 {
     for (size_t i = 0; i < b->nrows; i++) {
         bench_row *r = &b->rows[i];
@@ -137,7 +137,7 @@ static bench_row *row_by_key(bench *b, const char *path, const char *kind, const
 /* One "row" line after its tag: path, kind, candidate, repeat and the
  * block medians, tab-separated (kind and candidate may be empty). -1 when
  * it does not parse (a worker that died mid-line). */
-static int read_row(bench *b, int pi, char *line)
+static int read_row(bench_procs_view *b, int pi, char *line)
 {
     char *f[5];
     for (int i = 0; i < 5; i++)
@@ -165,7 +165,7 @@ static int read_row(bench *b, int pi, char *line)
 }
 
 /* A finished worker's file; sets p->ok or p->detail. */
-static void read_worker(bench *b, int pi, const char *file)
+static void read_worker(bench_procs_view *b, int pi, const char *file)
 {
     bench_proc *p = &b->procs[pi];
     FILE *f = fopen(file, "r");
@@ -207,7 +207,7 @@ static void read_worker(bench *b, int pi, const char *file)
 
 /* The parent's arguments less those only the first process takes, then
  * the worker's own. */
-static char **worker_argv(const bench *b, int argc, char **argv, int pi, const char *out, char *num[4])
+static char **worker_argv(const bench_procs_view *b, int argc, char **argv, int pi, const char *out, char *num[4])
 {
     /* --cpu goes on: a worker of a run held on one CPU is held there too */
     static const char *const own[] = {"--json", "--sweep-csv", "--processes", "--ab", "--ab-budget", "--ab-seed", NULL};
@@ -311,7 +311,7 @@ static int wait_bounded(pid_t pid, double limit_s, bool *timed_out)
     }
 }
 
-void bench_procs_run_one(bench *b, int argc, char **argv, int pi)
+void bench_procs_run_one(bench_procs_view *b, int argc, char **argv, int pi)
 {
     bench_proc *p = &b->procs[pi];
     /* TMPDIR when it fits the path, else /tmp, and said: never cut. */
@@ -333,13 +333,13 @@ void bench_procs_run_one(bench *b, int argc, char **argv, int pi)
     char **av = worker_argv(b, argc, argv, pi, path, num);
     /* Side B of an A/B session: its variables over this environment, its bench. */
     bool side_b = p->side == 'b';
-    char **ev = worker_env(p->env_pad, &padvar, side_b ? b->ab.vars : NULL, side_b ? b->ab.nvars : 0);
-    const char *exe = side_b && b->ab.b_exe ? b->ab.b_exe : NULL;
+    char **ev = worker_env(p->env_pad, &padvar, side_b ? b->ab->vars : NULL, side_b ? b->ab->nvars : 0);
+    const char *exe = side_b && b->ab->b_exe ? b->ab->b_exe : NULL;
     pid_t pid = av && ev ? fork() : -1;
     if (pid == 0) {
         /* Pinning is inherited: the worker may choose among what the first process could. */
-        if (b->have_allowed)
-            sched_setaffinity(0, sizeof b->allowed, &b->allowed);
+        if (b->allowed)
+            sched_setaffinity(0, sizeof *b->allowed, b->allowed);
         if (exe) {
             av[0] = (char *)exe;
             execve(exe, av, ev);
@@ -376,26 +376,26 @@ void bench_procs_run_one(bench *b, int argc, char **argv, int pi)
  * steadiest first, by its index (it may still move off a contended one),
  * and its environment's padding, drawn from one sequence by index: an A/B
  * session's two sides sample CPUs and environment sizes alike. */
-void bench_procs_place(const bench *b, bench_proc *p)
+void bench_procs_place(const bench_procs_view *b, bench_proc *p)
 {
-    int order[CPUPICK_MAX], n = b->cpu.nscores;
+    int order[CPUPICK_MAX], n = b->cpu->nscores;
     for (int i = 0; i < n; i++)
         order[i] = i;
     for (int i = 1; i < n; i++)
-        for (int j = i; j > 0 && b->cpu.scores[order[j]].p90_ns < b->cpu.scores[order[j - 1]].p90_ns; j--) {
+        for (int j = i; j > 0 && b->cpu->scores[order[j]].p90_ns < b->cpu->scores[order[j - 1]].p90_ns; j--) {
             int t = order[j];
             order[j] = order[j - 1];
             order[j - 1] = t;
         }
     int pi = p->index - 1;
-    p->start_cpu = b->cpu.forced ? b->cpu.cpu : n > 0 ? b->cpu.scores[order[pi % n]].cpu : -1;
+    p->start_cpu = b->cpu->forced ? b->cpu->cpu : n > 0 ? b->cpu->scores[order[pi % n]].cpu : -1;
     unsigned long long pad_seed = b->order_seed ^ 0x5bd1e995ull;
     for (int i = 1; i < pi; i++)
         ha_xorshift64(&pad_seed);
     p->env_pad = (size_t)(ha_xorshift64(&pad_seed) % 4096);
 }
 
-void bench_procs_run_workers(bench *b, int argc, char **argv)
+void bench_procs_run_workers(bench_procs_view *b, int argc, char **argv)
 {
     for (int pi = 1; pi < b->nprocs_requested && pi < BENCH_MAX_PROCS; pi++) {
         bench_proc *p = &b->procs[pi];
@@ -403,7 +403,7 @@ void bench_procs_run_workers(bench *b, int argc, char **argv)
         p->index = pi + 1;
         p->seed = bench_proc_seed(pi + 1);
         bench_procs_place(b, p);
-        b->nprocs = pi + 1;
+        *b->nprocs = pi + 1;
         ha_log(HA_LOG_INFO, "process %d of %ld (CPU %d, seed %llu)", p->index, b->nprocs_requested, p->start_cpu,
                p->seed);
         bench_procs_run_one(b, argc, argv, pi);
