@@ -6,6 +6,7 @@
  * the wrong ABI. A missing symbol makes that row say so; it never stops the
  * run. Structure kept parallel to backend_hip.c. */
 #include "backend.h"
+#include "backendkit.h"
 #include "gpuhelpers.h"
 #include "log.h"
 #include "dynload.h"
@@ -43,6 +44,13 @@
 
 #define DECL(n) static __typeof__(n) *p_##n;
 CU_SYMS(DECL, DECL)
+
+#define ENTRY_REQ(n) {XSTR(n), &p_##n, true},
+#define ENTRY_OPT(n) {XSTR(n), &p_##n, false},
+static const ha_entry cu_entries[] = {CU_SYMS(ENTRY_REQ, ENTRY_OPT)};
+
+static const ha_runtime_words cu_words = {"cuda", "libcuda.so.1", "the NVIDIA driver's library; reinstall the driver",
+                                          "the driver", "no device"};
 
 /* Calls an entry point, or reports it missing. */
 #define CALL(n, ...) (p_##n ? (int)p_##n(__VA_ARGS__) : HA_ST_SYMBOL_MISSING)
@@ -217,44 +225,33 @@ static int k_mem_alloc(const ha_backend *be, ha_alloc *a)
     (void)be;
     CUdeviceptr p = 0;
     int st = CALL(cuMemAlloc, &p, PLAIN_SIZE);
-    snprintf(a->detail, sizeof a->detail, "cuMemAlloc(%u): %s", PLAIN_SIZE, cu_status_name(be, st));
-    a->ptr = (void *)(uintptr_t)p;
-    a->size = PLAIN_SIZE;
-    return st;
+    return ha_kind_result(a, (void *)(uintptr_t)p, PLAIN_SIZE, st, cu_status_name(be, st), "cuMemAlloc(%u)", PLAIN_SIZE);
 }
 
 static void k_mem_free(const ha_backend *be, ha_alloc *a)
 {
     int st = CALL(cuMemFree, dptr(a->ptr));
-    if (st)
-        ha_log(HA_LOG_WARN, "cuMemFree: %s", cu_status_name(be, st));
+    ha_warn_failed("cuMemFree", st, cu_status_name(be, st));
 }
 
 static int k_host_alloc(const ha_backend *be, ha_alloc *a)
 {
     void *p = NULL;
     int st = CALL(cuMemHostAlloc, &p, PLAIN_SIZE, CU_MEMHOSTALLOC_DEVICEMAP);
-    snprintf(a->detail, sizeof a->detail, "cuMemHostAlloc(DEVICEMAP): %s", cu_status_name(be, st));
-    a->ptr = p;
-    a->size = PLAIN_SIZE;
-    return st;
+    return ha_kind_result(a, p, PLAIN_SIZE, st, cu_status_name(be, st), "cuMemHostAlloc(DEVICEMAP)");
 }
 
 static void k_host_free(const ha_backend *be, ha_alloc *a)
 {
     int st = CALL(cuMemFreeHost, a->ptr);
-    if (st)
-        ha_log(HA_LOG_WARN, "cuMemFreeHost: %s", cu_status_name(be, st));
+    ha_warn_failed("cuMemFreeHost", st, cu_status_name(be, st));
 }
 
 static int k_managed(const ha_backend *be, ha_alloc *a)
 {
     CUdeviceptr p = 0;
     int st = CALL(cuMemAllocManaged, &p, PLAIN_SIZE, CU_MEM_ATTACH_GLOBAL);
-    snprintf(a->detail, sizeof a->detail, "cuMemAllocManaged(GLOBAL): %s", cu_status_name(be, st));
-    a->ptr = (void *)(uintptr_t)p;
-    a->size = PLAIN_SIZE;
-    return st;
+    return ha_kind_result(a, (void *)(uintptr_t)p, PLAIN_SIZE, st, cu_status_name(be, st), "cuMemAllocManaged(GLOBAL)");
 }
 
 /* Host memory the caller owns, registered with the driver. */
@@ -277,8 +274,7 @@ static int k_registered(const ha_backend *be, ha_alloc *a)
 static void k_unregister(const ha_backend *be, ha_alloc *a)
 {
     int st = CALL(cuMemHostUnregister, a->ptr);
-    if (st)
-        ha_log(HA_LOG_WARN, "cuMemHostUnregister: %s", cu_status_name(be, st));
+    ha_warn_failed("cuMemHostUnregister", st, cu_status_name(be, st));
     ha_host_pages_free(a->ptr, a->size);
 }
 
@@ -484,8 +480,7 @@ static int cu_pinned(const ha_backend *be, void **p, size_t n)
 static void cu_pinned_free(const ha_backend *be, void *p)
 {
     int st = CALL(cuMemFreeHost, p);
-    if (st)
-        ha_log(HA_LOG_WARN, "cuMemFreeHost: %s", cu_status_name(be, st));
+    ha_warn_failed("cuMemFreeHost", st, cu_status_name(be, st));
 }
 
 static int cu_mem_info(const ha_backend *be, size_t *free_b, size_t *total)
@@ -529,23 +524,10 @@ static int cu_open(ha_backend *be, int device, char *why, size_t n)
         snprintf(why, n, "cuda: %s%s", lwhy, broken ? "" : ": install the NVIDIA driver");
         return HA_EXIT_NO_RUNTIME;
     }
-    const char *missing = NULL, *not_code = NULL;
-#define LOAD_REQ(sym) p_##sym = (__typeof__(sym) *)dlsym(s.lib, XSTR(sym)); if (!p_##sym && !missing) missing = XSTR(sym); \
-    if (p_##sym && !ha_is_code((const void *)p_##sym) && !not_code) not_code = XSTR(sym);
-#define LOAD_OPT(sym) p_##sym = (__typeof__(sym) *)dlsym(s.lib, XSTR(sym)); \
-    if (p_##sym && !ha_is_code((const void *)p_##sym) && !not_code) not_code = XSTR(sym);
-    CU_SYMS(LOAD_REQ, LOAD_OPT)
-    if (not_code) {
-        snprintf(why, n, "cuda: libcuda.so.1's %s is not a function (it is data): this is not the NVIDIA "
-                 "driver's library; reinstall the driver", not_code);
+    int rc = ha_bind_entries(s.lib, cu_entries, sizeof cu_entries / sizeof *cu_entries, &cu_words, why, n);
+    if (rc != HA_EXIT_OK) {
         dlclose(s.lib);
-        return HA_EXIT_NO_RUNTIME;
-    }
-    if (missing) {
-        snprintf(why, n, "cuda: libcuda.so.1 lacks %s: the driver is older than this tool needs",
-                 missing);
-        dlclose(s.lib);
-        return HA_EXIT_NO_RUNTIME;
+        return rc;
     }
     ha_rtwatch_begin("libcuda.so.1", "cuInit");
     int st = CALL(cuInit, 0);
@@ -560,19 +542,8 @@ static int cu_open(ha_backend *be, int device, char *why, size_t n)
     }
     int count = 0;
     st = cu_device_count(be, &count);
-    if (!st && (count < 0 || count > HA_MAX_DEVICES)) {
-        snprintf(why, n, "cuda: cuDeviceGetCount reported %d devices%s: the driver is broken; reinstall it", count,
-                 count > HA_MAX_DEVICES ? ", more than any machine holds (" XSTR(HA_MAX_DEVICES) " here)" : "");
-        return HA_EXIT_NO_RUNTIME;
-    }
-    if (st || count == 0) {
-        snprintf(why, n, "cuda: no device (cuDeviceGetCount: %s, %d)", cu_status_name(be, st), count);
-        return HA_EXIT_NO_DEVICE;
-    }
-    if (device >= count) {
-        snprintf(why, n, "device %d does not exist: cuda has %d device(s)", device, count);
-        return HA_EXIT_USAGE;
-    }
+    if ((rc = ha_check_devices(&cu_words, "cuDeviceGetCount", st, cu_status_name(be, st), count, device, why, n)))
+        return rc;
     ha_rtwatch_begin("libcuda.so.1", "cuDevicePrimaryCtxRetain");
     if (!(st = CALL(cuDeviceGet, &s.dev, device)) && !(st = CALL(cuDevicePrimaryCtxRetain, &s.ctx, s.dev)))
         st = CALL(cuCtxSetCurrent, s.ctx);

@@ -18,6 +18,7 @@
  *     there): decided by the runtime version, not the header's.
  * Structure kept parallel to backend_cuda.c. */
 #include "backend.h"
+#include "backendkit.h"
 #include "gpuhelpers.h"
 #include "log.h"
 #include "dynload.h"
@@ -80,6 +81,13 @@ HIP_SYMS(DECL, DECL)
 #pragma GCC diagnostic pop
 
 #define CALL(n, ...) (p_##n ? (int)p_##n(__VA_ARGS__) : HA_ST_SYMBOL_MISSING)
+
+#define ENTRY_REQ(n) {XSTR(n), &p_##n, true},
+#define ENTRY_OPT(n) {XSTR(n), &p_##n, false},
+static const ha_entry hip_entries[] = {HIP_SYMS(ENTRY_REQ, ENTRY_OPT)};
+
+static const ha_runtime_words hip_words = {"hip", "libamdhip64", "ROCm's HIP runtime; reinstall it", "the runtime",
+                                           "no AMD GPU"};
 
 typedef struct hip_state {
     void *lib;
@@ -258,44 +266,33 @@ static int k_malloc(const ha_backend *be, ha_alloc *a)
 {
     void *p = NULL;
     int st = CALL(hipMalloc, &p, PLAIN_SIZE);
-    snprintf(a->detail, sizeof a->detail, "hipMalloc(%u): %s", PLAIN_SIZE, hip_status_name(be, st));
-    a->ptr = p;
-    a->size = PLAIN_SIZE;
-    return st;
+    return ha_kind_result(a, p, PLAIN_SIZE, st, hip_status_name(be, st), "hipMalloc(%u)", PLAIN_SIZE);
 }
 
 static void k_free(const ha_backend *be, ha_alloc *a)
 {
     int st = CALL(hipFree, a->ptr);
-    if (st)
-        ha_log(HA_LOG_WARN, "hipFree: %s", hip_status_name(be, st));
+    ha_warn_failed("hipFree", st, hip_status_name(be, st));
 }
 
 static int k_host_malloc(const ha_backend *be, ha_alloc *a)
 {
     void *p = NULL;
     int st = CALL(hipHostMalloc, &p, PLAIN_SIZE, hipHostMallocMapped);
-    snprintf(a->detail, sizeof a->detail, "hipHostMalloc(Mapped): %s", hip_status_name(be, st));
-    a->ptr = p;
-    a->size = PLAIN_SIZE;
-    return st;
+    return ha_kind_result(a, p, PLAIN_SIZE, st, hip_status_name(be, st), "hipHostMalloc(Mapped)");
 }
 
 static void k_host_free(const ha_backend *be, ha_alloc *a)
 {
     int st = CALL(hipHostFree, a->ptr);
-    if (st)
-        ha_log(HA_LOG_WARN, "hipHostFree: %s", hip_status_name(be, st));
+    ha_warn_failed("hipHostFree", st, hip_status_name(be, st));
 }
 
 static int k_managed(const ha_backend *be, ha_alloc *a)
 {
     void *p = NULL;
     int st = CALL(hipMallocManaged, &p, PLAIN_SIZE, hipMemAttachGlobal);
-    snprintf(a->detail, sizeof a->detail, "hipMallocManaged(Global): %s", hip_status_name(be, st));
-    a->ptr = p;
-    a->size = PLAIN_SIZE;
-    return st;
+    return ha_kind_result(a, p, PLAIN_SIZE, st, hip_status_name(be, st), "hipMallocManaged(Global)");
 }
 
 /* Host memory the caller owns, registered with the runtime. */
@@ -318,8 +315,7 @@ static int k_registered(const ha_backend *be, ha_alloc *a)
 static void k_unregister(const ha_backend *be, ha_alloc *a)
 {
     int st = CALL(hipHostUnregister, a->ptr);
-    if (st)
-        ha_log(HA_LOG_WARN, "hipHostUnregister: %s", hip_status_name(be, st));
+    ha_warn_failed("hipHostUnregister", st, hip_status_name(be, st));
     ha_host_pages_free(a->ptr, a->size);
 }
 
@@ -353,11 +349,8 @@ static int k_finegrained(const ha_backend *be, ha_alloc *a)
 {
     void *p = NULL;
     int st = CALL(hipExtMallocWithFlags, &p, PLAIN_SIZE, hipDeviceMallocFinegrained);
-    snprintf(a->detail, sizeof a->detail, "hipExtMallocWithFlags(%u, Finegrained): %s", PLAIN_SIZE,
-             hip_status_name(be, st));
-    a->ptr = p;
-    a->size = PLAIN_SIZE;
-    return st;
+    return ha_kind_result(a, p, PLAIN_SIZE, st, hip_status_name(be, st), "hipExtMallocWithFlags(%u, Finegrained)",
+                          PLAIN_SIZE);
 }
 
 /* torch_allocator: hipMalloc is what the caching allocator carves, and
@@ -646,8 +639,7 @@ static int hip_pinned(const ha_backend *be, void **p, size_t n)
 static void hip_pinned_free(const ha_backend *be, void *p)
 {
     int st = CALL(hipHostFree, p);
-    if (st)
-        ha_log(HA_LOG_WARN, "hipHostFree: %s", hip_status_name(be, st));
+    ha_warn_failed("hipHostFree", st, hip_status_name(be, st));
 }
 
 static int hip_mem_info(const ha_backend *be, size_t *free_b, size_t *total)
@@ -691,26 +683,10 @@ static int hip_open(ha_backend *be, int device, char *why, size_t n)
         snprintf(why, n, "hip: %s%s", lwhy, broken ? "" : ": install ROCm or libamdhip64");
         return HA_EXIT_NO_RUNTIME;
     }
-    const char *missing = NULL, *not_code = NULL;
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
-#define LOAD_REQ(sym) p_##sym = (__typeof__(sym) *)dlsym(s.lib, XSTR(sym)); if (!p_##sym && !missing) missing = XSTR(sym); \
-    if (p_##sym && !ha_is_code((const void *)p_##sym) && !not_code) not_code = XSTR(sym);
-#define LOAD_OPT(sym) p_##sym = (__typeof__(sym) *)dlsym(s.lib, XSTR(sym)); \
-    if (p_##sym && !ha_is_code((const void *)p_##sym) && !not_code) not_code = XSTR(sym);
-    HIP_SYMS(LOAD_REQ, LOAD_OPT)
-#pragma GCC diagnostic pop
-    if (not_code) {
-        snprintf(why, n, "hip: libamdhip64's %s is not a function (it is data): this is not ROCm's HIP "
-                 "runtime; reinstall it", not_code);
+    int rc = ha_bind_entries(s.lib, hip_entries, sizeof hip_entries / sizeof *hip_entries, &hip_words, why, n);
+    if (rc != HA_EXIT_OK) {
         dlclose(s.lib);
-        return HA_EXIT_NO_RUNTIME;
-    }
-    if (missing) {
-        snprintf(why, n, "hip: libamdhip64 lacks %s: the runtime is older than this tool needs",
-                 missing);
-        dlclose(s.lib);
-        return HA_EXIT_NO_RUNTIME;
+        return rc;
     }
     ha_rtwatch_begin("libamdhip64", "hipInit");
     int st = CALL(hipInit, 0);
@@ -721,20 +697,8 @@ static int hip_open(ha_backend *be, int device, char *why, size_t n)
     }
     int count = 0;
     st = hip_device_count(be, &count);
-    if (!st && (count < 0 || count > HA_MAX_DEVICES)) {
-        snprintf(why, n, "hip: hipGetDeviceCount reported %d devices%s: the runtime is broken; reinstall it", count,
-                 count > HA_MAX_DEVICES ? ", more than any machine holds (" XSTR(HA_MAX_DEVICES) " here)" : "");
-        return HA_EXIT_NO_RUNTIME;
-    }
-    if (st || count == 0) {
-        snprintf(why, n, "hip: no AMD GPU (hipGetDeviceCount: %s, %d device(s))",
-                 hip_status_name(be, st), count);
-        return HA_EXIT_NO_DEVICE;
-    }
-    if (device >= count) {
-        snprintf(why, n, "device %d does not exist: hip has %d device(s)", device, count);
-        return HA_EXIT_USAGE;
-    }
+    if ((rc = ha_check_devices(&hip_words, "hipGetDeviceCount", st, hip_status_name(be, st), count, device, why, n)))
+        return rc;
     ha_rtwatch_begin("libamdhip64", "hipSetDevice");
     st = CALL(hipSetDevice, device);
     ha_rtwatch_end();
