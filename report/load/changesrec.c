@@ -83,11 +83,18 @@ int chg_load(const char *path, chg_record *out, char **err)
         free(rerr);
         return -1;
     }
+    int rc = chg_read_buffer(path, buf, len, out, err);
+    free(buf);
+    return rc;
+}
+
+int chg_read_buffer(const char *name, char *buf, size_t len, chg_record *out, char **err)
+{
+    memset(out, 0, sizeof *out);
+    *err = NULL;
     json_t *j;
     int root;
-    int rc = ld_parse_checked(path, buf, len, false, HF_ROOT_CHANGES, &j, &root, err);
-    free(buf);
-    if (rc)
+    if (ld_parse_checked(name, buf, len, false, HF_ROOT_CHANGES, &j, &root, err) != 0)
         return -1;
     bool ok = true;
     out->results = str(j, HF_CHG_RESULTS, &ok);
@@ -99,7 +106,7 @@ int chg_load(const char *path, chg_record *out, char **err)
     json_decref(j);
     if (!ok) {
         chg_free(out);
-        *err = rf_printf("%s: out of memory", path);
+        *err = rf_printf("%s: out of memory", name);
         return -1;
     }
     return 0;

@@ -47,6 +47,9 @@ typedef struct chg_record {
  * with a malloc'd one-line reason in *err, starting with path; *out is
  * then empty. */
 int chg_load(const char *path, chg_record *out, char **err);
+/* The same from buf[0..len) (left as it was: the parse reads it, never
+ * past len); name prefixes every message. */
+int chg_read_buffer(const char *name, char *buf, size_t len, chg_record *out, char **err);
 void chg_free(chg_record *c);
 
 #endif
