@@ -86,10 +86,19 @@ typedef struct bench {
 /* What the process runner (procrun.c) may see of b, and fill. */
 static inline bench_procs_view bench_procs_of(bench *b)
 {
-    return (bench_procs_view){b->rows,      b->nrows,           b->procs,           &b->nprocs,
-                              b->nprocs_requested, b->process_index, b->order_seed, b->worker_out,
-                              &b->cpu,      &b->state,          &b->order_log,      b->have_allowed ? &b->allowed : NULL,
-                              &b->ab};
+    return (bench_procs_view){.rows = b->rows,
+                              .nrows = b->nrows,
+                              .procs = b->procs,
+                              .nprocs = &b->nprocs,
+                              .nprocs_requested = b->nprocs_requested,
+                              .process_index = b->process_index,
+                              .order_seed = b->order_seed,
+                              .worker_out = b->worker_out,
+                              .cpu = &b->cpu,
+                              .state = &b->state,
+                              .order_log = &b->order_log,
+                              .allowed = b->have_allowed ? &b->allowed : NULL,
+                              .ab = &b->ab};
 }
 
 /* The headline, found once in the rows and then printed and recorded. */

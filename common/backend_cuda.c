@@ -225,7 +225,8 @@ static int k_mem_alloc(const ha_backend *be, ha_alloc *a)
     (void)be;
     CUdeviceptr p = 0;
     int st = CALL(cuMemAlloc, &p, PLAIN_SIZE);
-    return ha_kind_result(a, (void *)(uintptr_t)p, PLAIN_SIZE, st, cu_status_name(be, st), "cuMemAlloc(%u)", PLAIN_SIZE);
+    return ha_kind_result(a, (void *)(uintptr_t)p, PLAIN_SIZE, st, cu_status_name(be, st), "cuMemAlloc(%u)",
+                          PLAIN_SIZE);
 }
 
 static void k_mem_free(const ha_backend *be, ha_alloc *a)
@@ -251,7 +252,8 @@ static int k_managed(const ha_backend *be, ha_alloc *a)
 {
     CUdeviceptr p = 0;
     int st = CALL(cuMemAllocManaged, &p, PLAIN_SIZE, CU_MEM_ATTACH_GLOBAL);
-    return ha_kind_result(a, (void *)(uintptr_t)p, PLAIN_SIZE, st, cu_status_name(be, st), "cuMemAllocManaged(GLOBAL)");
+    return ha_kind_result(a, (void *)(uintptr_t)p, PLAIN_SIZE, st, cu_status_name(be, st),
+                          "cuMemAllocManaged(GLOBAL)");
 }
 
 /* Host memory the caller owns, registered with the driver. */
