@@ -4,8 +4,9 @@ of a family's rows? For every plain run of the given campaign folders
 value are taken against the run's steadiest process (the smallest); per
 family, the rows' excess is tabulated by the loop's excess, and the slope
 of log row on log loop is printed: 1 means the division takes the state
-out, more means the rows slow by more than the loop (STEADY_MARGIN in
-report/derive/rowest.h leaves such processes out of those families).
+out, more means the rows slow by more than the loop (compare's steady
+margin, --steady-margin, report/derive/rowest.h, leaves such processes out
+of those families).
   python3 tools/diag/slow_state.py results/gate-proc-h200/m5 ..."""
 import glob
 import gzip
