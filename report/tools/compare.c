@@ -378,6 +378,10 @@ int main(int argc, char **argv)
         return ha_usage_error("compare", "give two run folders, an A/B session's folder, or --series and a results folder");
     if (ser && junit)
         return ha_usage_error("compare", "--junit takes one pair, not --series");
+    /* an A/B session is judged on its paired rounds (abjudge.c): no process is left out there */
+    if (!ser && nd == 1 && (steady_pct >= 0 || contended_pct >= 0))
+        return ha_usage_error("compare", "--steady-margin and --contended-share choose the processes of two runs; "
+                                         "an A/B session's rounds are judged in pairs: give two run folders");
     for (int i = 0; i < thresholds.n; i++) {
         char err[200];
         if (regress_set_threshold(&cfg, thresholds.v[i], err, sizeof err) != 0) {

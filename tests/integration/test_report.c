@@ -475,6 +475,14 @@ static void the_process_rules_are_compare_options(void **s)
         fail_msg("compare keeping every process exited %d, %d notes of processes left out:\n%s", rc, left_out, it_out);
     assert_int_equal(it_sh("grep -c \"rules other than the gate's own: a steady margin of 1e+09 %% and a contended share of 0 %%\" %s/rules.json",
                            tmp), 0);
+    /* an A/B session's rounds are judged in pairs: the rules have nothing to choose, and say so */
+    if (it_sh("ls -d results/ab-h200/m13/*/ | head -1") == 0 && it_out[0]) {
+        char ab[400];
+        snprintf(ab, sizeof ab, "%.*s", (int)strcspn(it_out, "\n"), it_out);
+        rc = it_sh("report/compare %s --steady-margin 20", ab);
+        if (rc != 2 || !strstr(it_out, "an A/B session's rounds are judged in pairs"))
+            fail_msg("compare on an A/B session with --steady-margin exited %d:\n%s", rc, it_out);
+    }
     for (int i = 0; i < 2; i++) {
         rc = it_sh("report/compare %s44Z-vm-cuda-dev0 %s44Z-vm-cuda-dev0 %s", m22, m22,
                        i ? "--contended-share 101" : "--steady-margin -5");
