@@ -378,10 +378,12 @@ int main(int argc, char **argv)
         return ha_usage_error("compare", "give two run folders, an A/B session's folder, or --series and a results folder");
     if (ser && junit)
         return ha_usage_error("compare", "--junit takes one pair, not --series");
-    /* an A/B session is judged on its paired rounds (abjudge.c): no process is left out there */
-    if (!ser && nd == 1 && (steady_pct >= 0 || contended_pct >= 0))
-        return ha_usage_error("compare", "--steady-margin and --contended-share choose the processes of two runs; "
-                                         "an A/B session's rounds are judged in pairs: give two run folders");
+    /* an A/B session is judged on its paired rounds (abjudge.c), at its own
+     * threshold and with no process left out: these options change nothing there */
+    if (!ser && nd == 1 && (steady_pct >= 0 || contended_pct >= 0 || thresholds.n))
+        return ha_usage_error("compare", "--threshold, --steady-margin and --contended-share judge two runs; an A/B "
+                                         "session's rounds are judged in pairs at the session's own threshold "
+                                         "(docs/gate.md): give two run folders");
     for (int i = 0; i < thresholds.n; i++) {
         char err[200];
         if (regress_set_threshold(&cfg, thresholds.v[i], err, sizeof err) != 0) {

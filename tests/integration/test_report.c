@@ -479,9 +479,11 @@ static void the_process_rules_are_compare_options(void **s)
     if (it_sh("ls -d results/ab-h200/m13/*/ | head -1") == 0 && it_out[0]) {
         char ab[400];
         snprintf(ab, sizeof ab, "%.*s", (int)strcspn(it_out, "\n"), it_out);
-        rc = it_sh("report/compare %s --steady-margin 20", ab);
-        if (rc != 2 || !strstr(it_out, "an A/B session's rounds are judged in pairs"))
-            fail_msg("compare on an A/B session with --steady-margin exited %d:\n%s", rc, it_out);
+        for (int i = 0; i < 2; i++) {
+            rc = it_sh("report/compare %s %s", ab, i ? "--threshold query=10" : "--steady-margin 20");
+            if (rc != 2 || !strstr(it_out, "an A/B session's rounds are judged in pairs"))
+                fail_msg("compare on an A/B session with a two-run option exited %d:\n%s", rc, it_out);
+        }
     }
     for (int i = 0; i < 2; i++) {
         rc = it_sh("report/compare %s44Z-vm-cuda-dev0 %s44Z-vm-cuda-dev0 %s", m22, m22,
