@@ -51,6 +51,12 @@ static void json_stats(jw *w, const bench_row *r)
     hw_num(w, HF_ST_SPREAD, r->st.spread);
 }
 
+/* A row holds what was measured and how, never a figure that follows from
+ * it (F_DERIVED in fields.def): the reader derives the statistics, the
+ * share of the harness and process 1's block medians from samples_ns and
+ * block_state_ns (report/load/onread.c), as pyperf derives from a run's
+ * values. The other processes' block medians are their measurements here:
+ * a worker sends nothing finer. */
 static void json_row(jw *w, const bench_row *r)
 {
     jw_obj(w);
@@ -67,19 +73,14 @@ static void json_row(jw *w, const bench_row *r)
         hw_int(w, HF_ROW_LOOP_STATUS, r->status);
         hw_uint(w, HF_ROW_FALLBACKS, r->fallbacks);
         hw_uint(w, HF_ROW_BATCH, r->batch);
-        hw_uint(w, HF_ROW_N, r->nsamples);
         hw_uint(w, HF_ROW_BLOCK_SAMPLES, r->block_samples);
         hw_bool(w, HF_ROW_CAPPED, r->capped);
-        json_stats(w, r);
-        hw_uint(w, HF_ROW_OUTLIERS, r->st.outliers);
-        hw_bool(w, HF_ROW_SLOW_FIRST, r->st.slow_first);
         hw_num(w, HF_ROW_FIRST_BATCH, r->first_batch_ns);
         hw_num(w, HF_ROW_OVERHEAD, r->overhead_ns);
-        hw_num(w, HF_ROW_OVERHEAD_PCT, r->overhead_pct);
         hw_uint(w, HF_ROW_RETAKEN, r->retaken);
         hw_arr_flat(w, HF_ROW_SAMPLES);
         for (size_t i = 0; i < r->nsamples; i++)
-            jw_dbl_prec(w, r->samples[i], 5);
+            jw_dbl_prec(w, r->samples[i], BENCH_SAMPLE_DIGITS);
         jw_arr_end(w);
         hw_arr_flat(w, HF_ROW_BLOCK_STATE);
         for (size_t i = 0; i < r->nblocks; i++)
@@ -90,7 +91,7 @@ static void json_row(jw *w, const bench_row *r)
             jw_int(w, r->block_cpu[i]);
         jw_arr_end(w);
         hw_arr(w, HF_ROW_BY_PROCESS);
-        for (int p = 0; p < BENCH_MAX_PROCS; p++) {
+        for (int p = 1; p < BENCH_MAX_PROCS; p++) {
             if (!r->nproc_med[p])
                 continue;
             jw_obj(w);
@@ -118,31 +119,16 @@ static void json_point(jw *w, int id, const bench_row *r)
     jw_obj_end(w);
 }
 
+/* The bench's choice of kinds; the figures are the rows', read from them. */
 static void json_headline(const headline *h, jw *w)
 {
     if (!h->kind) {
         hw_null(w, HF_HEADLINE);
         return;
     }
-    const bench_row *fast = h->fast, *slow = h->slow;
     hw_obj(w, HF_HEADLINE);
     hw_str(w, HF_HL_FAST_KIND, h->kind);
-    hw_str(w, HF_HL_SLOW_KIND, slow ? slow->kind : NULL);
-    hw_num(w, HF_HL_FAST_MEDIAN, fast ? fast->st.median : NAN);
-    hw_num(w, HF_HL_SLOW_MEDIAN, slow ? slow->st.median : NAN);
-    hw_num(w, HF_HL_SLOW_OVER_FAST, fast && slow ? slow->st.median / fast->st.median : NAN);
-    hw_bool(w, HF_HL_BAR, fast && fast->comparable_to_bar);
-    hw_arr(w, HF_HL_HARDENED);
-    for (size_t i = 0; i < h->nhard; i++) {
-        jw_obj(w);
-        hw_str(w, HF_HLH_CANDIDATE, h->hard[i].q);
-        hw_num(w, HF_HLH_MEDIAN, h->hard[i].h->st.median);
-        hw_num(w, HF_HLH_OVERHEAD, h->hard[i].h->st.median - fast->st.median);
-        hw_num(w, HF_HLH_OVERHEAD_PCT, 100 * (h->hard[i].h->st.median - fast->st.median) / fast->st.median);
-        hw_num(w, HF_HLH_ALONE, h->hard[i].d ? h->hard[i].d->st.median : NAN);
-        jw_obj_end(w);
-    }
-    jw_arr_end(w);
+    hw_str(w, HF_HL_SLOW_KIND, h->slow ? h->slow->kind : NULL);
     jw_obj_end(w);
 }
 

@@ -3,6 +3,8 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "jsonw.h"
+
 static double time_batch(bench_fn f, bench_ctx *c, size_t n)
 {
     double t0 = ha_clock_ns();
@@ -67,9 +69,13 @@ static double stretched_batch(bench_fn f, bench_ctx *c, size_t n, double slowdow
 
 void bench_take(bench_fn f, bench_ctx *c, bench_row *r, size_t n, double slowdown)
 {
+    size_t first = r->nsamples;
     for (size_t i = 0; i < n; i++)
         r->samples[r->nsamples++] = slowdown > 0 ? stretched_batch(f, c, r->batch, slowdown)
                                                  : time_batch(f, c, r->batch);
+    /* after the block, so no rounding runs between its timed batches */
+    for (size_t i = first; i < r->nsamples; i++)
+        r->samples[i] = jw_dbl_as_written(r->samples[i], BENCH_SAMPLE_DIGITS);
 }
 
 void bench_summarise(bench_fn f, bench_row *r, const ha_clock_info *ci, double empty_ns)

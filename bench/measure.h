@@ -59,8 +59,14 @@ void bench_calibrate(bench_fn f, bench_ctx *c, long warmup, double warm_s, const
  * blocks of r->block_samples (set here) over `rounds` blocks. */
 size_t bench_plan_samples(const bench_plan *plan, long rounds, bench_row *r);
 
-/* Appends n samples of r->batch operations. slowdown (test only, normally
- * 0) stretches each batch by that fraction of its own time. */
+/* The significant digits a sample keeps, here and in the record: the
+ * reader derives every figure from the record's samples (onread.c), so the
+ * bench keeps them as written and its own figures are the readers'. */
+#define BENCH_SAMPLE_DIGITS 5
+
+/* Appends n samples of r->batch operations, each kept to
+ * BENCH_SAMPLE_DIGITS once the block is timed. slowdown (test only,
+ * normally 0) stretches each batch by that fraction of its own time. */
 void bench_take(bench_fn f, bench_ctx *c, bench_row *r, size_t n, double slowdown);
 
 /* Statistics and the harness's share, once every sample is in. empty_ns

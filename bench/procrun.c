@@ -31,13 +31,9 @@ unsigned long long bench_proc_seed(int index)
 /* The medians of a row's uncontended blocks, in order; their count. */
 static size_t block_medians(const bench_row *r, double *out)
 {
-    size_t per = r->block_samples, n = 0;
-    if (r->skipped || per == 0)
+    if (r->skipped)
         return 0;
-    for (size_t k = 0; k < r->nblocks && (k + 1) * per <= r->nsamples; k++)
-        if (!(r->block_state[k] < 0))
-            out[n++] = ha_proc_value(r->samples + k * per, per);
-    return n;
+    return ha_block_medians(r->samples, r->nsamples, r->block_samples, r->block_state, r->nblocks, out);
 }
 
 static int keep_blocks(bench_row *r, int p, const double *v, size_t n)

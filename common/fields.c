@@ -7,17 +7,21 @@ const ha_field ha_fields[HF_COUNT] = {
 #define HF(ID, PARENT, KEY, TYPES, ELEM, UNIT, MIN, MAX, SINCE, VALS, DOC)                                   \
     [HF_##ID] = {#ID, KEY, HF_##PARENT, TYPES, ELEM, UNIT, MIN, MAX, SINCE, VALS, DOC},
 #define HU(C, G)
+#define HUD(C, G)
 #include "fields.def"
 #undef HF
 #undef HU
+#undef HUD
 };
 
 const ha_field_use ha_field_uses[] = {
 #define HF(ID, PARENT, KEY, TYPES, ELEM, UNIT, MIN, MAX, SINCE, VALS, DOC)
-#define HU(C, G) {HF_##C, HF_##G},
+#define HU(C, G) {HF_##C, HF_##G, 0},
+#define HUD(C, G) {HF_##C, HF_##G, F_DERIVED},
 #include "fields.def"
 #undef HF
 #undef HU
+#undef HUD
 };
 const size_t ha_nfield_uses = sizeof ha_field_uses / sizeof ha_field_uses[0];
 
@@ -31,6 +35,26 @@ bool ha_field_member(int container, int field)
         if (ha_field_uses[i].container == container && ha_field_member(ha_field_uses[i].group, field))
             return true;
     return false;
+}
+
+bool ha_field_derived(int container, int field)
+{
+    if (ha_fields[field].types & F_DERIVED)
+        return ha_field_member(container, field);
+    for (size_t i = 0; i < ha_nfield_uses; i++)
+        if (ha_field_uses[i].container == container && ha_field_member(ha_field_uses[i].group, field) &&
+            ((ha_field_uses[i].flags & F_DERIVED) || ha_field_derived(ha_field_uses[i].group, field)))
+            return true;
+    return false;
+}
+
+int ha_schema_last_added(void)
+{
+    int v = 1;
+    for (int i = 1; i < HF_COUNT; i++)
+        if (ha_fields[i].since > v)
+            v = ha_fields[i].since;
+    return v;
 }
 
 bool ha_field_value_ok(int id, const char *s)

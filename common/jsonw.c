@@ -6,6 +6,7 @@
 
 #include <inttypes.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 void jw_init(jw *w, FILE *f, bool pretty)
@@ -154,6 +155,15 @@ void jw_dbl_prec(jw *w, double v, int digits)
     }
     before_value(w);
     fprintf(w->f, "%.*g", digits, v);
+}
+
+double jw_dbl_as_written(double v, int digits)
+{
+    if (!isfinite(v))
+        return v;
+    char text[64];
+    snprintf(text, sizeof text, "%.*g", digits, v);
+    return strtod(text, NULL);
 }
 
 void jw_bool(jw *w, bool v)

@@ -36,6 +36,9 @@ void jw_uint(jw *w, uint64_t v);
 void jw_dbl(jw *w, double v); /* non-finite writes null: JSON has no NaN */
 /* With digits significant digits: raw samples need no more than the clock gives. */
 void jw_dbl_prec(jw *w, double v, int digits);
+/* v as jw_dbl_prec writes it and a reader parses it back: a tool that keeps
+ * its values so derives from them what every reader of its record will. */
+double jw_dbl_as_written(double v, int digits);
 void jw_bool(jw *w, bool v);
 void jw_null(jw *w);
 

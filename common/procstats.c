@@ -9,6 +9,16 @@
 
 double ha_proc_value(const double *blocks, size_t n) { return ha_median(blocks, n); }
 
+size_t ha_block_medians(const double *samples, size_t nsamples, size_t per, const double *state, size_t nstate,
+                        double *out)
+{
+    size_t n = 0;
+    for (size_t k = 0; per && k < nstate && (k + 1) * per <= nsamples; k++)
+        if (!(state[k] < 0))
+            out[n++] = ha_median(samples + k * per, per);
+    return n;
+}
+
 double ha_proc_fast_value(const double *blocks, size_t n)
 {
     double least = NAN;

@@ -44,6 +44,14 @@ typedef struct ha_proc_ratio {
  * reordered); NaN for none. */
 double ha_proc_value(const double *blocks, size_t n);
 
+/* A process's block medians from its samples, the one rule the bench
+ * (bench/procrun.c) and the reader of a record (report/load/onread.c)
+ * share: samples hold blocks of per in order, state[k] < 0 marks block k
+ * kept on a contended CPU, which gives none. At most nstate values into
+ * out; their count. */
+size_t ha_block_medians(const double *samples, size_t nsamples, size_t per, const double *state, size_t nstate,
+                        double *out);
+
 /* One process's value in the host core's fast state: the least of its
  * block medians; NaN for none. On the H200 machines a process's blocks
  * move between two levels (55 and 95 ns for one row in one process) as

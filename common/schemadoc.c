@@ -17,7 +17,9 @@ static void path(int id, char *out, size_t n)
     path(f->parent, up, sizeof up);
     const ha_field *p = &ha_fields[f->parent];
     bool arr = (p->types & T_ARR) && !(p->types & (F_ROOT | F_GROUP));
-    snprintf(out, n, "%s%s%s%s", up, arr ? "[]" : "", up[0] ? "." : "", f->key);
+    int k = snprintf(out, n, "%s%s%s%s", up, arr ? "[]" : "", up[0] ? "." : "", f->key);
+    if (k < 0 || (size_t)k >= n) /* the table's paths are short; never a cut one on the page */
+        snprintf(out, n, "(a path longer than %zu bytes: %s)", n, f->key);
 }
 
 static void types(const ha_field *f, char *out, size_t n)
@@ -55,9 +57,12 @@ static void row(FILE *o, int id)
     char p[256], t[64];
     path(id, p, sizeof p);
     types(f, t, sizeof t);
-    char req[48];
+    char req[96];
     if (f->since == 0)
         snprintf(req, sizeof req, "optional");
+    else if (f->types & F_DERIVED)
+        snprintf(req, sizeof req, "up to v%d%s; derived on read from v%d", HA_SCHEMA_DERIVED_ON_READ - 1,
+                 f->types & F_MEAS ? ", if measured" : "", HA_SCHEMA_DERIVED_ON_READ);
     else if (f->since == 1)
         snprintf(req, sizeof req, "always%s", f->types & F_MEAS ? ", if measured" : "");
     else
@@ -101,9 +106,14 @@ static void uses(FILE *o, int container)
         if (!under)
             continue;
         for (size_t i = 0; i < ha_nfield_uses; i++)
-            if (ha_field_uses[i].container == id && id != container)
-                fprintf(o, "| `%s%s` | | | | | and every field of *%s* |\n", p,
-                        ha_fields[id].types & T_ARR ? "[]" : "", ha_fields[ha_field_uses[i].group].key);
+            if (ha_field_uses[i].container == id && id != container) {
+                char when[96] = "";
+                if (ha_field_uses[i].flags & F_DERIVED)
+                    snprintf(when, sizeof when, "up to v%d; derived on read from v%d ", HA_SCHEMA_DERIVED_ON_READ - 1,
+                             HA_SCHEMA_DERIVED_ON_READ);
+                fprintf(o, "| `%s%s` | | | | %s| and every field of *%s* |\n", p,
+                        ha_fields[id].types & T_ARR ? "[]" : "", when, ha_fields[ha_field_uses[i].group].key);
+            }
     }
 }
 
@@ -118,9 +128,12 @@ void ha_schema_markdown(FILE *o)
                "name and linked into place when complete; an existing file is never replaced. A record "
                "may be stored gzip-compressed (`NAME.json.gz`, `make compact-results`); every reader takes "
                "both, and the manifest's size and SHA-256 are those of the JSON inside.\n\n"
-               "*Required*: `always` — every record of schema version 1 and 2 has it; `from v2` — records "
+               "*Required*: `always` — every record has it; `from v2` — records "
                "of version 2 have it and older ones may not; `if measured` — only where its object says "
-               "it was measured (a bench row not skipped, a throughput entry measured). The report tools "
+               "it was measured (a bench row not skipped, a throughput entry measured); `up to v3; derived "
+               "on read from v4` — a figure that follows from the record's measurements: records from "
+               "version 4 leave it out, the report tools derive it from them (`report/load/onread.c`), "
+               "and a record of version 4 that carries it is refused. The report tools "
                "refuse a record that breaks any line below, naming the file, the place and what was "
                "expected.\n\n");
     for (int k = 0; k < HF_COUNT; k++) {

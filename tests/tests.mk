@@ -15,6 +15,12 @@ $(BUILD)/tests/%: tests/unit/%.c $(LIBCOMMON) $(BUILD)/fix/refpool.o $(FILTER_OB
 	@mkdir -p $(dir $@)
 	$(CC) $(BASE) -Ifix $(CFLAGS) $(LDFLAGS) $< $(BUILD)/fix/refpool.o $(FILTER_OBJ) $(LIBCOMMON) -o $@ $(CMOCKA) $(JANSSON) $(LIBS)
 
+# The bench's sampling alone: linked with bench/measure.c (the test stubs
+# its one call into paths.c).
+$(BUILD)/tests/test_measure: tests/unit/test_measure.c bench/measure.c bench/measure.h $(LIBCOMMON) $(FILTER_OBJ)
+	@mkdir -p $(dir $@)
+	$(CC) $(BASE) -Ibench $(CFLAGS) $(LDFLAGS) $< bench/measure.c $(FILTER_OBJ) $(LIBCOMMON) -o $@ $(CMOCKA) $(JANSSON) $(LIBS)
+
 # compare's judgement, on synthetic runs: linked with the report code.
 REPORT_UNIT_SRC := $(wildcard tests/unit/report/test_*.c)
 REPORT_UNIT_BIN := $(REPORT_UNIT_SRC:tests/unit/report/%.c=$(BUILD)/tests/report_%)

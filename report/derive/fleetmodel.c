@@ -191,7 +191,8 @@ int fleet_load(fleet *fl, const char *dir, char **err)
         }
         free(p);
         long long sv = r.has[RUN_ENV] ? r.envrec.schema_version : r.probe.head.schema_version;
-        if (sv < HA_SCHEMA_VERSION)
+        /* only a version that added a field leaves one empty (4 moved figures to the reader) */
+        if (sv < ha_schema_last_added())
             note(fl, "%s: records of schema version %lld, older than this reader's %d: a field added since is "
                      "empty in its row, and marked if the others have it\n", names[i], sv, HA_SCHEMA_VERSION);
         if (!r.complete) {

@@ -94,7 +94,7 @@ int chg_read_buffer(const char *name, char *buf, size_t len, chg_record *out, ch
     *err = NULL;
     json_t *j;
     int root;
-    if (ld_parse_checked(name, buf, len, false, HF_ROOT_CHANGES, &j, &root, err) != 0)
+    if (ld_parse_checked(name, buf, len, HF_ROOT_CHANGES, &j, &root, err) != 0)
         return -1;
     bool ok = true;
     out->results = str(j, HF_CHG_RESULTS, &ok);

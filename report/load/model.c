@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 
 #include "fields.h"
+#include "onread.h"
 #include "parse.h"
 #include "parsearena.h"
 #include "readfile.h"
@@ -514,6 +515,12 @@ static void read_rows(m_run *r, const json_t *root, m_bench *b)
             d->procs[k].process = gi(p, HF_RBP_PROCESS, 0);
             numbers(r, p, HF_RBP_BLOCKS, &d->procs[k].blocks, &d->procs[k].nblocks);
         }
+        if (b->head.schema_version >= HA_SCHEMA_DERIVED_ON_READ)
+            onread_row(r, d);
+        if (!r->keep_samples) {
+            d->samples = NULL;
+            d->nsamples = 0;
+        }
     }
 }
 
@@ -583,6 +590,8 @@ static void read_bench(m_run *r, const json_t *root, m_bench *b)
     read_sweep(r, ld_get(root, HF_SWEEP), b);
     split_sides(r, b);
     index_rows(r, b);
+    if (b->head.schema_version >= HA_SCHEMA_DERIVED_ON_READ)
+        onread_headline(b);
 }
 
 static void read_pool(m_run *r, const json_t *root, m_pool *p)
@@ -693,19 +702,15 @@ int m_read_buffer(m_run *r, const char *buf, size_t len, char **err)
     memset(r, 0, sizeof *r);
     r->path = strdup("(buffer)");
     r->name = strdup("(buffer)");
-    char *copy = malloc(len + 1);
-    if (!r->path || !r->name || !copy) {
-        free(copy);
+    r->keep_samples = true;
+    if (!r->path || !r->name) {
         m_free_run(r);
         *err = rf_printf("out of memory");
         return -1;
     }
-    memcpy(copy, buf, len);
     json_t *j;
     int root;
-    int rc = ld_parse_checked("(buffer)", copy, len, false, HF_NONE, &j, &root, err);
-    free(copy);
-    if (rc) {
+    if (ld_parse_checked("(buffer)", buf, len, HF_NONE, &j, &root, err) != 0) {
         m_free_run(r); /* a refused record leaves nothing to free */
         return -1;
     }
@@ -832,7 +837,7 @@ static int whole(m_run *tmp, const char *path, char **why)
     }
     json_t *j = NULL;
     int root = HF_NONE;
-    int rc = ld_parse_checked("MANIFEST.json", buf, len, false, HF_ROOT_MANIFEST, &j, &root, &err);
+    int rc = ld_parse_checked("MANIFEST.json", buf, len, HF_ROOT_MANIFEST, &j, &root, &err);
     free(buf);
     if (rc) {
         *why = err;
@@ -971,7 +976,8 @@ static int read_records(m_run *r, const char *path, const char *const files[RUN_
         json_t *j = NULL;
         int root;
         pa_begin();
-        int rc = ld_parse_checked(which, buf, len, !(flags & M_WITH_SAMPLES), run_roots[i], &j, &root, &e);
+        r->keep_samples = flags & M_WITH_SAMPLES;
+        int rc = ld_parse_checked(which, buf, len, run_roots[i], &j, &root, &e);
         free(buf);
         free(which);
         if (rc) {

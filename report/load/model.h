@@ -367,6 +367,7 @@ typedef struct m_run {
     bool has_torch;
     m_derived d;
     m_arena *arena;
+    bool keep_samples; /* M_WITH_SAMPLES: the rows keep the samples their figures came from */
     /* An A/B session's side B, run by run_all.sh --ab after side A with
      * B's variables or B's build: its env, probe and pool records, sealed
      * by this run's manifest (the bench record above holds both sides).
@@ -377,7 +378,7 @@ typedef struct m_run {
 
 enum {
     M_ALLOW_INCOMPLETE = 1, /* load a run that is not whole, marked so */
-    M_WITH_SAMPLES = 2,     /* read the raw samples (compare); otherwise dropped while parsing */
+    M_WITH_SAMPLES = 2,     /* keep the raw samples (compare); otherwise dropped once read */
 };
 
 /* Reads and checks every record of the run folder at path, and nothing

@@ -8,56 +8,8 @@
 #include "readfile.h"
 #include "validate.h"
 
-/* Empties every raw-samples array in place (its key: [numbers]):
- * the report needs the statistics, and the samples are most of a bench
- * record. An array holding anything but number characters is left for the
- * parse, which then refuses it. Strings are stepped over whole. */
-static size_t drop_samples(char *buf, size_t len)
+int ld_parse_checked(const char *name, const char *buf, size_t len, int want, json_t **out, int *root, char **err)
 {
-    char key[64];
-    snprintf(key, sizeof key, "\"%s\"", ha_fkey(HF_ROW_SAMPLES));
-    const size_t klen = strlen(key);
-    static bool numeric[256];
-    if (!numeric['0'])
-        for (const char *c = "0123456789.eE+-, \n\tnul"; *c; c++)
-            numeric[(unsigned char)*c] = true;
-    size_t w = 0;
-    for (size_t i = 0; i < len;) {
-        if (buf[i] != '"') {
-            buf[w++] = buf[i++];
-            continue;
-        }
-        if (len - i > klen && !memcmp(buf + i, key, klen)) {
-            size_t j = i + klen;
-            while (j < len && (buf[j] == ' ' || buf[j] == ':' || buf[j] == '\n'))
-                j++;
-            size_t k = j + 1;
-            while (j < len && buf[j] == '[' && k < len && numeric[(unsigned char)buf[k]])
-                k++;
-            if (j < len && buf[j] == '[' && k < len && buf[k] == ']') {
-                memmove(buf + w, buf + i, j + 1 - i);
-                w += j + 1 - i;
-                i = k;
-                continue;
-            }
-        }
-        buf[w++] = buf[i++];
-        while (i < len && buf[i] != '"') {
-            if (buf[i] == '\\' && i + 1 < len)
-                buf[w++] = buf[i++];
-            buf[w++] = buf[i++];
-        }
-        if (i < len)
-            buf[w++] = buf[i++];
-    }
-    return w;
-}
-
-int ld_parse_checked(const char *name, char *buf, size_t len, bool summary, int want, json_t **out, int *root,
-                     char **err)
-{
-    if (summary)
-        len = drop_samples(buf, len);
     json_error_t je;
     json_t *j = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &je);
     if (!j) {
@@ -87,7 +39,7 @@ int ld_parse_checked(const char *name, char *buf, size_t len, bool summary, int 
     }
     char *why = NULL;
     if (v_check(j, r, json_integer_value(sv), &why) != 0 ||
-        (r == HF_ROOT_BENCH && v_bench_processes(j, &why) != 0)) {
+        (r == HF_ROOT_BENCH && v_bench_processes(j, json_integer_value(sv), &why) != 0)) {
         *err = rf_printf("%s: %s", name, why ? why : "out of memory");
         free(why);
         json_decref(j);

@@ -8,8 +8,10 @@
 #include "fields.h"
 #include "readfile.h"
 
-/* Each container's members, worked out once from the table. */
+/* Each container's members, worked out once from the table, and which of
+ * them are figures derived from the container's measurements (F_DERIVED). */
 static int *members[HF_COUNT];
+static bool *derived[HF_COUNT];
 static int nmembers[HF_COUNT];
 
 static void index_members(void)
@@ -22,11 +24,17 @@ static void index_members(void)
         if (!(ha_fields[c].types & (T_OBJ | T_ARR)))
             continue;
         members[c] = malloc(HF_COUNT * sizeof *members[c]);
-        if (!members[c])
+        derived[c] = malloc(HF_COUNT * sizeof *derived[c]);
+        if (!members[c] || !derived[c]) {
+            free(members[c]);
+            members[c] = NULL;
             continue;
+        }
         for (int f = 1; f < HF_COUNT; f++)
-            if (!(ha_fields[f].types & (F_ROOT | F_GROUP)) && ha_field_member(c, f))
+            if (!(ha_fields[f].types & (F_ROOT | F_GROUP)) && ha_field_member(c, f)) {
+                derived[c][nmembers[c]] = ha_field_derived(c, f);
                 members[c][nmembers[c]++] = f;
+            }
     }
 }
 
@@ -177,10 +185,18 @@ static int object(vctx *v, const json_t *obj, int container)
         const ha_field *f = &ha_fields[id];
         snprintf(v->where + wl, sizeof v->where - wl, ".%s", f->key);
         const json_t *j = json_object_get(obj, f->key);
+        /* from HA_SCHEMA_DERIVED_ON_READ a figure has one source: the reader */
+        bool on_read = derived[container][k] && v->version >= HA_SCHEMA_DERIVED_ON_READ;
+        char version[24];
+        snprintf(version, sizeof version, "%lld", v->version);
+        if (j && on_read)
+            return fail(v, "a figure derived from the record's measurements, which records of schema version %s "
+                           "leave to the reader: a record that carries it says one thing twice%s",
+                        version, "");
         if (!j) {
-            bool required = f->since && v->version >= f->since && (!(f->types & F_MEAS) || meas);
+            bool required = f->since && v->version >= f->since && !on_read && (!(f->types & F_MEAS) || meas);
             if (required)
-                return fail(v, "missing (schema version %s%s)", v->version >= 3 ? "3" : v->version >= 2 ? "2" : "1", "");
+                return fail(v, "missing (schema version %s%s)", version, "");
             continue;
         }
         if (field(v, j, id))
@@ -214,8 +230,9 @@ static long long proc_id(const json_t *entry, int id)
     return json_is_integer(x) ? json_integer_value(x) : 0;
 }
 
-int v_bench_processes(const json_t *root, char **err)
+int v_bench_processes(const json_t *root, long long version, char **err)
 {
+    bool on_read = version >= HA_SCHEMA_DERIVED_ON_READ;
     const json_t *list = json_object_get(json_object_get(root, ha_fkey(HF_PROCS)), ha_fkey(HF_PROCS_LIST));
     size_t n = json_array_size(list), i, k;
     const json_t *e, *row;
@@ -237,6 +254,13 @@ int v_bench_processes(const json_t *root, char **err)
         listed[p] = true;
     }
     json_array_foreach(json_object_get(root, ha_fkey(HF_ROWS)), i, row) {
+        if (on_read && json_is_false(json_object_get(row, ha_fkey(HF_ROW_SKIPPED))) &&
+            !json_array_size(json_object_get(row, ha_fkey(HF_ROW_SAMPLES)))) {
+            *err = rf_printf("$.%s[%zu].%s: a measured row without samples, from which a record of schema "
+                             "version %lld has its figures derived", ha_fkey(HF_ROWS), i, ha_fkey(HF_ROW_SAMPLES),
+                             version);
+            goto done;
+        }
         memset(seen, 0, ((size_t)most + 1) * sizeof *seen);
         json_array_foreach(json_object_get(row, ha_fkey(HF_ROW_BY_PROCESS)), k, e) {
             long long p = proc_id(e, HF_RBP_PROCESS);
@@ -245,6 +269,12 @@ int v_bench_processes(const json_t *root, char **err)
                                  ha_fkey(HF_ROWS), i, ha_fkey(HF_ROW_BY_PROCESS), k, p,
                                  p >= 1 && p <= most && seen[p] ? "is given twice in one row"
                                                                 : "is not in processes.list");
+                goto done;
+            }
+            if (on_read && p == 1) {
+                *err = rf_printf("$.%s[%zu].%s[%zu]: process 1's block medians, which a record of schema version "
+                                 "%lld leaves to the reader (from samples_ns): a record that carries them says one "
+                                 "thing twice", ha_fkey(HF_ROWS), i, ha_fkey(HF_ROW_BY_PROCESS), k, version);
                 goto done;
             }
             seen[p] = true;

@@ -15,8 +15,10 @@ int v_check(const json_t *root, int root_field, long long version, char **err);
 
 /* A bench record's processes agree with themselves: each listed once in
  * processes.list, and each row's by_process names listed processes, each
- * once (a process repeated would be counted as several samples). 0, or -1
- * with *err (one line). */
-int v_bench_processes(const json_t *root, char **err);
+ * once (a process repeated would be counted as several samples). From
+ * schema version HA_SCHEMA_DERIVED_ON_READ a measured row has samples and
+ * by_process leaves process 1 out (both for report/load/onread.c). 0, or
+ * -1 with *err (one line). */
+int v_bench_processes(const json_t *root, long long version, char **err);
 
 #endif

@@ -545,9 +545,11 @@ static void bench_tables(FILE *f, const m_run *r, const md_opts *o)
                     md_text(x->skip_reason));
             continue;
         }
-        fprintf(f, "| %s | %s | %s | %s | %lld | %s | %s | %s | %lld × %lld | %.2f %% |\n", md_text(x->path),
+        /* a row whose median is 0 has no share to give: n/a, never "nan" */
+        fprintf(f, "| %s | %s | %s | %s | %lld | %s | %s | %s | %lld × %lld | %s |\n", md_text(x->path),
                 md_text(m_row_family(x)), md_text(x->kind), md_text(x->candidate), x->repeat,
-                fmt_ns(m_row_figure(r, x)->ns), uncertainty(r, x), fmt_ns(x->st.p99), x->n, x->batch, x->overhead_pct);
+                fmt_ns(m_row_figure(r, x)->ns), uncertainty(r, x), fmt_ns(x->st.p99), x->n, x->batch,
+                isfinite(x->overhead_pct) ? text_printf("%.2f %%", x->overhead_pct) : "n/a");
     }
     fprintf(f, "\n</details>\n\n");
 }

@@ -392,7 +392,7 @@ static bool judge_part(const crun *c, size_t part, size_t end, size_t to, jw *w,
         qsort(fs, nf, sizeof *fs, by_at_row);
     if (end - part < 8)
         printf("- %zu run(s) of schema %lld: too few for change points (at least 8: 4 on each side).\n", end - part,
-               c[part].schema);
+               c[end - 1].schema);
     for (size_t k = 0; k < nf;) {
         size_t j = k;
         while (j < nf && fs[j].at == fs[k].at)
@@ -448,11 +448,11 @@ static bool judge_class(const crun *c, size_t from, size_t to, jw *w, bool json)
             break;
         }
     for (size_t part = from, end; part < to; part = end) {
-        for (end = part + 1; end < to && c[end].schema == c[part].schema;)
+        for (end = part + 1; end < to && ha_schema_figures(c[end].schema) == ha_schema_figures(c[part].schema);)
             end++;
         if (end < to)
             printf("- A break before %s: its records are of schema %lld, those before of %lld; figures are not "
-                   "compared across it.\n", md_text(c[end].dir), c[end].schema, c[part].schema);
+                   "compared across it.\n", md_text(c[end].dir), c[end].schema, c[end - 1].schema);
         regression |= judge_part(c, part, end, to, w, json);
     }
     if (json) {

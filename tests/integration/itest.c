@@ -106,25 +106,113 @@ static bool path_starts_with(json_t *row, const char *prefix)
     return !strncmp(json_string_value(json_object_get(row, "path")), prefix, strlen(prefix));
 }
 
+static int by_value(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* A row's median: the one a schema-3 record carries, or (from schema 4,
+ * which leaves figures to the reader) the median of its samples. */
+static double row_median(const json_t *r)
+{
+    const json_t *m = json_object_get(r, "median_ns"), *samples = json_object_get(r, "samples_ns"), *x;
+    size_t n = json_array_size(samples), k;
+    if (m || !n)
+        return json_number_value(m);
+    double *v = malloc(n * sizeof *v), mid;
+    if (!v)
+        return NAN;
+    json_array_foreach(samples, k, x)
+        v[k] = json_number_value(x);
+    qsort(v, n, sizeof *v, by_value);
+    mid = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+    free(v);
+    return mid;
+}
+
+void it_scale_row(json_t *r, double factor)
+{
+    size_t k, p;
+    json_t *x, *proc;
+    /* set anew: a whole number in a record is a JSON integer, which json_real_set refuses */
+    if (json_object_get(r, "median_ns"))
+        json_object_set_new(r, "median_ns", json_real(json_number_value(json_object_get(r, "median_ns")) * factor));
+    json_t *samples = json_object_get(r, "samples_ns");
+    json_array_foreach(samples, k, x)
+        json_array_set_new(samples, k, json_real(json_number_value(x) * factor));
+    json_array_foreach(json_object_get(r, "by_process"), p, proc) {
+        json_t *blocks = json_object_get(proc, "block_medians_ns");
+        json_array_foreach(blocks, k, x)
+            json_array_set_new(blocks, k, json_real(json_number_value(x) * factor));
+    }
+}
+
+static void row_as_schema_3(json_t *r)
+{
+    json_t *samples = json_object_get(r, "samples_ns"), *x;
+    size_t n = json_array_size(samples), k, per = (size_t)json_integer_value(json_object_get(r, "block_samples"));
+    double *v = malloc((n ? n : 1) * sizeof *v), sum = 0, med = row_median(r);
+    if (!v)
+        abort(); /* a test helper: no run to make without memory */
+    json_t *blocks = json_array(), *state = json_object_get(r, "block_state_ns");
+    for (size_t b = 0; per && (b + 1) * per <= n && b < json_array_size(state); b++) {
+        if (json_number_value(json_array_get(state, b)) < 0)
+            continue;
+        json_t *one = json_pack("{s:[]}", "samples_ns");
+        for (k = 0; k < per; k++)
+            json_array_append(json_object_get(one, "samples_ns"), json_array_get(samples, b * per + k));
+        json_array_append_new(blocks, json_real(row_median(one)));
+        json_decref(one);
+    }
+    json_array_foreach(samples, k, x)
+        sum += v[k] = json_number_value(x);
+    qsort(v, n, sizeof *v, by_value);
+    double overhead = json_number_value(json_object_get(r, "overhead_ns"));
+    json_object_set_new(r, "n", json_integer((json_int_t)n));
+    json_object_set_new(r, "min_ns", json_real(v[0]));
+    json_object_set_new(r, "median_ns", json_real(med));
+    json_object_set_new(r, "p90_ns", json_real(v[(size_t)(0.9 * (double)(n - 1))]));
+    json_object_set_new(r, "p99_ns", json_real(v[(size_t)(0.99 * (double)(n - 1))]));
+    json_object_set_new(r, "max_ns", json_real(v[n - 1]));
+    json_object_set_new(r, "mean_ns", json_real(sum / (double)n));
+    json_object_set_new(r, "mad_ns", json_real(0));
+    json_object_set_new(r, "spread_ns", json_real(0));
+    json_object_set_new(r, "outliers", json_integer(0));
+    json_object_set_new(r, "slow_first_batch", json_false());
+    json_object_set_new(r, "overhead_pct", json_real(med > 0 ? 100 * overhead / med : 0));
+    if (json_array_size(blocks))
+        json_array_insert_new(json_object_get(r, "by_process"), 0,
+                              json_pack("{s:i, s:o}", "process", 1, "block_medians_ns", blocks));
+    else
+        json_decref(blocks);
+    free(v);
+}
+
+void it_as_schema_3(json_t *bench)
+{
+    size_t i;
+    json_t *r, *h = json_object_get(bench, "headline");
+    json_object_set_new(bench, "schema_version", json_integer(3));
+    json_array_foreach(json_object_get(bench, "rows"), i, r)
+        if (json_is_false(json_object_get(r, "skipped")) && json_array_size(json_object_get(r, "samples_ns")))
+            row_as_schema_3(r);
+    if (json_is_object(h)) {
+        const char *unknown[] = {"fast_median_ns", "slow_median_ns", "slow_over_fast"};
+        for (int k = 0; k < 3; k++)
+            json_object_set_new(h, unknown[k], json_null());
+        json_object_set_new(h, "fast_comparable_to_bar_read", json_false());
+        json_object_set_new(h, "hardened", json_array());
+    }
+}
+
 void it_slow_rows(json_t *bench, const char *prefix, double factor)
 {
-    size_t i, k;
-    json_t *r, *x;
-    json_array_foreach(json_object_get(bench, "rows"), i, r) {
-        if (!path_starts_with(r, prefix))
-            continue;
-        json_object_set_new(r, "median_ns", json_real(json_number_value(json_object_get(r, "median_ns")) * factor));
-        json_t *samples = json_object_get(r, "samples_ns");
-        json_array_foreach(samples, k, x)
-            json_array_set_new(samples, k, json_real(json_number_value(x) * factor));
-        size_t p;
-        json_t *proc;
-        json_array_foreach(json_object_get(r, "by_process"), p, proc) {
-            json_t *blocks = json_object_get(proc, "block_medians_ns");
-            json_array_foreach(blocks, k, x)
-                json_array_set_new(blocks, k, json_real(json_number_value(x) * factor));
-        }
-    }
+    size_t i;
+    json_t *r;
+    json_array_foreach(json_object_get(bench, "rows"), i, r)
+        if (path_starts_with(r, prefix))
+            it_scale_row(r, factor);
 }
 
 void it_steady_rows(json_t *bench, const char *prefix)
@@ -134,7 +222,7 @@ void it_steady_rows(json_t *bench, const char *prefix)
     json_array_foreach(json_object_get(bench, "rows"), i, r) {
         if (!path_starts_with(r, prefix))
             continue;
-        double m = json_number_value(json_object_get(r, "median_ns"));
+        double m = row_median(r);
         json_t *samples = json_object_get(r, "samples_ns");
         json_array_foreach(samples, k, x)
             json_array_set_new(samples, k, json_real(m * (1 + 0.005 * (double)(k % 5) - 0.01)));
@@ -153,18 +241,19 @@ void it_steady_rows(json_t *bench, const char *prefix)
  * CI host takes that from whole processes, and compare then leaves them
  * out as contended throughout (docs/gate.md), so a test's run would lose
  * the processes its judgement needs. */
-static void every_process_keeps(json_t *row, const json_t *procs)
+static void every_process_keeps(json_t *row, const json_t *procs, bool from_samples)
 {
     json_t *by = json_object_get(row, "by_process");
     if (!json_array_size(by))
         return;
-    double m = json_number_value(json_object_get(row, "median_ns"));
+    double m = row_median(row);
     size_t p, k;
     const json_t *proc;
     json_t *x;
     json_array_foreach(procs, p, proc) {
         json_int_t index = json_integer_value(json_object_get(proc, "index"));
-        if (!json_is_true(json_object_get(proc, "ok")))
+        /* from schema 4 process 1's blocks are its samples', all kept now */
+        if (!json_is_true(json_object_get(proc, "ok")) || (from_samples && index == 1))
             continue;
         json_t *mine = NULL;
         json_array_foreach(by, k, x)
@@ -185,11 +274,12 @@ void it_uncontended(json_t *bench)
     size_t i, k;
     json_t *r, *x;
     const json_t *procs = json_object_get(json_object_get(bench, "processes"), "list");
+    bool from_samples = json_integer_value(json_object_get(bench, "schema_version")) >= 4;
     json_array_foreach(json_object_get(bench, "rows"), i, r) {
         json_t *st = json_object_get(r, "block_state_ns");
         json_array_foreach(st, k, x)
             json_array_set_new(st, k, json_real(fabs(json_number_value(x))));
-        every_process_keeps(r, procs);
+        every_process_keeps(r, procs, from_samples);
     }
 }
 

@@ -38,8 +38,18 @@ int it_count_entries(const char *dir);
  * Returns the exit status of run_manifest. */
 int it_seal(const char *dir);
 
-/* Makes a bench record's rows whose path starts with prefix factor times
- * slower, as a run would record it: the median and every raw sample. */
+/* Makes one bench row factor times slower, as a run would record it:
+ * every raw sample, every process's block medians and, in a record that
+ * carries it (schema 3), the median. */
+void it_scale_row(json_t *row, double factor);
+
+/* The bench record as a bench before schema 4 wrote it: schema_version 3,
+ * each measured row's figures in it (worked out plainly here, a sort;
+ * spread and MAD 0), process 1's block medians first in by_process, the
+ * headline's figures unknown. A live run's way to an older record. */
+void it_as_schema_3(json_t *bench);
+
+/* it_scale_row on each row whose path starts with prefix. */
 void it_slow_rows(json_t *bench, const char *prefix, double factor);
 
 /* The rows whose path starts with prefix hold samples within ±1 % of

@@ -48,18 +48,13 @@ static void need_tool(void)
 /* Every gated row's per-process values times f (the instruments stay). */
 static void scale_rows(json_t *bench, double f)
 {
-    size_t i, p, b;
-    json_t *r, *proc, *m;
+    size_t i;
+    json_t *r;
     json_array_foreach(json_object_get(bench, "rows"), i, r) {
         const char *path = json_string_value(json_object_get(r, "path"));
         if (!strcmp(path, "canary") || !strcmp(path, "syscall") || !strcmp(path, "harness"))
             continue;
-        /* set anew: a whole number in the record is a JSON integer, which json_real_set refuses */
-        json_array_foreach(json_object_get(r, "by_process"), p, proc) {
-            json_t *bm = json_object_get(proc, "block_medians_ns");
-            json_array_foreach(bm, b, m) json_array_set_new(bm, b, json_real(f * json_number_value(m)));
-        }
-        json_object_set_new(r, "median_ns", json_real(f * json_number_value(json_object_get(r, "median_ns"))));
+        it_scale_row(r, f);
     }
 }
 
@@ -83,10 +78,13 @@ static void as_real_scaled(json_t *j, const void *f)
         it_as_real(j);
     scale_rows(j, *(const double *)f);
 }
-static void schema_2(json_t *j, const void *unused)
+/* A record of an older schema (2 or 3): a bench record as it was before
+ * schema 4 first (its figures in it), then the version. */
+static void older_schema(json_t *j, const void *version)
 {
-    (void)unused;
-    json_object_set_new(j, "schema_version", json_integer(2));
+    if (!strcmp(json_string_value(json_object_get(j, "tool")), "bench_discriminator"))
+        it_as_schema_3(j);
+    json_object_set_new(j, "schema_version", json_integer(*(const int *)version));
 }
 static void fail_first_check(json_t *j, const void *unused)
 {
@@ -120,7 +118,8 @@ static void run_dir(char *d, size_t n, const char *dir, int i)
     snprintf(d, n, "%s/2026-%02d-%02dT000000Z-vm-sim-dev0", dir, 1 + i / 28, 1 + i % 28);
 }
 
-static void make_run_of(const char *dir, int i, double factor, bool check_fails, bool old_schema)
+/* schema: 0 as this build writes it, or an older version (older_schema) */
+static void make_run_of(const char *dir, int i, double factor, bool check_fails, int schema)
 {
     char d[600], t[40];
     run_dir(d, sizeof d, dir, i);
@@ -135,14 +134,14 @@ static void make_run_of(const char *dir, int i, double factor, bool check_fails,
         edit(d, "pool_check.json", fail_first_check, NULL);
     double pf = pool_sleep_factor * (1 + 0.002 * cos(2.3 * i));
     edit(d, "pool_check.json", pool_sleep_scaled, &pf);
-    for (int k = 0; old_schema && k < 5; k++)
-        edit(d, records[k], schema_2, NULL);
+    for (int k = 0; schema && k < 5; k++)
+        edit(d, records[k], older_schema, &schema);
     assert_int_equal(it_seal(d), 0);
 }
 
 static void make_run(const char *dir, int i, double factor, bool check_fails)
 {
-    make_run_of(dir, i, factor, check_fails, false);
+    make_run_of(dir, i, factor, check_fails, 0);
 }
 
 /* A +10 % step at run 8 of 14 is found there, named with the runs around
@@ -449,10 +448,27 @@ static void a_schema_change_is_a_break(void **s)
     char dir[128];
     snprintf(dir, sizeof dir, "%s/brk", tmp);
     for (int i = 0; i < 16; i++)
-        make_run_of(dir, i, i >= 8 ? 1.10 : 1.0, false, i < 8);
+        make_run_of(dir, i, i >= 8 ? 1.10 : 1.0, false, i < 8 ? 2 : 0);
     int rc = it_sh("report/changes %s", dir);
     if (rc != 0 || strstr(it_out, "### Between") ||
-        !strstr(it_out, "A break before 2026-01-09T000000Z-vm-sim-dev0: its records are of schema 3, those before of 2"))
+        !strstr(it_out, "A break before 2026-01-09T000000Z-vm-sim-dev0: its records are of schema 4, those before of 2"))
+        fail_msg("changes exited %d:\n%s", rc, it_out);
+}
+
+/* Schema 4 moved the bench's figures to the reader, which derives them as
+ * schema 3 wrote them: a series runs on across 3 -> 4, no break, and a step
+ * there is a change point like any other. */
+static void a_series_runs_on_from_schema_3_to_4(void **s)
+{
+    (void)s;
+    need_tool();
+    char dir[128];
+    snprintf(dir, sizeof dir, "%s/on", tmp);
+    for (int i = 0; i < 16; i++)
+        make_run_of(dir, i, i >= 8 ? 1.10 : 1.0, false, i < 8 ? 3 : 0);
+    int rc = it_sh("report/changes %s", dir);
+    if (rc != 1 || strstr(it_out, "A break") ||
+        !strstr(it_out, "### Between 2026-01-08T000000Z-vm-sim-dev0 and 2026-01-09T000000Z-vm-sim-dev0"))
         fail_msg("changes exited %d:\n%s", rc, it_out);
 }
 
@@ -472,16 +488,9 @@ static void long_names(json_t *j, const void *f)
             continue;
         snprintf(name + 500, 20, "%s", n ? "B" : "A");
         json_object_set_new(r, "candidate", json_string(name));
-        if (n++ == 0 && *(const double *)f > 1) {
-            size_t p, b;
-            json_t *proc, *m;
-            json_array_foreach(json_object_get(r, "by_process"), p, proc) {
-                json_t *bm = json_object_get(proc, "block_medians_ns");
-                json_array_foreach(bm, b, m) json_array_set_new(bm, b, json_real(1.10 * json_number_value(m)));
-            }
-            /* the median too: a row whose processes have no instrument value falls back to it */
-            json_object_set_new(r, "median_ns", json_real(1.10 * json_number_value(json_object_get(r, "median_ns"))));
-        }
+        /* the samples and median too: a row whose processes have no instrument value falls back to them */
+        if (n++ == 0 && *(const double *)f > 1)
+            it_scale_row(r, 1.10);
     }
 }
 
@@ -557,6 +566,7 @@ int main(void)
         cmocka_unit_test(a_long_trend_page_reads),
         cmocka_unit_test(a_flat_series_with_a_copy_and_a_broken_run),
         cmocka_unit_test(a_schema_change_is_a_break),
+        cmocka_unit_test(a_series_runs_on_from_schema_3_to_4),
         cmocka_unit_test(long_row_names_stay_apart),
         cmocka_unit_test(short_series_and_bad_input),
         cmocka_unit_test(runs_in_campaign_folders_are_read),

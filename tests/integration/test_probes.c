@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "fields.h"
 #include "itest.h"
 #include <dlfcn.h>
 #include <jansson.h>
@@ -70,7 +71,7 @@ static void siha_verdict_kinds_follow_the_model(void **s)
     snprintf(path, sizeof path, "%s/pd.json", tmp);
     json_t *j = load(path);
     assert_true(json_is_true(json_object_get(j, "simulated")));
-    assert_int_equal(json_integer_value(json_object_get(j, "schema_version")), 3);
+    assert_int_equal(json_integer_value(json_object_get(j, "schema_version")), HA_SCHEMA_VERSION);
     json_t *kinds = json_object_get(j, "kinds");
     static const struct { const char *kind; int readable; } truth[] = {
         {"plain-readable", 1}, {"plain-unreadable", 0}, {"vmm-device", 0},

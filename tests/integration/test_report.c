@@ -159,7 +159,7 @@ static void broken_records_are_refused_in_one_line(void **s)
     (void)s;
     struct { const char *damage; const char *want; } cases[] = {
         {"truncate -s 200 %s/c/probe_discriminator.json", "probe_discriminator.json: line"},
-        {"sed -i 's/\"schema_version\": 3/\"schema_version\": 7/' %s/c/pool_check.json", "$.schema_version: expected 1 to 3"},
+        {"sed -i 's/\"schema_version\": [0-9]*/\"schema_version\": 7/' %s/c/pool_check.json", "$.schema_version: expected 1 to "},
         /* a real where an integer is required */
         {"sed -i '0,/\"device\": 0/s//\"device\": 0.5/' %s/c/env.json", "$.env.device: expected an integer, found a number"},
         /* a required field missing */
@@ -172,7 +172,7 @@ static void broken_records_are_refused_in_one_line(void **s)
         {"sed -i 's/\"tool\": \"bench_discriminator\"/\"tool\": \"bench\"/' %s/c/bench_discriminator.json",
          "$.tool: expected \"bench_discriminator\""},
         {"printf 'not json' > %s/c/env.json", "env.json: line 1"},
-        /* damage inside the raw samples the summary reader skips: still refused */
+        /* damage inside the raw samples, which every reader parses: refused */
         {"sed -i '0,/\"samples_ns\": \\[/s//\"samples_ns\": [oops, /' %s/c/bench_discriminator.json",
          "bench_discriminator.json: line"},
     };
@@ -353,9 +353,14 @@ static void one_process_far_apart(json_t *j)
         const char *path = json_string_value(json_object_get(r, "path"));
         if (path && (!strcmp(path, "canary") || !strcmp(path, "harness") || !strcmp(path, "syscall")))
             continue;
-        json_t *bp = json_object_get(r, "by_process");
-        json_array_foreach(json_object_get(json_array_get(bp, 3), "block_medians_ns"), k, m)
-            json_real_set(m, 50 * json_number_value(m));
+        size_t p;
+        json_t *proc;
+        json_array_foreach(json_object_get(r, "by_process"), p, proc) {
+            if (json_integer_value(json_object_get(proc, "process")) != 4)
+                continue;
+            json_array_foreach(json_object_get(proc, "block_medians_ns"), k, m)
+                json_real_set(m, 50 * json_number_value(m));
+        }
     }
 }
 

@@ -1,0 +1,60 @@
+#include "onread.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "procstats.h"
+#include "stats.h"
+
+static void statistics(m_row *d)
+{
+    ha_stats st;
+    d->n = (long long)d->nsamples;
+    if (ha_stats_compute(d->samples, d->nsamples, &st) != 0) {
+        d->st = (m_stats){NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN};
+        d->overhead_pct = NAN;
+        return;
+    }
+    d->st = (m_stats){st.min, st.median, st.p90, st.p99, st.max, st.mean, st.mad, st.spread};
+    d->outliers = (long long)st.outliers;
+    d->slow_first = st.slow_first;
+    /* as bench/measure.c's bench_summarise puts it */
+    d->overhead_pct = st.median > 0 ? 100.0 * d->overhead / st.median : NAN;
+}
+
+/* Process 1's block medians, by the rule its own bench applied to them. */
+static void first_process(m_run *r, m_row *d)
+{
+    double *v = m_alloc(r, (d->nblock_state ? d->nblock_state : 1) * sizeof *v);
+    size_t n = v ? ha_block_medians(d->samples, d->nsamples, (size_t)d->block_samples, d->block_state,
+                                    d->nblock_state, v)
+                 : 0;
+    m_rowproc *all = n ? m_alloc(r, (d->nprocs + 1) * sizeof *all) : NULL;
+    if (!all)
+        return;
+    all[0] = (m_rowproc){1, v, n};
+    if (d->nprocs)
+        memcpy(all + 1, d->procs, d->nprocs * sizeof *all);
+    d->procs = all;
+    d->nprocs++;
+}
+
+void onread_row(m_run *r, m_row *d)
+{
+    if (d->skipped)
+        return;
+    statistics(d);
+    first_process(r, d);
+}
+
+void onread_headline(m_bench *b)
+{
+    if (!b->has_headline)
+        return;
+    const m_row *fast = m_bench_row(b, "fast", b->fast_kind, NULL, 1);
+    const m_row *slow = *b->slow_kind ? m_bench_row(b, "copy_pageable", b->slow_kind, NULL, 1) : NULL;
+    b->fast_median = fast ? fast->st.median : NAN;
+    b->slow_median = slow ? slow->st.median : NAN;
+    b->slow_over_fast = fast && slow ? slow->st.median / fast->st.median : NAN;
+    b->fast_crosses_bar = fast && fast->comparable_to_bar;
+}
