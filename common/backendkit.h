@@ -2,7 +2,12 @@
  * points from its table, the device checks every open makes, and an
  * allocation kind's account of itself. Each runtime's calls, flags and
  * quirks stay in its own file (backend_cuda.c, backend_hip.c); only the
- * steps that read alike line for line live here, worded once. */
+ * steps that read alike line for line live here, worded once. The data
+ * movement, stream and event wrappers mirror each other in shape but stay
+ * apart on purpose: each is one typed runtime call (cuMemcpyDtoH on a
+ * CUdeviceptr, hipMemcpy with its direction), and a shared table would
+ * carry them through untyped pointers and casts, hiding the differences
+ * those files exist to show. */
 #ifndef HA_BACKENDKIT_H
 #define HA_BACKENDKIT_H
 
