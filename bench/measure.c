@@ -85,7 +85,7 @@ void bench_summarise(bench_fn f, bench_row *r, const ha_clock_info *ci, double e
     r->first_batch_ns = r->samples[0];
     ha_stats_compute(r->samples, r->nsamples, &r->st);
     r->overhead_ns = 2 * ci->read_ns / (double)r->batch + empty_ns / (double)bench_unroll(f);
-    r->overhead_pct = r->st.median > 0 ? 100.0 * r->overhead_ns / r->st.median : NAN;
+    r->overhead_pct = ha_overhead_share(r->overhead_ns, r->st.median);
 }
 
 int bench_measure(bench_fn f, bench_ctx *c, const bench_plan *plan, const ha_clock_info *ci,

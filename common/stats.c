@@ -27,6 +27,11 @@ double ha_median(const double *x, size_t n)
     return m;
 }
 
+double ha_overhead_share(double overhead_ns, double median_ns)
+{
+    return median_ns > 0 ? 100.0 * overhead_ns / median_ns : NAN;
+}
+
 double ha_percentile(const double *sorted, size_t n, double p)
 {
     if (n == 0)

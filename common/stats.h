@@ -48,6 +48,12 @@ static inline unsigned long long ha_fnv1a(unsigned long long h, const char *s)
  * (or when memory runs out). */
 double ha_median(const double *x, size_t n);
 
+/* The harness's cost (overhead_ns per operation) as a share of a row's
+ * median, in percent: what the bench writes and what the loader derives
+ * from a schema-4 record, so both are one formula. NaN when the median is
+ * not positive (all-zero samples give no share). */
+double ha_overhead_share(double overhead_ns, double median_ns);
+
 /* Percentile p (0..100) of sorted samples. */
 double ha_percentile(const double *sorted, size_t n, double p);
 

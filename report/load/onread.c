@@ -18,8 +18,7 @@ static void statistics(m_row *d)
     d->st = (m_stats){st.min, st.median, st.p90, st.p99, st.max, st.mean, st.mad, st.spread};
     d->outliers = (long long)st.outliers;
     d->slow_first = st.slow_first;
-    /* as bench/measure.c's bench_summarise puts it */
-    d->overhead_pct = st.median > 0 ? 100.0 * d->overhead / st.median : NAN;
+    d->overhead_pct = ha_overhead_share(d->overhead, st.median);
 }
 
 /* Process 1's block medians, by the rule its own bench applied to them. */

@@ -55,6 +55,14 @@ static void a_slow_first_sample_is_flagged(void **s)
     assert_int_equal(st.outliers, 0);
 }
 
+static void the_overhead_share_is_a_percent_of_the_median_and_none_without_one(void **s)
+{
+    (void)s;
+    assert_float_equal(ha_overhead_share(5, 200), 2.5, 1e-12);
+    assert_true(isnan(ha_overhead_share(5, 0)));
+    assert_true(isnan(ha_overhead_share(5, -1)));
+}
+
 static void sizes_take_units(void **s)
 {
     (void)s;
@@ -84,6 +92,7 @@ int main(void)
         cmocka_unit_test(percentiles_interpolate_between_order_statistics),
         cmocka_unit_test(mad_ignores_the_outlier_the_mean_does_not),
         cmocka_unit_test(a_slow_first_sample_is_flagged),
+        cmocka_unit_test(the_overhead_share_is_a_percent_of_the_median_and_none_without_one),
         cmocka_unit_test(sizes_take_units),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
