@@ -112,23 +112,29 @@ static int by_value(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
+/* The median of count numbers of a JSON array, from index from on. */
+static double median_of(const json_t *numbers, size_t from, size_t count)
+{
+    double *v = malloc((count ? count : 1) * sizeof *v), mid;
+    if (!v || !count) {
+        free(v);
+        return NAN;
+    }
+    for (size_t k = 0; k < count; k++)
+        v[k] = json_number_value(json_array_get(numbers, from + k));
+    qsort(v, count, sizeof *v, by_value);
+    mid = count % 2 ? v[count / 2] : (v[count / 2 - 1] + v[count / 2]) / 2;
+    free(v);
+    return mid;
+}
+
 /* A row's median: the one a schema-3 record carries, or (from schema 4,
  * which leaves figures to the reader) the median of its samples. */
 static double row_median(const json_t *r)
 {
-    const json_t *m = json_object_get(r, "median_ns"), *samples = json_object_get(r, "samples_ns"), *x;
-    size_t n = json_array_size(samples), k;
-    if (m || !n)
-        return json_number_value(m);
-    double *v = malloc(n * sizeof *v), mid;
-    if (!v)
-        return NAN;
-    json_array_foreach(samples, k, x)
-        v[k] = json_number_value(x);
-    qsort(v, n, sizeof *v, by_value);
-    mid = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-    free(v);
-    return mid;
+    const json_t *m = json_object_get(r, "median_ns"), *samples = json_object_get(r, "samples_ns");
+    size_t n = json_array_size(samples);
+    return m || !n ? json_number_value(m) : median_of(samples, 0, n);
 }
 
 void it_scale_row(json_t *r, double factor)
@@ -159,11 +165,7 @@ static void row_as_schema_3(json_t *r)
     for (size_t b = 0; per && (b + 1) * per <= n && b < json_array_size(state); b++) {
         if (json_number_value(json_array_get(state, b)) < 0)
             continue;
-        json_t *one = json_pack("{s:[]}", "samples_ns");
-        for (k = 0; k < per; k++)
-            json_array_append(json_object_get(one, "samples_ns"), json_array_get(samples, b * per + k));
-        json_array_append_new(blocks, json_real(row_median(one)));
-        json_decref(one);
+        json_array_append_new(blocks, json_real(median_of(samples, b * per, per)));
     }
     json_array_foreach(samples, k, x)
         sum += v[k] = json_number_value(x);
