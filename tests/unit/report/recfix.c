@@ -37,6 +37,20 @@ int recfix_read(m_run *r, const json_t *rec, char **err)
     return rc;
 }
 
+void recfix_refused(const json_t *rec, const char *where, const char *why)
+{
+    m_run r;
+    char *err = NULL;
+    if (recfix_read(&r, rec, &err) == 0) {
+        m_free_run(&r);
+        fail_msg("accepted; expected a refusal at %s", where);
+    }
+    if (!err || !strstr(err, where) || (why && !strstr(err, why)))
+        fail_msg("refused for another reason: %s (expected %s%s%s)", err ? err : "(none)", where, why ? ": " : "",
+                 why ? why : "");
+    free(err);
+}
+
 json_t *recfix_find(json_t *array, const char *key, const char *value)
 {
     size_t i;

@@ -19,6 +19,10 @@ json_t *recfix_load(const char *name);
 /* Loads the document as one record (m_load_buffer); 0 or -1 with *err. */
 int recfix_read(m_run *r, const json_t *rec, char **err);
 
+/* The document is refused as a record, and the reason names where (and
+ * why, unless NULL); fails the test otherwise. */
+void recfix_refused(const json_t *rec, const char *where, const char *why);
+
 /* The element of array whose "name" (or key) is value; fails the test if none. */
 json_t *recfix_find(json_t *array, const char *key, const char *value);
 

@@ -18,21 +18,6 @@
 #include "recfix.h"
 #include "derive.h"
 
-/* The record is refused, and the reason names where. */
-static void refused(const json_t *rec, const char *where)
-{
-    m_run r;
-    char *err = NULL;
-    int rc = recfix_read(&r, rec, &err);
-    if (rc == 0) {
-        m_free_run(&r);
-        fail_msg("accepted; expected a refusal at %s", where);
-    }
-    if (!err || !strstr(err, where))
-        fail_msg("refused for another reason: %s (expected %s)", err ? err : "(none)", where);
-    free(err);
-}
-
 /* A measured row of the bench record (not skipped, with samples). */
 static json_t *measured_row(json_t *bench)
 {
@@ -66,7 +51,7 @@ static void a_negative_sample_is_refused(void **s)
     (void)s;
     json_t *bench = recfix_load("bench_discriminator.json");
     json_array_set_new(json_object_get(measured_row(bench), "samples_ns"), 0, json_real(-1.5));
-    refused(bench, ".samples_ns[0]");
+    recfix_refused(bench, ".samples_ns[0]", NULL);
     json_decref(bench);
 }
 
@@ -81,17 +66,17 @@ static void a_process_repeated_or_unknown_is_refused(void **s)
     json_t *bp = json_object_get(measured_row(bench), "by_process");
     assert_true(json_array_size(bp) >= 2);
     json_array_append(bp, json_array_get(bp, 0));
-    refused(bench, "is given twice in one row");
+    recfix_refused(bench, "is given twice in one row", NULL);
     json_decref(bench);
     bench = recfix_load("bench_discriminator.json");
     bp = json_object_get(measured_row(bench), "by_process");
     json_object_set_new(json_array_get(bp, 0), "process", json_integer(77));
-    refused(bench, "process 77 is not in processes.list");
+    recfix_refused(bench, "process 77 is not in processes.list", NULL);
     json_decref(bench);
     bench = recfix_load("bench_discriminator.json");
     json_t *list = json_object_get(json_object_get(bench, "processes"), "list");
     json_object_set_new(json_array_get(list, 1), "index", json_integer(1));
-    refused(bench, "process 1 is listed twice");
+    recfix_refused(bench, "process 1 is listed twice", NULL);
     json_decref(bench);
 }
 
@@ -101,7 +86,7 @@ static void a_value_the_field_does_not_list_is_refused(void **s)
     json_t *probe = recfix_load("probe_discriminator.json");
     json_t *cand = recfix_find(json_object_get(probe, "candidates"), "name", "cuPointerGetAttribute(HOST_POINTER)");
     json_object_set_new(cand, "verdict", json_string("maybe"));
-    refused(probe, ".verdict");
+    recfix_refused(probe, ".verdict", NULL);
     json_decref(probe);
 }
 
@@ -112,7 +97,7 @@ static void a_field_of_the_records_own_version_is_required(void **s)
     json_t *bench = recfix_load("bench_discriminator.json");
     assert_int_equal(json_integer_value(json_object_get(bench, "schema_version")), 3);
     json_object_del(bench, "processes");
-    refused(bench, "$.processes: missing");
+    recfix_refused(bench, "$.processes: missing", NULL);
     json_decref(bench);
 }
 
@@ -121,7 +106,7 @@ static void a_measured_row_needs_its_figures(void **s)
     (void)s;
     json_t *bench = recfix_load("bench_discriminator.json");
     json_object_del(measured_row(bench), "median_ns");
-    refused(bench, ".median_ns: missing");
+    recfix_refused(bench, ".median_ns: missing", NULL);
     json_decref(bench);
 }
 
@@ -130,7 +115,7 @@ static void null_is_refused_where_the_field_does_not_allow_it(void **s)
     (void)s;
     json_t *probe = recfix_load("probe_discriminator.json");
     json_object_set_new(json_array_get(json_object_get(probe, "kinds"), 0), "name", json_null());
-    refused(probe, ".name");
+    recfix_refused(probe, ".name", NULL);
     json_decref(probe);
 }
 

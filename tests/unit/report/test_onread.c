@@ -123,19 +123,6 @@ static void the_figures_derived_on_read_are_the_benchs(void **s)
     json_decref(v4);
 }
 
-static void refused(const json_t *rec, const char *where, const char *why)
-{
-    m_run r;
-    char *err = NULL;
-    if (recfix_read(&r, rec, &err) == 0) {
-        m_free_run(&r);
-        fail_msg("accepted; expected a refusal at %s", where);
-    }
-    if (!err || !strstr(err, where) || !strstr(err, why))
-        fail_msg("refused for another reason: %s (expected %s: %s)", err ? err : "(none)", where, why);
-    free(err);
-}
-
 static json_t *first_measured(json_t *bench)
 {
     size_t i;
@@ -155,21 +142,21 @@ static void a_schema_4_record_carrying_a_figure_is_refused(void **s)
         json_object_set(first_measured(v4), row_figures[f], json_object_get(first_measured(v3), row_figures[f]));
         char where[64];
         snprintf(where, sizeof where, ".%s: a figure derived", row_figures[f]);
-        refused(v4, where, "says one thing twice");
+        recfix_refused(v4, where, "says one thing twice");
         json_decref(v4);
     }
     json_t *v4 = as_schema_4(v3);
     json_object_set_new(json_object_get(v4, "headline"), "fast_median_ns", json_real(1));
-    refused(v4, "$.headline.fast_median_ns", "says one thing twice");
+    recfix_refused(v4, "$.headline.fast_median_ns", "says one thing twice");
     json_decref(v4);
     v4 = as_schema_4(v3);
     json_t *bp = json_object_get(first_measured(v4), "by_process");
     json_array_insert_new(bp, 0, json_pack("{s:i, s:[f]}", "process", 1, "block_medians_ns", 1.0));
-    refused(v4, ".by_process[0]", "process 1's block medians");
+    recfix_refused(v4, ".by_process[0]", "process 1's block medians");
     json_decref(v4);
     v4 = as_schema_4(v3);
     json_object_set_new(first_measured(v4), "samples_ns", json_array());
-    refused(v4, ".samples_ns", "a measured row without samples");
+    recfix_refused(v4, ".samples_ns", "a measured row without samples");
     json_decref(v4);
     json_decref(v3);
 }
