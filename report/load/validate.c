@@ -27,7 +27,9 @@ static void index_members(void)
         derived[c] = malloc(HF_COUNT * sizeof *derived[c]);
         if (!members[c] || !derived[c]) {
             free(members[c]);
+            free(derived[c]);
             members[c] = NULL;
+            derived[c] = NULL;
             continue;
         }
         for (int f = 1; f < HF_COUNT; f++)
@@ -85,6 +87,7 @@ static void expected(unsigned t, char *out, size_t n)
 
 typedef struct vctx {
     long long version;
+    char version_text[24]; /* for fail(), which takes strings */
     char where[1024];
     char **err;
 } vctx;
@@ -187,16 +190,14 @@ static int object(vctx *v, const json_t *obj, int container)
         const json_t *j = json_object_get(obj, f->key);
         /* from HA_SCHEMA_DERIVED_ON_READ a figure has one source: the reader */
         bool on_read = derived[container][k] && v->version >= HA_SCHEMA_DERIVED_ON_READ;
-        char version[24];
-        snprintf(version, sizeof version, "%lld", v->version);
         if (j && on_read)
             return fail(v, "a figure derived from the record's measurements, which records of schema version %s "
                            "leave to the reader: a record that carries it says one thing twice%s",
-                        version, "");
+                        v->version_text, "");
         if (!j) {
             bool required = f->since && v->version >= f->since && !on_read && (!(f->types & F_MEAS) || meas);
             if (required)
-                return fail(v, "missing (schema version %s%s)", version, "");
+                return fail(v, "missing (schema version %s%s)", v->version_text, "");
             continue;
         }
         if (field(v, j, id))
@@ -209,7 +210,8 @@ static int object(vctx *v, const json_t *obj, int container)
 int v_check(const json_t *root, int root_field, long long version, char **err)
 {
     index_members();
-    vctx v = {version, "$", err};
+    vctx v = {.version = version, .where = "$", .err = err};
+    snprintf(v.version_text, sizeof v.version_text, "%lld", version);
     if (!json_is_object(root)) {
         *err = rf_printf("$: expected a record (a JSON object), found %s", type_name(root));
         return -1;
