@@ -73,7 +73,9 @@ void jw_arr_flat(jw *w) { open_level(w, '[', true); }
 void jw_arr_end(jw *w) { close_level(w, ']'); }
 
 /* Valid JSON whatever the bytes: invalid UTF-8 (a folder name, a host
- * name from the environment) is written as U+FFFD, never passed through. */
+ * name from the environment) is written as U+FFFD, never passed through;
+ * a hidden character (utf8.h) as its escape, so the text is kept whole
+ * and yet cannot turn a line around where the file is read as text. */
 static void put_string(jw *w, const char *s)
 {
     putc_unlocked('"', w->f);
@@ -81,6 +83,11 @@ static void put_string(jw *w, const char *s)
         size_t n = ha_utf8_len(p);
         if (n == 0) {
             fputs_unlocked("\\ufffd", w->f);
+            continue;
+        }
+        if (ha_utf8_hidden_at(p, n)) {
+            fprintf(w->f, "\\u%04x", ha_utf8_code(p, n));
+            p += n - 1;
             continue;
         }
         if (n > 1) {

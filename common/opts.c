@@ -7,6 +7,7 @@
 
 #include "exitcodes.h"
 #include "fields.h"
+#include "termguard.h"
 
 #ifndef HA_VERSION
 #define HA_VERSION "unknown"
@@ -163,6 +164,7 @@ static int take(const ha_cli *cli, const ha_opt *o, const char *v, bool *seen)
 
 int ha_cli_parse(const ha_cli *cli, int argc, char **argv, const char **pos, int *npos)
 {
+    ha_term_guard(); /* before the first line a tool prints, an argument quoted in an error included */
     bool seen[2][64] = {{false}};
     *npos = 0;
     bool only_pos = false;

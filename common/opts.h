@@ -46,8 +46,10 @@ typedef struct ha_cli {
     const ha_opt *shared; /* options every GPU tool takes (tool.h), listed first; NULL none */
 } ha_cli;
 
-/* Parses argv[1..]: --name VALUE or --name=VALUE for the table's options,
- * -h/--help, and positionals into pos (at most cli->max_pos). Returns 0;
+/* Every tool's first step. Puts stdout and stderr behind the terminal
+ * guard (termguard.h), then parses argv[1..]: --name VALUE or
+ * --name=VALUE for the table's options, -h/--help, and positionals into
+ * pos (at most cli->max_pos). Returns 0;
  * -1 when --help was served (exit 0); or HA_EXIT_USAGE after printing one
  * line, "TOOL: problem", and the usage to stderr. A flag or string given
  * twice is refused; a list takes every value. */

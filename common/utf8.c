@@ -1,5 +1,13 @@
 #include "utf8.h"
 
+unsigned ha_utf8_code(const unsigned char *s, size_t n)
+{
+    unsigned cp = n == 1 ? s[0] : n == 2 ? (s[0] & 0x1fu) : n == 3 ? (s[0] & 0x0fu) : (s[0] & 0x07u);
+    for (size_t i = 1; i < n; i++)
+        cp = cp << 6 | (s[i] & 0x3fu);
+    return cp;
+}
+
 size_t ha_utf8_len(const unsigned char *s)
 {
     if (s[0] < 0x80)
@@ -10,10 +18,16 @@ size_t ha_utf8_len(const unsigned char *s)
     for (size_t i = 1; i < n; i++)
         if ((s[i] & 0xc0) != 0x80)
             return 0;
-    unsigned cp = n == 2 ? (s[0] & 0x1fu) : n == 3 ? (s[0] & 0x0fu) : (s[0] & 0x07u);
-    for (size_t i = 1; i < n; i++)
-        cp = cp << 6 | (s[i] & 0x3fu);
+    unsigned cp = ha_utf8_code(s, n);
     if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10ffff)) || (cp >= 0xd800 && cp <= 0xdfff))
         return 0;
     return n;
 }
+
+bool ha_utf8_hidden(unsigned c)
+{
+    return (c >= 0x80 && c <= 0x9f) || c == 0x61c || c == 0x200e || c == 0x200f || (c >= 0x202a && c <= 0x202e) ||
+           (c >= 0x2066 && c <= 0x2069);
+}
+
+bool ha_utf8_hidden_at(const unsigned char *s, size_t n) { return n > 1 && ha_utf8_hidden(ha_utf8_code(s, n)); }

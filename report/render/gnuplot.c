@@ -7,6 +7,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "utf8.h"
+
 bool gp_available(void)
 {
     const char *path = getenv("PATH");
@@ -89,14 +91,15 @@ int gp_run(const char *dir, const char *script, char *err, size_t errlen)
 static void quoted(FILE *f, const char *s, char q, const char *doubled)
 {
     fputc(q, f);
-    for (; s && *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == (unsigned char)q && doubled)
+    for (const unsigned char *u = (const unsigned char *)(s ? s : ""); *u;) {
+        size_t n = ha_utf8_len(u);
+        if (n == 1 && *u == (unsigned char)q && doubled)
             fputs(doubled, f);
-        else if (c < 0x20 || c == 0x7f || c == (unsigned char)q)
+        else if (!n || *u < 0x20 || *u == 0x7f || *u == (unsigned char)q || ha_utf8_hidden_at(u, n))
             fputc('?', f);
         else
-            fputc(c, f);
+            fwrite(u, 1, n, f);
+        u += n ? n : 1;
     }
     fputc(q, f);
 }

@@ -18,11 +18,13 @@ bool gp_available(void);
 int gp_run(const char *dir, const char *script, char *err, size_t errlen);
 
 /* Writes s as a gnuplot single-quoted string: ' doubled, control bytes
- * (a newline would end the command) written as '?'. */
+ * (a newline would end the command), invalid UTF-8 and hidden characters
+ * (utf8.h) written as '?'. */
 void gp_quote(FILE *f, const char *s);
 
-/* Writes s as a double-quoted data-file field: quotes and control bytes
- * written as '?', so a field can never end early or span lines. */
+/* Writes s as a double-quoted data-file field: quotes, control bytes,
+ * invalid UTF-8 and hidden characters written as '?', so a field can never
+ * end early, span lines or turn the text around it. */
 void gp_data_str(FILE *f, const char *s);
 
 #endif

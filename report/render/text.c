@@ -53,15 +53,17 @@ const char *text_printf(const char *fmt, ...)
 
 /* ---- escaping ---- */
 
-/* Walks s as UTF-8: each valid character goes to put(), each invalid byte
- * and each control byte (tab and newline too unless keep_ws) to bad(). */
+/* Walks s as UTF-8: each valid character goes to put(); each invalid byte,
+ * each control byte (tab and newline too unless keep_ws) and each hidden
+ * character (utf8.h: C1 controls, bidirectional formatting) to bad(), with
+ * u_ at its first byte. */
 #define WALK(s, keep_ws, put, bad)                                                                             \
     for (const unsigned char *u_ = (const unsigned char *)((s) ? (s) : ""); *u_;) {                          \
         size_t n_ = ha_utf8_len(u_);                                                                         \
-        bool ctl_ = *u_ < 0x20 || *u_ == 0x7f;                                                               \
+        bool ctl_ = *u_ < 0x20 || *u_ == 0x7f || ha_utf8_hidden_at(u_, n_);                                  \
         if (!n_ || (ctl_ && !((keep_ws) && (*u_ == '\t' || *u_ == '\n')))) {                                 \
             bad;                                                                                             \
-            u_++;                                                                                            \
+            u_ += n_ ? n_ : 1;                                                                               \
             continue;                                                                                        \
         }                                                                                                    \
         put;                                                                                                 \

@@ -1,7 +1,9 @@
 /* Record text and folder names are untrusted (they travel with pull
  * requests): one function per place they are written to, used everywhere
  * that place is written. Every one of them makes the text valid UTF-8
- * (invalid bytes as U+FFFD) and cuts nothing. And the units people read:
+ * (invalid bytes as U+FFFD), shows each hidden character (utf8.h: C1
+ * controls, bidirectional formatting, with which one name can be made to
+ * read as another) as U+FFFD, and cuts nothing. And the units people read:
  * figures with 2 to 3 significant digits in ns, µs, ms or s, bytes in
  * KiB, MiB, GiB. */
 #ifndef HA_TEXT_H

@@ -455,6 +455,51 @@ static void compare_json_is_utf8_whatever_the_folder_name(void **s)
     json_decref(j);
 }
 
+static void hidden_text(json_t *j)
+{
+    json_object_set_new(json_object_get(j, "env"), "runtime_version",
+                        json_string("13.0 \u202e<evil>\xc2\x85" "x\x1b[2J"));
+}
+
+/* ESC, C1 controls and bidirectional formatting in a folder's name or a
+ * record's text reach no output and no terminal as they are: each reads
+ * as a replacement (U+FFFD in the outputs, '?' on the terminal, an
+ * escape in JSON), so no name can command a terminal or read as another. */
+static void hidden_characters_reach_no_output_and_no_terminal(void **s)
+{
+    (void)s;
+    char d[200];
+    snprintf(d, sizeof d, "%s/hidden/r\x1b[2J\u202e-evil\xc2\x9b", tmp);
+    copy_run(d, "env.json", hidden_text);
+    /* the same name, cut short: trend names it as it skips it */
+    assert_int_equal(it_sh("cp -r \"%s\" \"%s-cut\" && rm \"%s-cut/MANIFEST.json\"", d, d, d), 0);
+    char term[128];
+    snprintf(term, sizeof term, "%s/hidden-terminal.txt", tmp);
+    assert_int_equal(it_sh("report/report \"%s\" > %s 2>&1", d, term), 0);
+    assert_int_equal(it_sh("report/report \"%s\" >> %s 2>&1", d, term), 5); /* names the folder */
+    assert_int_equal(it_sh("report/report --pr \"%s\" >> %s 2>&1", d, term), 0);
+    int rc = it_sh("report/compare %s \"%s\" --md %s/hidden-cmp.md --json %s/hidden-cmp.json >> %s 2>&1",
+                   the_run(), d, tmp, tmp, term);
+    assert_true(rc == 0 || rc == 6 || rc == 7);
+    assert_int_equal(it_sh("%s/probe_discriminator --backend sim --json \"%s/none/x.json\" >> %s 2>&1", build, d, term),
+                     5);
+    bool trend = it_sh("command -v gnuplot") == 0;
+    if (trend)
+        assert_int_equal(it_sh("report/trend %s/hidden --out %s/hidden-trend >> %s 2>&1", tmp, tmp, term), 0);
+    /* the text arrived, replaced (the test would pass vacuously otherwise) */
+    assert_int_equal(it_sh("grep -c 'r?\\[2J?-evil?' %s", term), 0);
+    assert_int_equal(it_sh("grep -c '13.0 \xef\xbf\xbd\\\\<evil' \"%s/REPORT.md\"", d), 0);
+    /* and nowhere as it was: the terminal, every output (the records the
+     * test planted, and the plots' pixels, are not outputs) */
+    rc = it_sh("cd %s && LC_ALL=C grep -rlP '\\x1b|\\xc2[\\x80-\\x9f]|\\xe2\\x80[\\x8e\\x8f\\xaa-\\xae]|"
+               "\\xe2\\x81[\\xa6-\\xa9]|\\xd8\\x9c' hidden-terminal.txt hidden-cmp.md hidden-cmp.json hidden %s "
+               "--exclude='*.png' --exclude=env.json --exclude='probe_*.json' --exclude=bench_discriminator.json "
+               "--exclude=pool_check.json --exclude=MANIFEST.json",
+               tmp, trend ? "hidden-trend" : "");
+    if (rc != 1)
+        fail_msg("hidden characters reached these as they are:\n%s", it_out);
+}
+
 /* run_all.sh refuses what it cannot run as given before it makes a folder,
  * with its documented status, and a run that is not whole is not exit 0. */
 static void run_all_refuses_before_a_folder_and_never_calls_a_partial_run_whole(void **s)
@@ -755,6 +800,7 @@ int main(void)
         cmocka_unit_test(a_foreign_library_earlier_on_the_path_is_named),
         cmocka_unit_test(the_reader_refuses_what_is_not_a_record),
         cmocka_unit_test(compare_json_is_utf8_whatever_the_folder_name),
+        cmocka_unit_test(hidden_characters_reach_no_output_and_no_terminal),
         cmocka_unit_test(small_ones),
         cmocka_unit_test(a_pr_comment_cannot_mention_or_link),
         cmocka_unit_test(a_run_that_is_not_understood_is_skipped_by_series_and_trend),

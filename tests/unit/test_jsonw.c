@@ -12,16 +12,24 @@
 
 #include "jsonw.h"
 
-static json_t *roundtrip(void (*write)(jw *), int *err)
+/* What write() writes, pretty, as text (the caller frees it); *err is jw_finish's. */
+static char *written(void (*write)(jw *), size_t *len, int *err)
 {
     char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
+    FILE *f = open_memstream(&buf, len);
+    assert_non_null(f);
     jw w;
     jw_init(&w, f, true);
     write(&w);
     *err = jw_finish(&w);
     fclose(f);
+    return buf;
+}
+
+static json_t *roundtrip(void (*write)(jw *), int *err)
+{
+    size_t len;
+    char *buf = written(write, &len, err);
     json_error_t je;
     json_t *j = json_loadb(buf, len, 0, &je);
     free(buf);
@@ -53,6 +61,30 @@ static void escapes_survive(void **s)
     assert_true(json_is_null(json_object_get(j, "null")));
     assert_int_equal(json_array_size(json_object_get(j, "empty")), 0);
     json_decref(j);
+}
+
+static void write_hidden(jw *w)
+{
+    jw_obj(w);
+    jw_kstr(w, "name", "ab\u202ec\u2066d\xc2\x9b" "e\u200dµ");
+    jw_obj_end(w);
+}
+
+/* A hidden character (utf8.h) is written as its escape: the file read as
+ * text shows it, and read as JSON gives the string back whole. */
+static void hidden_characters_are_escaped_and_kept(void **s)
+{
+    (void)s;
+    size_t len;
+    int err;
+    char *buf = written(write_hidden, &len, &err);
+    assert_int_equal(err, 0);
+    assert_non_null(strstr(buf, "ab\\u202ec\\u2066d\\u009be\u200dµ"));
+    json_t *j = json_loadb(buf, len, 0, NULL);
+    assert_non_null(j);
+    assert_string_equal(json_string_value(json_object_get(j, "name")), "ab\u202ec\u2066d\xc2\x9b" "e\u200dµ");
+    json_decref(j);
+    free(buf);
 }
 
 static void write_numbers(jw *w)
@@ -125,14 +157,10 @@ static void write_flat(jw *w)
 static void flat_arrays_stay_on_one_line(void **s)
 {
     (void)s;
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
-    jw w;
-    jw_init(&w, f, true);
-    write_flat(&w);
-    assert_int_equal(jw_finish(&w), 0);
-    fclose(f);
+    size_t len;
+    int err;
+    char *buf = written(write_flat, &len, &err);
+    assert_int_equal(err, 0);
     assert_non_null(strstr(buf, "\"samples\": [1, 2, 3],\n"));
     json_error_t je;
     json_t *j = json_loads(buf, 0, &je);
@@ -147,6 +175,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(escapes_survive),
+        cmocka_unit_test(hidden_characters_are_escaped_and_kept),
         cmocka_unit_test(numbers_are_numbers),
         cmocka_unit_test(unbalanced_output_is_an_error),
         cmocka_unit_test(flat_arrays_stay_on_one_line),

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gnuplot.h"
 #include "text.h"
 
 typedef void (*writer)(FILE *, const char *);
@@ -92,6 +93,55 @@ static void surrogates_and_invalid_bytes_become_replacement_characters(void **s)
     free(o);
 }
 
+/* Characters that show nothing yet change how a line reads: bidirectional
+ * overrides, embeddings, isolates and marks, and C1 controls (CSI, NEL). */
+static const char *const hidden[] = {"\u202e", "\u202a", "\u202b", "\u202c", "\u202d", "\u2066", "\u2067",
+                                     "\u2068", "\u2069", "\u200e", "\u200f", "\u061c", "\xc2\x80", "\xc2\x85",
+                                     "\xc2\x9b", "\xc2\x9f"};
+/* and their neighbours, which are text: kept as they are */
+static const char *const shown[] = {"\u202f", "\u2065", "\u206a", "\u200d", "\u061b", "\u00a0", "\u2029", "\u00b5"};
+
+static void md_writer(FILE *f, const char *s) { fputs(md_text(s), f); }
+static void fix_writer(FILE *f, const char *s)
+{
+    char *o = utf8_fix(s);
+    assert_non_null(o);
+    fputs(o, f);
+    free(o);
+}
+
+/* Each writer of record text shows each hidden character as a replacement
+ * (U+FFFD; '?' in gnuplot), so a row's name cannot be made to read as
+ * another's, and keeps the characters beside them. */
+static void hidden_characters_read_as_replacements_in_every_format(void **s)
+{
+    (void)s;
+    writer ws[] = {md_writer, html_text, xml_text, csv_text, fix_writer, gp_quote, gp_data_str};
+    for (size_t w = 0; w < sizeof ws / sizeof *ws; w++) {
+        for (size_t i = 0; i < sizeof hidden / sizeof *hidden; i++) {
+            char in[32];
+            snprintf(in, sizeof in, "ab%sc", hidden[i]);
+            char *o = through(ws[w], in);
+            if (strstr(o, hidden[i]))
+                fail_msg("writer %zu passed hidden character %zu through: %s", w, i, o);
+            const char *c = strstr(o, "ab");
+            assert_non_null(c);
+            /* one replacement for the whole character, however many bytes */
+            const char *rep = ws[w] == gp_quote || ws[w] == gp_data_str ? "?" : "\xef\xbf\xbd";
+            assert_memory_equal(c + 2, rep, strlen(rep));
+            assert_int_equal(c[2 + strlen(rep)], 'c');
+            free(o);
+        }
+        for (size_t i = 0; i < sizeof shown / sizeof *shown; i++) {
+            char *o = through(ws[w], shown[i]);
+            if (!strstr(o, shown[i]))
+                fail_msg("writer %zu changed the text character %zu: %s", w, i, o);
+            free(o);
+        }
+    }
+    text_pool_free();
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -100,6 +150,7 @@ int main(void)
         cmocka_unit_test(csv_fields_never_run_or_split),
         cmocka_unit_test(xml_and_html_hold_only_what_they_can),
         cmocka_unit_test(surrogates_and_invalid_bytes_become_replacement_characters),
+        cmocka_unit_test(hidden_characters_read_as_replacements_in_every_format),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
