@@ -20,17 +20,14 @@ import re
 import subprocess
 import sys
 
+from mdtext import md as cell  # a record's string as Markdown: it cannot end a cell
+
 HERE = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 COUNTS = re.compile(r"(\d+) row\(s\): (\d+) same, (\d+) regression\(s\), (\d+) improvement\(s\)")
 FLAGGED = re.compile(r"^- timing (\S+) / ", re.M)
 # side B's untimed findings (its kinds, candidates and pool against A's)
 UNTIMED = re.compile(r"^- (?:kind|candidate|status|pool_check|throughput|record) ", re.M)
 SLOWED = re.compile(r"^env:HOSTACCESS_TEST_SLOWDOWN=([a-z_]+)=(\d+)$")
-
-
-def cell(text):
-    """A record's string as one Markdown table cell: its bars and newlines cannot end the cell."""
-    return text.replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ")
 
 
 def judge(compare, folder):

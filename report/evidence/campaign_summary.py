@@ -24,6 +24,8 @@ import subprocess
 import sys
 import tempfile
 
+from mdtext import md  # record text and folder names as Markdown text
+
 HERE = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SHOWN = 5  # findings printed per class and pair
 SLOWED_NOTE = re.compile(r"HOSTACCESS_TEST_SLOWDOWN: (\S+) \+(\d+)%\): (\d+) of (\d+) rows flagged"
@@ -137,7 +139,7 @@ def main():
         plain, slowed = read_campaign(c)
         runs += read_runs(c) or []
         cname = os.path.basename(os.path.normpath(c))
-        print(f"\n## {cname}: {len(plain)} plain runs, {len(slowed)} slowed")
+        print(f"\n## {md(cname)}: {len(plain)} plain runs, {len(slowed)} slowed")
         print("| pair | verdict | regressions | improvements | inconclusive | p90 |Δ median| normalised | exit |")
         print("|---|---|---|---|---|---|---|")
         for i in range(len(plain) - 1):
@@ -146,11 +148,12 @@ def main():
             aa.append((cname, plain[i], plain[i + 1], rc, r))
             rr = r.get("run_to_run") or {}
             p90 = rr.get("normalised_pct_p90")
-            print(f"| {plain[i]} → {plain[i + 1]} | {r['verdict']} | {len(r['regressions'])} | {len(r['improvements'])} "
+            print(f"| {md(plain[i])} → {md(plain[i + 1])} | {r['verdict']} | {len(r['regressions'])} | {len(r['improvements'])} "
                   f"| {len(r['inconclusive'])} | {'%.1f %%' % p90 if p90 is not None else '-'} | {rc} |")
             for what in ("regressions", "improvements", "inconclusive"):
                 for f in r[what][:SHOWN]:
-                    print(f"  - {what[:-1] if what != 'inconclusive' else what}: {f['what']} {f['name']}: {f['detail']}")
+                    print(f"  - {what[:-1] if what != 'inconclusive' else what}: {md(f['what'])} {md(f['name'])}: "
+                          f"{md(f['detail'])}")
                 if len(r[what]) > SHOWN:
                     print(f"  - and {len(r[what]) - SHOWN} more {what} (compare's own report lists them)")
         if not slowed:
@@ -176,7 +179,7 @@ def main():
                 cell = power.setdefault((fam.get(p, "?"), pct), [0, 0, 0, 0])
                 for i, v in enumerate((got, rows, ggot, grows)):
                     cell[i] += v
-                print(f"| {folder} | {p} | {fam.get(p, '?')} | +{pct} % | {got} of {rows} | {ggot} of {grows} "
+                print(f"| {md(folder)} | {md(p)} | {md(fam.get(p, '?'))} | +{pct} % | {got} of {rows} | {ggot} of {grows} "
                       f"| {len(others)} |")
 
     quiet = sum(1 for x in aa if not x[4]["regressions"] and not x[4]["improvements"])
@@ -207,7 +210,7 @@ def main():
             for p in pcts:
                 got, rows, ggot, grows = power.get((f, p), [0, 0, 0, 0])
                 cells += [cell(got, rows), cell(ggot, grows)]
-            print(f"| {f} | " + " | ".join(cells) + " |")
+            print(f"| {md(f)} | " + " | ".join(cells) + " |")
         hi = [power[k] for k in power if k[1] >= 15]
         lo = [power[k] for k in power if k[1] <= 3]
         hi_got, hi_rows = sum(x[0] for x in hi), sum(x[1] for x in hi)

@@ -61,7 +61,7 @@ static void a_campaign_is_listed_and_judged(void **s)
     assert_true(rc == 0 || rc == 1); /* whether the goals hold is the timing's business */
     assert_non_null(strstr(it_out, "A/A pairs: 2 from 1 machine start(s)"));
     assert_non_null(strstr(it_out, "| fast | read | +15 % |"));
-    assert_non_null(strstr(it_out, "| copy_pinned | copy | +3 % |"));
+    assert_non_null(strstr(it_out, "| copy\\_pinned | copy | +3 % |")); /* record text, as Markdown (mdtext.py) */
     assert_non_null(strstr(it_out, "| family | +3 % all | +3 % gated | +15 % all | +15 % gated |"));
     assert_non_null(strstr(it_out, "run_all.sh: 4 run(s), 4 exit 0"));
     assert_int_equal(it_count_entries(tmp), 2); /* c1 and judged, nothing else */
@@ -86,11 +86,33 @@ static void bad_campaign_input_is_refused(void **s)
     assert_non_null(strstr(it_out, "is not a run folder's name"));
 }
 
+/* The summaries quote compare's findings and folder names: as Markdown
+ * text (report/evidence/mdtext.py, the rule of REPORT.md's md_text), so
+ * a name can neither end a table cell, become a link or a mention, nor
+ * read as another. */
+static void record_text_in_a_summary_is_markdown_text(void **s)
+{
+    (void)s;
+    if (it_sh("command -v python3") != 0)
+        it_skip("python3 is not installed: the summaries need it");
+    int rc = it_sh("cd report/evidence && python3 -c \"from mdtext import md\n"
+                   "cases = [('a|b\\\\nc', 'a\\\\|b c'), ('<img src=x>', '\\\\<img src=x\\\\>'),\n"
+                   "         ('copy_pinned', 'copy\\\\_pinned'), ('x\\u202ey\\x85z', 'x\\ufffdy\\ufffdz'),\n"
+                   "         ('@team #9 https://e.org www.e.org', '@\\u2060team \\\\#\\u20609 https:\\u2060//e.org "
+                   "www\\u2060.e.org'),\n"
+                   "         ('[a](javascript:x)', '\\\\[a\\\\](javascript:x)')]\n"
+                   "bad = [(i, md(i), o) for i, o in cases if md(i) != o]\n"
+                   "assert not bad, bad\"");
+    if (rc != 0)
+        fail_msg("mdtext.md does not escape as REPORT.md does:\n%s", it_out);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(a_campaign_is_listed_and_judged),
         cmocka_unit_test(bad_campaign_input_is_refused),
+        cmocka_unit_test(record_text_in_a_summary_is_markdown_text),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
