@@ -9,12 +9,6 @@
 
 #include "utf8.h"
 
-/* The bytes a lead byte announces (0: none can follow it validly). */
-static size_t announced(unsigned char c)
-{
-    return c >= 0xf0 && c <= 0xf4 ? 4 : c >= 0xe0 && c < 0xf0 ? 3 : c >= 0xc2 && c < 0xe0 ? 2 : 0;
-}
-
 size_t ha_term_clean(unsigned char *buf, size_t n, size_t *held)
 {
     size_t out = 0, i = 0;
@@ -26,7 +20,7 @@ size_t ha_term_clean(unsigned char *buf, size_t n, size_t *held)
             i++;
             continue;
         }
-        size_t want = announced(c);
+        size_t want = ha_utf8_announced(c);
         if (want && i + want > n) { /* cut short here: held if what is there may still become valid */
             bool may = true;
             for (size_t k = i + 1; k < n; k++)

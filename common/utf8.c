@@ -8,13 +8,16 @@ unsigned ha_utf8_code(const unsigned char *s, size_t n)
     return cp;
 }
 
+size_t ha_utf8_announced(unsigned char c)
+{
+    return c < 0x80 ? 1 : c >= 0xf0 && c <= 0xf4 ? 4 : c >= 0xe0 && c < 0xf0 ? 3 : c >= 0xc2 && c < 0xe0 ? 2 : 0;
+}
+
 size_t ha_utf8_len(const unsigned char *s)
 {
-    if (s[0] < 0x80)
-        return 1;
-    size_t n = s[0] >= 0xf0 && s[0] <= 0xf4 ? 4 : s[0] >= 0xe0 && s[0] < 0xf0 ? 3 : s[0] >= 0xc2 && s[0] < 0xe0 ? 2 : 0;
-    if (!n)
-        return 0;
+    size_t n = ha_utf8_announced(s[0]);
+    if (n <= 1)
+        return n;
     for (size_t i = 1; i < n; i++)
         if ((s[i] & 0xc0) != 0x80)
             return 0;

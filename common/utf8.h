@@ -11,6 +11,10 @@
  * overlong forms, surrogates and code points past U+10FFFF are invalid. */
 size_t ha_utf8_len(const unsigned char *s);
 
+/* The length a sequence starting with byte c announces (1..4), or 0 when
+ * no valid sequence starts with it. */
+size_t ha_utf8_announced(unsigned char c);
+
 /* The code point of the valid sequence of n bytes at s (n from ha_utf8_len). */
 unsigned ha_utf8_code(const unsigned char *s, size_t n);
 
