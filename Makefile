@@ -61,7 +61,7 @@ REPORT_LIBS := $(shell pkg-config --libs jansson 2>/dev/null || echo -ljansson) 
 REPORT := $(BUILD)/bin/report $(BUILD)/bin/compare $(BUILD)/bin/trend $(BUILD)/bin/fleet $(BUILD)/bin/changes
 
 .SECONDARY:
-.PHONY: all probes bench fix report diag schema compact-results bench-changes rerender-results check test-tools mutants check-torch check-fuzz-corpus fuzz check-unit check-integration check-sanitize check-gpu check-nohdr check-standin coverage hip-matrix clean backends
+.PHONY: all probes side-tools bench fix report diag schema compact-results bench-changes rerender-results check test-tools mutants check-torch check-fuzz-corpus fuzz check-unit check-integration check-sanitize check-gpu check-nohdr check-standin coverage hip-matrix clean backends
 all: probes
 
 # probes builds every tool run_all.sh runs, so the quick start is two commands.
@@ -134,6 +134,10 @@ $(BUILD)/standin/libamdhip64.so: $(STANDIN_SRC) standin/standin.h common/largeba
 	$(CC) -std=c11 -D_GNU_SOURCE -fPIC -shared -Wl,-Bsymbolic $(WARN) -Wno-deprecated-declarations -Icommon -Istandin \
 	    $(HIP_FLAGS) -O1 -g $(STANDIN_SRC) -o $@
 
+# What an A/B session's side (or a --sim-profile run) runs from a side
+# build against other headers (run_all.sh makes it under build/side/).
+side-tools: $(PROBES) $(BENCH) $(FIX)
+
 fix: $(FIX)
 $(BUILD)/fix/%.o: BACKEND_FLAGS = -Ifix
 $(BUILD)/pool_check: $(BUILD)/fix/pool_check.o $(BUILD)/fix/refpool.o $(LIBCOMMON)
@@ -154,8 +158,11 @@ $(BENCH): $(BUILD)/bench/bench_discriminator.o $(BENCH_OBJ) $(LIBCOMMON)
 
 # The hip backend against every HIP release Debian packages (needs the
 # package registry): tools/hip-matrix.sh, tools/hip-releases.txt.
-hip-matrix:
-	CC="$(CC)" tools/hip-matrix.sh $(BUILD)/hip-matrix
+# Made again only when what it checks changed (a failed matrix is not kept).
+hip-matrix: $(BUILD)/hip-matrix/compat.json
+$(BUILD)/hip-matrix/compat.json: tools/hip-matrix.sh tools/hip-releases.txt tools/hip_entry_points.c common/backend_hip.c \
+                                 $(wildcard common/*.h)
+	CC="$(CC)" tools/hip-matrix.sh $(BUILD)/hip-matrix || { rm -f $@; exit 1; }
 
 include tests/tests.mk
 

@@ -8,14 +8,21 @@
 #
 # --ab SPEC makes the bench an A/B session: this build against SPEC, one A
 # and one B process per round in a seeded random order, until every timed
-# row is decided or --ab-budget seconds of rounds (140) are spent. SPEC is
-# env:NAME=VALUE[,NAME=VALUE...] (B's processes get these variables: another
-# runtime library, ROCM_PATH, HOSTACCESS_TEST_SLOWDOWN, the pool's switch)
-# or build:DIR (another hostaccess build's bench). After A's steps, B's env,
-# probes and pool_check run once with B's variables or from B's build, into
-# b_NAME.json beside A's: the folder is whole only when both sides are.
-# 'build/bin/compare RUN' judges the bench on the sides' pairs and B's
-# kinds, candidates and pool checks against A's (docs/gate.md).
+# row is decided or --ab-budget seconds of rounds (140) are spent (a
+# SIMULATED session stops at its fewest rounds: its timings are never
+# judged). SPEC is
+#   rocm:PREFIX       the ROCm at PREFIX: B's tools built against its HIP
+#                     headers (build/side/, made here), loading its libamdhip64
+#   sim-profile:NAME  another stand-in release (give side A's with --sim-profile)
+#   build:DIR         another hostaccess build
+#   env:NAME=VALUE[,NAME=VALUE...]  B's variables (HOSTACCESS_TEST_SLOWDOWN,
+#                     the pool's switch HOSTACCESS_POOL_HOST_ACCESS=0, ...);
+#                     ROCM_PATH alone is refused: no tool loads a runtime by it
+# After A's steps, B's env, probes and pool_check run once as B, into
+# b_NAME.json beside A's: the folder is whole only when both sides are. The
+# run ends with the session's verdict; 'build/bin/compare RUN' explains it
+# (docs/gate.md). A side B that cannot be is refused, exit 2, before any
+# folder is made.
 #
 # --require-gpu (or HOSTACCESS_REQUIRE_GPU=1, for dashboards) fails with the
 # tools' status (3 no runtime, 4 no device) and the reason, instead of
@@ -32,7 +39,10 @@
 # shown on that machine that the devices' figures do not disturb each other.
 #
 # --sim-profile NAME runs the hip backend over the stand-in ROCm runtime
-# acting as release NAME (--list-sim-profiles): SIMULATED, never evidence.
+# acting as release NAME (--list-sim-profiles), from tools built against
+# headers of that release's era (a side build, made here from make
+# hip-matrix's headers where this build's lie across a layout line):
+# SIMULATED, never evidence.
 #
 # Runs every device of the chosen backend unless --device names one. Each tool
 # writes its JSON record and its human output into the run folder; nothing
@@ -129,6 +139,55 @@ if [ ! -x "$probe" ] || [ ! -x "$build/run_manifest" ]; then
     echo "run_all.sh: $probe or $build/run_manifest is missing: run 'make probes' first" >&2
     exit 1
 fi
+# Side builds: the tools of a stand-in release whose headers lie across a
+# layout line from this build's, and side B's (rocm:, sim-profile:), made
+# from this tree against the headers they need, under build/side/ (make is
+# incremental: a no-op once made). The bench reads both variables.
+export HOSTACCESS_SIDE_BUILDS=${HOSTACCESS_SIDE_BUILDS:-$here/build/side}
+export HOSTACCESS_HIP_MATRIX=${HOSTACCESS_HIP_MATRIX:-$here/build/hip-matrix}
+version=$("$probe" --version 2>/dev/null | awk '{ print $2; exit }')
+make_side() { # DIR HEADERS WHOSE
+    mkdir -p "$1" 2>/dev/null || { echo "run_all.sh: cannot make the side build folder $1" >&2; exit 5; }
+    echo "run_all.sh: $3: tools built against the HIP headers in $2, in $1"
+    if ! flock "$1" env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -C "$here" -s -j"$(nproc 2>/dev/null || echo 2)" \
+        BUILD="$1" ROCM_PATH="$2" HA_VERSION="$version" side-tools >"$1.log" 2>&1; then
+        echo "run_all.sh: $3: the tools did not build against the headers in $2; see $1.log" >&2
+        exit 1
+    fi
+}
+# A side's plan, as the bench reads SPEC (bench/ab.h): NUL-ended pairs.
+plan() { # the bench's arguments...
+    plan_build= plan_headers= plan_profile= plan_backend= plan_vars=()
+    local f=() i file rc
+    file=$(mktemp "${TMPDIR:-/tmp}/hostaccess-plan.XXXXXX") || exit 1
+    "$@" >"$file"
+    rc=$?
+    mapfile -d '' -t f <"$file"
+    rm -f "$file"
+    [ $rc -eq 0 ] || exit $rc
+    for ((i = 0; i + 1 < ${#f[@]}; i += 2)); do
+        case "${f[$i]}" in
+            build) plan_build=${f[$((i + 1))]} ;;
+            headers) plan_headers=${f[$((i + 1))]} ;;
+            profile) plan_profile=${f[$((i + 1))]} ;;
+            backend) plan_backend=${f[$((i + 1))]} ;;
+            var) plan_vars+=("${f[$((i + 1))]}") ;;
+            *) echo "run_all.sh: the bench's plan names '${f[$i]}', unknown here: make probes again" >&2; exit 1 ;;
+        esac
+    done
+}
+tools_a=$build
+if [ ${#profile[@]} -gt 0 ]; then
+    [ -x "$build/bench_discriminator" ] || { echo "run_all.sh: --sim-profile needs the bench: make probes" >&2; exit 1; }
+    plan "$build/bench_discriminator" --side-plan "sim-profile:${profile[1]}"
+    if [ -n "$plan_build" ]; then
+        make_side "$plan_build" "$plan_headers" "ROCm ${profile[1]} (stand-in)"
+        tools_a=$plan_build
+        probe=$tools_a/probe_discriminator
+    fi
+fi
+# The bench's looks run the report tools' compare, which a side build lacks.
+[ -x "$build/bin/compare" ] && export HOSTACCESS_AB_JUDGE=$build/bin/compare
 # An empty --device is a mistake, not "every device".
 if [ -n "${device_given:-}" ] && [ -z "$device" ]; then
     echo "run_all.sh: --device takes a device index, not ''" >&2
@@ -173,35 +232,6 @@ rc=$?
 listing=$(cat "$listing_file")
 rm -f "$listing_file"
 [ $rc -eq 0 ] || exit $rc
-check_args() {
-    [ -x "$build/$1" ] || return 0
-    local tool=$1
-    shift
-    "$build/$tool" --backend "$backend" "${profile[@]}" "${require[@]}" "${dev_opt[@]}" "$@" --list-devices >/dev/null || exit $?
-}
-check_args bench_discriminator "${bench_argv[@]}"
-check_args pool_check "${pool_argv[@]}"
-# An A/B session's side B: after A's steps, B's env, probes and pool run
-# with B's variables (env:) or from B's build (build:), each into
-# b_NAME.json beside A's, sealed by the one manifest. The bench says what
-# SPEC names (one reader of SPEC), NUL-separated: "env" NAME=VALUE..., or
-# "build" and the folder that holds B's tools.
-b_vars=() b_dir=
-if [ -n "$ab" ]; then
-    [ -x "$build/bench_discriminator" ] ||
-        { echo "run_all.sh: --ab needs the bench: make probes" >&2; exit 2; }
-    side_file=$(mktemp "${TMPDIR:-/tmp}/hostaccess-side-b.XXXXXX") || exit 1
-    "$build/bench_discriminator" --ab "$ab" --ab-side-b >"$side_file"
-    rc=$?
-    mapfile -d '' -t side <"$side_file"
-    rm -f "$side_file"
-    [ $rc -eq 0 ] || exit $rc
-    case "${side[0]:-}" in
-        env) b_vars=("${side[@]:1}") ;;
-        build) b_dir=${side[1]:-} ;;
-        *) echo "run_all.sh: the bench did not say what side B of '$ab' is: make probes again" >&2; exit 1 ;;
-    esac
-fi
 # The listing's first line is "BACKEND COUNT"; a runtime that ended the tool
 # early (an initialiser that exits) leaves anything else.
 first=${listing%%$'\n'*}
@@ -221,6 +251,31 @@ while IFS= read -r line; do
     fallbacks+=(--fallback "$fb_be:$fb_st:$fb_why")
     why_sim="${why_sim:+$why_sim; }$fb_why"
 done <<<"$listing"
+# An A/B session's side B: after A's steps, B's env, probes and pool run
+# with B's variables, from B's tools and as B's stand-in release, each into
+# b_NAME.json beside A's, sealed by the one manifest. The bench says what
+# SPEC names (one reader of SPEC); side builds are made here, before any
+# folder is.
+b_vars=() b_dir= b_profile= b_backend=
+if [ -n "$ab" ]; then
+    [ -x "$tools_a/bench_discriminator" ] ||
+        { echo "run_all.sh: --ab needs the bench: make probes" >&2; exit 2; }
+    plan "$tools_a/bench_discriminator" --backend "$backend" "${profile[@]}" --ab "$ab" --ab-side-b
+    b_dir=$plan_build b_profile=$plan_profile b_backend=$plan_backend b_vars=("${plan_vars[@]}")
+    if [ -n "$b_backend" ] && [ "$b_backend" != "$chosen" ]; then
+        echo "run_all.sh: --ab $ab sets one $b_backend runtime against another, but side A runs the $chosen backend here${why_sim:+ (auto passed over: $why_sim)}: run it where side A's $b_backend runtime has a device" >&2
+        exit 2
+    fi
+    [ -n "$plan_headers" ] && make_side "$b_dir" "$plan_headers" "side B ($ab)"
+fi
+check_args() {
+    [ -x "$tools_a/$1" ] || return 0
+    local tool=$1
+    shift
+    "$tools_a/$tool" --backend "$backend" "${profile[@]}" "${require[@]}" "${dev_opt[@]}" "$@" --list-devices >/dev/null || exit $?
+}
+check_args bench_discriminator "${bench_argv[@]}"
+check_args pool_check "${pool_argv[@]}"
 if [ "$count" -lt 1 ]; then
     echo "run_all.sh: backend $chosen reports no device" >&2
     exit 4
@@ -308,9 +363,16 @@ step_bin() {
     case "$1" in
         b_env) [ -n "$b_dir" ] && echo "$b_dir/probe_discriminator" || step_bin env ;;
         b_*) [ -n "$b_dir" ] && echo "$b_dir/${1#b_}" || step_bin "${1#b_}" ;;
-        env|probe_discriminator) echo "$probe" ;;
-        *) echo "$build/$1" ;;
+        env) echo "$probe" ;;
+        *) echo "$tools_a/$1" ;;
     esac
+}
+# A step's backend and stand-in release: side B's own where SPEC names them.
+step_side() {
+    be=$backend prof=("${profile[@]}")
+    [[ "$1" == b_* ]] || return 0
+    [ -n "$b_backend" ] && be=$b_backend
+    [ -n "$b_profile" ] && prof=(--sim-profile "$b_profile")
 }
 # A step's environment: side B's variables exported for B's steps only.
 step_run() {
@@ -416,7 +478,8 @@ for dev in $devices; do
         # In the background and waited for, so a signal reaches the trap at once.
         # The backend as the user asked for it (auto by default): each record
         # keeps why the others were not used.
-        (step_run "$bin" --backend "$backend" "${profile[@]}" "${require[@]}" --device "$dev" --json "$dir/$name.json" \
+        step_side "$name"
+        (step_run "$bin" --backend "$be" "${prof[@]}" "${require[@]}" --device "$dev" --json "$dir/$name.json" \
             "${args[@]}") >"$dir/$name.txt" 2>"$dir/$name.log" &
         child=$!
         wait "$child"
@@ -464,6 +527,17 @@ for dev in $devices; do
         fi
     else
         echo "  report: not built: install libjansson-dev, run 'make report', then $here/report/report $dir"
+    fi
+    # An A/B session ends with its verdict, as compare gives it, and the
+    # command that explains it.
+    if [ -n "$ab" ] && [ -x "$build/bin/compare" ]; then
+        "$build/bin/compare" "$dir" >/dev/null 2>&1
+        rc=$?
+        case $rc in
+            0) word=clean ;; 1) word=regression ;; 6) word=inconclusive ;; 7) word=unresolved ;;
+            *) word="not judged (compare exit $rc)" ;;
+        esac
+        echo "  A/B session ($ab): $word; '$build/bin/compare $dir' explains it (exit $rc), REPORT.md opens with it"
     fi
     # A simulated run says so last, boxed, with the reason.
     line=

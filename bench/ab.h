@@ -9,6 +9,14 @@
  *       env:HOSTACCESS_TEST_SLOWDOWN=fast=10,disc=10 is one variable)
  *   build:DIR                       B runs another build's bench:
  *       DIR/bench_discriminator or DIR/build/bench_discriminator
+ *   rocm:PREFIX                     B loads PREFIX's libamdhip64, with
+ *       tools built against PREFIX's headers (a side build run_all.sh
+ *       makes: $HOSTACCESS_SIDE_BUILDS/rocm-NAME-HASH)
+ *   sim-profile:NAME                B acts as another stand-in release (A
+ *       gives --sim-profile), with tools built against headers of its era
+ *       where this build's lie across a line (rocm_profiles.h)
+ * env:ROCM_PATH (or CUDA_PATH) alone is refused: no tool loads a runtime by
+ * it, so such a session would set a runtime against itself.
  * Process 1 (this one) measures first as every run's does and gives the
  * record its row statistics; it is side A's and belongs to no round. The
  * session looks at its rows after the rounds abgate.h names, through
@@ -32,6 +40,10 @@ typedef struct ab_session {
     bool on;
     const char *spec;               /* as given */
     char *b_exe;                    /* B's bench (malloc'd); NULL: this one */
+    char *b_headers;                /* the headers B's side build is made against (malloc'd); NULL: none */
+    const char *b_profile;          /* B acts as this stand-in release; NULL: as A */
+    bool b_hip;                     /* B needs side A on the hip backend */
+    bool alone;                     /* --side-plan: SPEC's tools as a side of their own, no side A to check */
     char *vars[AB_MAX_VARS];        /* B's variables, NAME=VALUE (malloc'd) */
     int nvars;
     double budget_s;                /* --ab-budget */
@@ -45,20 +57,26 @@ typedef struct ab_session {
     char judge[4096];               /* compare, for the looks; empty: none built */
 } ab_session;
 
-/* SPEC into s (0), or -1 with a one-line reason in why. B's bench must
- * exist and be executable. */
-int ab_parse_spec(ab_session *s, const char *spec, char *why, size_t n);
+/* SPEC into s (0), or -1 with a one-line reason in why. a_profile: side
+ * A's --sim-profile, or NULL. planning: B's side build need not exist yet
+ * (run_all.sh asks for the plan before it makes it); otherwise B's bench
+ * must exist and be executable. */
+int ab_parse_spec(ab_session *s, const char *spec, const char *a_profile, bool planning, char *why, size_t n);
 void ab_free(ab_session *s);
 
-/* Side B as SPEC names it, for run_all.sh, which runs B's probes and pool
- * after the bench with it (one reader of SPEC: this one): to f, each field
- * followed by a NUL byte, "env" and then each NAME=VALUE, or "build" and
- * the folder that holds B's bench. 0, or -1 when f could not be written. */
-int ab_print_side_b(const ab_session *s, FILE *f);
+/* Side B as SPEC names it, for run_all.sh, which makes B's side build and
+ * runs B's probes and pool after the bench with it (one reader of SPEC:
+ * this one): to fd, byte for byte (never through the terminal guard),
+ * pairs of NUL-ended fields: "build" DIR (B's tools, when not this
+ * build's), "headers" PREFIX (DIR is a side build made against them),
+ * "profile" NAME, "backend" hip, and "var" NAME=VALUE for each variable.
+ * 0, or -1 when fd could not be written. */
+int ab_print_side_b(const ab_session *s, int fd);
 
-/* compare beside this bench (BUILD/bin/compare) into s->judge; none when
- * the report tools were not built (no libjansson-dev): the session then
- * runs to its most rounds or its budget, and says so. */
+/* compare beside this bench (BUILD/bin/compare), or $HOSTACCESS_AB_JUDGE
+ * (run_all.sh names its own for a side build's bench), into s->judge; none
+ * when the report tools were not built (no libjansson-dev): the session
+ * then runs to its most rounds or its budget, and says so. */
 void ab_find_judge(ab_session *s);
 
 #endif

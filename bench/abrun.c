@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "bench.h"
+#include "gpustatus.h"
 #include "log.h"
 #include "stats.h"
 
@@ -134,6 +135,12 @@ int bench_ab_run(bench *b, int argc, char **argv)
         s->rounds += ok[0] && ok[1];
         if (ha_now_s() - r0 > round_s)
             round_s = ha_now_s() - r0;
+        /* A simulated session's timings are the machine's that ran it and
+         * never judged: rounds past the fewest buy nothing. */
+        if (ha_backend_simulated(&b->t.be) && s->rounds >= HA_AB_MIN_ROUNDS) {
+            stop(s, "its fewest rounds, %d: a SIMULATED session's timings are never judged", s->rounds);
+            break;
+        }
         if (next_look < HA_AB_MAX_LOOKS && s->rounds >= ha_ab_look_rounds[next_look]) {
             next_look++;
             if (s->judge[0] && look(b) == 1) {

@@ -98,7 +98,8 @@ static inline bench_procs_view bench_procs_of(bench *b)
                               .state = &b->state,
                               .order_log = &b->order_log,
                               .allowed = b->have_allowed ? &b->allowed : NULL,
-                              .ab = &b->ab};
+                              .ab = &b->ab,
+                              .sim_profile = b->t.sim_profile};
 }
 
 /* The headline, found once in the rows and then printed and recorded. */

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "bench.h"
 #include "gpuhelpers.h"
@@ -46,12 +47,13 @@ static int ab_options(bench *b, const char *ab, const char *ab_seed, bool side_b
     char why[400];
     if (b->worker_out || b->process_index > 1)
         return ha_tool_usage(&b->t, "--ab is the first process's, not a worker's");
-    if (ab_parse_spec(&b->ab, ab, why, sizeof why) != 0)
+    side_b |= b->ab.alone;
+    if (ab_parse_spec(&b->ab, ab, b->t.sim_profile, side_b, why, sizeof why) != 0)
         return ha_tool_usage(&b->t, why);
     if (b->ab.budget_s <= 0)
         b->ab.budget_s = AB_DEFAULT_BUDGET_S;
     if (side_b)
-        return ab_print_side_b(&b->ab, stdout) == 0 ? -1 : ha_tool_usage(&b->t, "stdout cannot be written");
+        return ab_print_side_b(&b->ab, STDOUT_FILENO) == 0 ? -1 : ha_tool_usage(&b->t, "stdout cannot be written");
     b->ab.seed = ab_seed ? strtoull(ab_seed, NULL, 10) : ((unsigned long long)(ha_now_s() * 1e6) | 1);
     b->nprocs_requested = 1 + 2 * HA_AB_MAX_ROUNDS;
     return 0;
@@ -79,7 +81,7 @@ static int parse(bench *b, int argc, char **argv)
     static ha_opt_list kinds, paths;
     static bool nosweep, listpaths, ab_side_b;
     static long iterations = -1, warmup = -1, sweep_iterations = -1;
-    static const char *seed, *ab, *ab_seed;
+    static const char *seed, *ab, *ab_seed, *side_plan;
     const ha_opt own[] = {
         {"iterations", HA_OPT_LONG, 1, MAX_ITERATIONS, &iterations, "N", "operations per row, as upstream counts them (20000; 2000 with several processes)", NULL},
         {"warmup", HA_OPT_LONG, 0, MAX_ITERATIONS, &warmup, "N", "operations before a row is timed (1000; 200 with several processes)", NULL},
@@ -99,12 +101,16 @@ static int parse(bench *b, int argc, char **argv)
         {"start-cpu", HA_OPT_LONG, 0, CPUPICK_MAX - 1, &b->start_cpu, "N", "internal: start on CPU N (it may move)", NULL},
         {"worker-out", HA_OPT_STRING, 0, 0, &b->worker_out, "FILE", "internal: a worker's rows into FILE, no record", NULL},
         {"ab", HA_OPT_STRING, 0, 0, &ab, "SPEC",
-         "an A/B session: this build against SPEC, env:NAME=VALUE[,...] or build:DIR, round after round (ab.h)", NULL},
+         "an A/B session: this build against SPEC, rocm:PREFIX, sim-profile:NAME, build:DIR or env:NAME=VALUE[,...], "
+         "round after round (ab.h)", NULL},
         {"ab-budget", HA_OPT_REAL, AB_MIN_BUDGET_S, AB_MAX_BUDGET_S, &b->ab.budget_s, "S",
          "an A/B session starts no round that would end past S seconds of its rounds (140)", NULL},
         {"ab-seed", HA_OPT_STRING, 0, 0, &ab_seed, "S", "the seed of the A/B order in each round (from the clock)", a_seed},
         {"ab-side-b", HA_OPT_FLAG, 0, 0, &ab_side_b, NULL,
-         "internal (run_all.sh --ab): print side B as --ab names it, NUL-separated (ab.h), then exit", NULL},
+         "internal (run_all.sh --ab): print side B's plan as --ab names it, NUL-separated (ab.h), then exit", NULL},
+        {"side-plan", HA_OPT_STRING, 0, 0, &side_plan, "SPEC",
+         "internal (run_all.sh --sim-profile): print the tools SPEC needs as a side of its own, as --ab-side-b does, "
+         "then exit", NULL},
         {"no-sweep", HA_OPT_FLAG, 0, 0, &nosweep, NULL, "no size sweep", NULL},
         {"list-paths", HA_OPT_FLAG, 0, 0, &listpaths, NULL, "list the paths with their families, then exit", NULL},
         {NULL, 0, 0, 0, NULL, NULL, NULL, NULL},
@@ -127,6 +133,12 @@ static int parse(bench *b, int argc, char **argv)
     }
     if (seed)
         b->order_seed = strtoull(seed, NULL, 10);
+    if (side_plan && ab)
+        return ha_tool_usage(&b->t, "--side-plan and --ab: give one");
+    if (side_plan) {
+        b->ab.alone = true;
+        ab = side_plan;
+    }
     if ((b->ab.budget_s > 0 || ab_seed || ab_side_b) && !ab)
         return ha_tool_usage(&b->t, "--ab-budget, --ab-seed and --ab-side-b belong to an A/B session: give --ab SPEC");
     if (ab && (rc = ab_options(b, ab, ab_seed, ab_side_b)))

@@ -206,12 +206,19 @@ static void read_worker(bench_procs_view *b, int pi, const char *file)
 static char **worker_argv(const bench_procs_view *b, int argc, char **argv, int pi, const char *out, char *num[4])
 {
     /* --cpu goes on: a worker of a run held on one CPU is held there too */
-    static const char *const own[] = {"--json", "--sweep-csv", "--processes", "--ab", "--ab-budget", "--ab-seed", NULL};
+    static const char *const own[] = {"--json", "--sweep-csv", "--processes", "--ab", "--ab-budget", "--ab-seed",
+                                      "--sim-profile", NULL};
     char **v = calloc((size_t)argc + 16, sizeof *v);
     if (!v)
         return NULL;
     int n = 0;
     v[n++] = argv[0];
+    /* The stand-in release a worker acts as: side B's when SPEC names one. */
+    const char *profile = b->procs[pi].side == 'b' && b->ab->b_profile ? b->ab->b_profile : b->sim_profile;
+    if (profile) {
+        v[n++] = "--sim-profile";
+        v[n++] = (char *)profile;
+    }
     for (int i = 1; i < argc; i++) {
         bool drop = !strcmp(argv[i], "--no-sweep");
         for (int k = 0; own[k]; k++) {

@@ -29,6 +29,7 @@ typedef struct bench_procs_view {
     const bench_order_log *order_log;
     const cpu_set_t *allowed;     /* the CPUs this process could use before it pinned itself; NULL unknown */
     const ab_session *ab;         /* side B's variables and bench, in an A/B session */
+    const char *sim_profile;      /* --sim-profile: the stand-in release this process acts as; NULL none */
 } bench_procs_view;
 
 /* The first process: its own blocks as process 1. */

@@ -45,7 +45,7 @@
 #define XSTR(x) STR_(x)
 
 #ifndef HA_HIP_HAS_HOST_LOCATION
-#define HA_HIP_HAS_HOST_LOCATION (HIP_VERSION >= 70100000)
+#define HA_HIP_HAS_HOST_LOCATION (HIP_VERSION >= HA_HIP_HOST_LOCATION)
 #endif
 
 #if HIP_VERSION >= 50500000
@@ -59,8 +59,8 @@
  * hipMemAllocationProp was reordered in 5.3 and is the same from 5.3 to 7.2
  * (the 7.0 union is one field wide); hipMemoryType was renumbered in 6.0;
  * hipPointerAttribute_t's layout is the same from 5.2 to 7.2. */
-#define HIP_ALLOC_PROP_REORDERED 50300000
-#define HIP_MEMORY_TYPE_RENUMBERED 60000000
+#define HIP_ALLOC_PROP_REORDERED HA_HIP_ALLOC_PROP_REORDERED
+#define HIP_MEMORY_TYPE_RENUMBERED HA_HIP_MEMORY_TYPE_RENUMBERED
 
 /* PyTorch reads .item() with a host load when built against this release or newer. */
 #define HIP_TORCH_HOST_ITEM 70200000
@@ -852,6 +852,7 @@ const ha_backend_ops ha_backend_hip = {
     .desc = "HIP runtime (libamdhip64.so)",
     .build_note = "compiled against HIP " XSTR(HIP_VERSION_MAJOR) "." XSTR(HIP_VERSION_MINOR) "." XSTR(HIP_VERSION_PATCH),
     .header_label = "HIP " XSTR(HIP_VERSION_MAJOR) "." XSTR(HIP_VERSION_MINOR) "." XSTR(HIP_VERSION_PATCH),
+    .header_version = HIP_VERSION,
     .compiled = true,
     .simulated = false,
     .open = hip_open,

@@ -146,17 +146,22 @@ static int trial_load(const char *soname, char *why, size_t n)
             dup2(null, 2);
         void *h = dlopen(soname, RTLD_NOW | RTLD_LOCAL);
         /* Only a dlopen that came back says so: an initialiser that calls
-         * exit() ends the child without a word. */
-        char ok = h ? 'L' : 'N';
-        _exit(write(fd[1], &ok, 1) == 1 ? 0 : 2);
+         * exit() ends the child without a word. A refusal carries the
+         * loader's reason after its letter. */
+        const char *err = h ? "" : dlerror();
+        char said[600];
+        int len = snprintf(said, sizeof said, "%c%s", h ? 'L' : 'N', err ? err : "");
+        len = len < 0 ? 1 : len >= (int)sizeof said ? (int)sizeof said - 1 : len;
+        _exit(write(fd[1], said, (size_t)len) == len ? 0 : 2);
     }
     close(fd[1]);
     unsigned timeout = load_timeout_s();
     int st = 0;
     int ended = wait_bounded(pid, timeout, &st);
-    char said = 0;
-    if (ended && read(fd[0], &said, 1) != 1)
-        said = 0;
+    char reason[600] = "";
+    ssize_t got = ended ? read(fd[0], reason, sizeof reason - 1) : 0;
+    reason[got > 0 ? got : 0] = 0;
+    char said = reason[0];
     close(fd[0]);
     if (!ended) {
         snprintf(why, n, "loading %s did not finish in %u s (its initialiser blocks, or it is not a file that "
@@ -165,8 +170,10 @@ static int trial_load(const char *soname, char *why, size_t n)
     }
     if (said == 'L')
         return 0;
-    if (said == 'N')
+    if (said == 'N') {
+        snprintf(why, n, "%s", reason + 1);
         return 1;
+    }
     if (WIFSIGNALED(st))
         snprintf(why, n, "loading %s crashed the dynamic loader (%s): the installed library is corrupt; reinstall "
                  "it or take it off LD_LIBRARY_PATH", soname, strsignal(WTERMSIG(st)));
@@ -226,6 +233,20 @@ void *ha_dlopen_checked(const char *const names[], bool *broken, char *why, size
     else
         snprintf(why, n, "%s is there but does not load: %s", names[0], first_err);
     return NULL;
+}
+
+int ha_dlopen_try(const char *path, char *why, size_t n)
+{
+    char reason[512] = "";
+    int named = check_named_file(path, why, n);
+    if (named)
+        return -1;
+    int rc = trial_load(path, reason, sizeof reason);
+    if (rc > 0)
+        snprintf(why, n, "%s does not load here: %s", path, reason[0] ? reason : "the loader refused it");
+    else if (rc < 0)
+        snprintf(why, n, "%s", reason);
+    return rc ? -1 : 0;
 }
 
 struct find { const void *p; bool code; };

@@ -17,6 +17,11 @@
  * for files passed over go to stderr, one line each. */
 void *ha_dlopen_checked(const char *const names[], bool *broken, char *why, size_t n);
 
+/* Whether the library file at path would load in this process (tried in
+ * a child, never here): 0, or -1 with why naming the file and the
+ * loader's reason (another architecture, a newer glibc, a crash). */
+int ha_dlopen_try(const char *path, char *why, size_t n);
+
 /* Whether p lies in an executable segment of a loaded object: a function,
  * not data that merely carries a function's name. */
 bool ha_is_code(const void *p);

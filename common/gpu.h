@@ -158,6 +158,7 @@ typedef struct ha_backend_ops {
     const char *desc;
     const char *build_note; /* header version compiled against, or why compiled out */
     const char *header_label; /* "HIP 5.2.21153": what "unavailable with" names */
+    int header_version;       /* the header's own numbering (HIP_VERSION); 0 compiled out */
     bool compiled;
     bool simulated;
     /* Loads the runtime and opens the device; returns an HA_EXIT_* code and,

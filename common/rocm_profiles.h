@@ -43,6 +43,39 @@ static const ha_rocm_profile ha_rocm_profiles[] = {
     {NULL, NULL, NULL, 0, NULL},
 };
 
+/* The header lines a build must not cross to act as a release: a header
+ * and a runtime on two sides of one give wrong answers, not errors
+ * (backend_hip.c refuses what depends on them), and a header before the
+ * last line lacks the Host location types the newer profiles grant. Each
+ * era names the HIP release make hip-matrix fetches inside it: the headers
+ * run_all.sh builds a profile's tools against (FACTS.md, "HIP across
+ * versions"). */
+#define HA_HIP_ALLOC_PROP_REORDERED 50300000 /* hipMemAllocationProp */
+#define HA_HIP_MEMORY_TYPE_RENUMBERED 60000000 /* hipMemoryType */
+#define HA_HIP_HOST_LOCATION 70100000 /* hipMemLocationTypeHost and its kin */
+static const struct ha_hip_era {
+    int from;             /* HIP_VERSION numbering */
+    const char *matrix;   /* the release of tools/hip-releases.txt inside it */
+} ha_hip_eras[] = {
+    {0, "5.2"}, {HA_HIP_ALLOC_PROP_REORDERED, "5.7"}, {HA_HIP_MEMORY_TYPE_RENUMBERED, "6.4"}, {HA_HIP_HOST_LOCATION, "7.2"},
+};
+#define HA_HIP_NERAS (sizeof ha_hip_eras / sizeof ha_hip_eras[0])
+
+static inline const struct ha_hip_era *ha_hip_era_of(int version)
+{
+    size_t i = HA_HIP_NERAS - 1;
+    while (i && version < ha_hip_eras[i].from)
+        i--;
+    return &ha_hip_eras[i];
+}
+
+/* Whether tools built against headers of header_version (0: none) act as
+ * profile p without crossing a line. */
+static inline int ha_rocm_profile_fits(const ha_rocm_profile *p, int header_version)
+{
+    return header_version > 0 && ha_hip_era_of(header_version) == ha_hip_era_of(p->version);
+}
+
 /* The profile named name, or NULL. */
 static inline const ha_rocm_profile *ha_rocm_profile_find(const char *name)
 {
@@ -62,5 +95,10 @@ static inline const ha_rocm_profile *ha_rocm_profile_find(const char *name)
 
 /* Set to a library path, the hip backend loads that one alone. */
 #define HA_HIP_LIBRARY_ENV "HOSTACCESS_HIP_LIBRARY"
+/* Where an A/B session's side builds live (run_all.sh makes them; default
+ * BUILD/side), and the headers make hip-matrix fetched (default
+ * build/hip-matrix): bench/ab.c reads both. */
+#define HA_SIDE_BUILDS_ENV "HOSTACCESS_SIDE_BUILDS"
+#define HA_HIP_MATRIX_ENV "HOSTACCESS_HIP_MATRIX"
 
 #endif

@@ -140,6 +140,15 @@ static int use_standin(ha_tool *t)
                              "where HIP headers are (apt-get install libamdhip64-dev, then make probes)");
         return HA_EXIT_NO_RUNTIME;
     }
+    /* Across a header line what depends on it is refused for skew (the
+     * backend's guards, which the stand-in's tests exercise): said at the
+     * start, with the build that acts as the release whole. */
+    const ha_rocm_profile *p = ha_rocm_profile_find(t->sim_profile);
+    if (!ha_rocm_profile_fits(p, ha_backend_hip.header_version))
+        ha_log(HA_LOG_WARN, "tools built against %s act as ROCm %s across a layout line from its headers: what "
+                            "depends on it is refused for skew; ./run_all.sh --sim-profile %s runs tools built "
+                            "against HIP %s headers (make hip-matrix fetches them)", ha_backend_hip.header_label,
+               p->rocm, p->name, ha_hip_era_of(p->version)->matrix);
     t->backend = "hip";
     setenv(HA_STANDIN_PROFILE_ENV, t->sim_profile, 1);
     setenv(HA_HIP_LIBRARY_ENV, lib, 1);
@@ -156,7 +165,9 @@ static int serve_listings(const ha_tool *t)
     }
     if (t->list_sim_profiles) {
         for (const ha_rocm_profile *p = ha_rocm_profiles; p->name; p++)
-            printf("%-5s ROCm %-5s HIP %-5s runtime %d: %s\n", p->name, p->rocm, p->hip, p->version, p->what);
+            printf("%-5s ROCm %-5s HIP %-5s runtime %d headers %-4s%s: %s\n", p->name, p->rocm, p->hip, p->version,
+                   ha_hip_era_of(p->version)->matrix,
+                   ha_rocm_profile_fits(p, ha_backend_hip.header_version) ? " (this build)" : "", p->what);
         return -1;
     }
     return HA_EXIT_OK;

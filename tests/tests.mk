@@ -73,7 +73,7 @@ INT_ALL := $(INT_SRC:tests/integration/test_%.c=$(BUILD)/tests/integration_%)
 # The suites that take longest (CI's stage table: ASan and plain) start
 # first. run_unit.sh runs two at once on CI's 2 CPUs, in this order: a long
 # suite started last keeps one CPU busy alone for its whole length.
-INT_SLOW := $(filter $(INT_ALL),$(patsubst %,$(BUILD)/tests/integration_%,committed quickstart fleet untrusted changes report campaign))
+INT_SLOW := $(filter $(INT_ALL),$(patsubst %,$(BUILD)/tests/integration_%,committed quickstart journeys fleet untrusted changes report campaign))
 INT_BIN := $(INT_SLOW) $(filter-out $(INT_SLOW),$(INT_ALL))
 
 $(BUILD)/tests/integration_%: tests/integration/test_%.c tests/integration/itest.c tests/integration/itest.h $(FILTER_OBJ)

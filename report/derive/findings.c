@@ -56,6 +56,17 @@ void findings_unresolved(findings *f, const char *fmt, ...)
     free(f->unresolved);
     f->unresolved = rf_vprintf(fmt, ap);
     va_end(ap);
+    if (!f->unresolved) /* never clean for want of memory to say why not */
+        findings_add(f, INCONCLUSIVE, "verdict", "unresolved", "out of memory saying why the pair is not clean");
+}
+
+void findings_bound(findings *f, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    free(f->bound);
+    f->bound = rf_vprintf(fmt, ap);
+    va_end(ap);
 }
 
 void findings_differ(findings *f, const char *fmt, ...)
@@ -94,6 +105,8 @@ void findings_clear(findings *f)
     f->timings = NULL;
     free(f->unresolved);
     f->unresolved = NULL;
+    free(f->bound);
+    f->bound = NULL;
     memset(&f->st, 0, sizeof f->st);
 }
 

@@ -42,6 +42,7 @@ typedef struct findings {
     const char *timings; /* what is done with timings, said in the first lines (a static string), or NULL */
     char *unresolved;    /* no regression, but too few rows shown the same to say clean: why, and what would
                             resolve them (malloc'd), or NULL */
+    char *bound;         /* clean's bound, every timed row within it, in words (malloc'd), or NULL */
     stability st;
 } findings;
 
@@ -57,6 +58,7 @@ void findings_free(findings *f);
  * (1), inconclusive (6, never 1), unresolved (7: too few rows shown the
  * same), clean (0). */
 void findings_unresolved(findings *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void findings_bound(findings *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 const char *findings_verdict(const findings *f);
 int findings_status(const findings *f);
 

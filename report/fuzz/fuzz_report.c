@@ -33,7 +33,7 @@ static void drive(const m_run *r)
         return;
     md_opts o = {0};
     md_write(null, r, &o);
-    md_write_pr(null, r);
+    md_write_pr(null, r, &(md_opts){0});
     export_junit(null, r);
     export_benchmark(null, r, 0);
     export_benchmark(null, r, 1);

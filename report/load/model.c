@@ -1023,6 +1023,20 @@ static int read_side_b(m_run *r, const char *path, unsigned flags, char **err)
     b->complete = r->complete;
     if (read_records(b, path, run_files_b, flags, err) < 0)
         return -1;
+    /* A side B is whole only with a record for each of side A's: one gone
+     * with its manifest step too is still missing, never a regression. */
+    for (int i = 0; i < RUN_NREC && b->complete; i++)
+        if (run_files_b[i] && r->has[i] && !b->has[i]) {
+            b->complete = false;
+            free(b->incomplete);
+            b->incomplete = rf_printf("side B has no %s, which side A has: a session is whole only with both sides",
+                                      run_files_b[i]);
+            if (!(flags & M_ALLOW_INCOMPLETE)) {
+                *err = rf_printf("%s: not a whole run: %s; --allow-incomplete reports what is there, marked", path,
+                                 b->incomplete ? b->incomplete : "side B is not whole");
+                return -1;
+            }
+        }
     own_env(b);
     if (r->complete && !b->complete) {
         r->complete = false;

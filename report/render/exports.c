@@ -55,6 +55,18 @@ static char *wrong_text(const m_cand *c)
     return s;
 }
 
+/* Every suite says whether the run was simulated, where a dashboard
+ * reads it (a simulated run's green is the model's, not a GPU's). */
+static void junit_suite_props(FILE *f, const m_run *r)
+{
+    fprintf(f, "    <properties><property name=\"simulated\" value=\"%s\"/><property name=\"backend\" value=\"",
+            r->d.simulated ? "true" : "false");
+    xml_text(f, r->env->backend);
+    fputs("\"/><property name=\"sim_profile\" value=\"", f);
+    xml_text(f, r->d.sim_profile ? r->d.sim_profile : "");
+    fputs("\"/></properties>\n", f);
+}
+
 /* A suite's time: the wall time of the tool whose record it reads (a
  * dashboard sums them); none where the record has none. */
 static void junit_time(FILE *f, double seconds)
@@ -82,6 +94,7 @@ int export_junit(FILE *f, const m_run *r)
         fprintf(f, "  <testsuite name=\"verdicts\" tests=\"%zu\" failures=\"0\" skipped=\"0\"", p->ncands);
         junit_time(f, p->wall);
         fprintf(f, ">\n");
+        junit_suite_props(f, r);
         for (size_t i = 0; i < p->ncands; i++) {
             const m_cand *c = &p->cands[i];
             char *wrong = wrong_text(c);
@@ -114,6 +127,7 @@ int export_junit(FILE *f, const m_run *r)
          * off the records, in no time of their own */
         junit_time(f, s == 1 && r->has[RUN_POOL] ? r->pool.wall : 0);
         fprintf(f, ">\n");
+        junit_suite_props(f, r);
         for (size_t i = 0; i < r->d.nexpects; i++) {
             const m_expect *e = &r->d.expects[i];
             if (strcmp(e->suite, suites[s]))

@@ -44,15 +44,21 @@ void findings_markdown(FILE *out, const findings *f, const m_run *a, const m_run
         fprintf(out, "**Timings:** %s\n\n", f->timings);
     if (f->unresolved)
         fprintf(out, "**Unresolved:** %s\n\n", md_text(f->unresolved));
+    if (f->bound && !findings_status(f))
+        fprintf(out, "**Clean, bounded:** %s.\n\n", md_text(f->bound));
     fprintf(out, "**%zu regression(s)**, %zu improvement(s), %zu inconclusive, %zu other change(s).\n", n[REGRESSION],
             n[IMPROVEMENT], n[INCONCLUSIVE], n[CHANGE]);
+    /* In each class what the runtime answered first (kinds, candidates,
+     * the MemGetAccess matrix, the pool), then the timings. */
     for (int c = 0; c < NCLASS; c++) {
         if (!n[c])
             continue;
         fprintf(out, "\n### %c%s\n\n", class_names[c][0] - 32, class_names[c] + 1);
-        for (size_t i = 0; i < f->n; i++)
-            if (f->v[i].cls == c)
-                fprintf(out, "- %s %s: %s\n", md_text(f->v[i].what), md_text(f->v[i].name), md_text(f->v[i].detail));
+        for (int timed = 0; timed < 2; timed++)
+            for (size_t i = 0; i < f->n; i++)
+                if (f->v[i].cls == c && timed == (!strcmp(f->v[i].what, "timing") || !strcmp(f->v[i].what, "instrument")))
+                    fprintf(out, "- %s %s: %s\n", md_text(f->v[i].what), md_text(f->v[i].name),
+                            md_text(f->v[i].detail));
     }
     if (f->st.have)
         fprintf(out, "\nRun to run: %zu timed figures, |Δ median| median %.1f %%, p90 %.1f %%, max %.1f %% as "

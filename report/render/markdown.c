@@ -4,7 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "abjudge.h"
 #include "derive.h"
+#include "findings.h"
 #include "goals.h"
 #include "statusname.h"
 #include "text.h"
@@ -191,14 +193,14 @@ static bool fix_on_device(const m_pool *p)
     return false;
 }
 
-static void verdict_pool(FILE *f, const m_run *r)
+static void verdict_pool(FILE *f, const m_run *r, const char *side)
 {
     const m_pool *p = &r->pool;
     if (fix_on_device(p))
-        fprintf(f, "| The pool with the host-access fix | ");
+        fprintf(f, "| %sThe pool with the host-access fix | ", side);
     else
-        fprintf(f, "| The pool: **the fix cannot be applied to device memory here** (the runtime refuses a host "
-                   "grant); device memory measured without it, the fix on host-backed memory | ");
+        fprintf(f, "| %sThe pool: **the fix cannot be applied to device memory here** (the runtime refuses a host "
+                   "grant); device memory measured without it, the fix on host-backed memory | ", side);
     fprintf(f, "**%lld of %zu checks pass**, %lld fail, %lld cannot run here", p->passed, p->nchecks, p->failed,
             p->unsupported);
     for (size_t i = 0; i < p->ntputs; i++) {
@@ -218,7 +220,7 @@ static void verdict_pool(FILE *f, const m_run *r)
 
 static void verdict(FILE *f, const m_run *r)
 {
-    fprintf(f, "## Verdict\n\n| | this run |\n|---|---|\n");
+    fprintf(f, "## Verdict\n\n| | %s |\n|---|---|\n", r->bench.ab.on ? "side A" : "this run");
     if (r->has[RUN_PROBE])
         verdict_probe(f, r);
     else
@@ -228,7 +230,7 @@ static void verdict(FILE *f, const m_run *r)
     else
         fprintf(f, "| What the fast path buys | no bench_discriminator record in this run |\n");
     if (r->has[RUN_POOL])
-        verdict_pool(f, r);
+        verdict_pool(f, r, "");
     else
         fprintf(f, "| The pool with the host-access fix | no pool_check record in this run |\n");
     fprintf(f, "\n");
@@ -467,8 +469,13 @@ static void figures_basis(FILE *f, const m_run *r)
     }
     fprintf(f, "Each figure is the geometric mean of its processes' medians (a process is one sample: the median of "
                "its blocks), with its 95 %% interval over the processes (Student's t) and the spread between them "
-               "(sd of logs) — the unit `compare` judges with. %lld of %lld processes finished",
-            b->procs_finished, b->procs_requested);
+               "(sd of logs) — the unit `compare` judges with. ");
+    if (b->ab.on)
+        fprintf(f, "An A/B session: %lld of side A's %zu processes finished (process 1 and one a round), and %lld of "
+                   "side B's %zu (one a round, %lld rounds started)", b->procs_finished, b->nprocs,
+                b->ab.procs_b_finished, b->ab.nprocs_b, b->ab.rounds_started);
+    else
+        fprintf(f, "%lld of %lld processes finished", b->procs_finished, b->procs_requested);
     for (size_t i = 0; i < b->nprocs; i++)
         if (!b->procs[i].ok)
             fprintf(f, "; process %lld did not (%s)", b->procs[i].index, md_text(b->procs[i].detail));
@@ -645,10 +652,77 @@ static void torch_section(FILE *f, const m_run *r, const md_opts *o)
     close_fold(f, o);
 }
 
+static const char *const finding_class[NCLASS] = {"regression", "improvement", "inconclusive", "change"};
+
+/* One side of a session: its runtime as it loaded it, and its tool. */
+static void session_side(FILE *f, const char *side, const m_run *r)
+{
+    const m_env *e = r ? r->env : NULL;
+    fprintf(f, "| %s | %s | %s | %s | %s |\n", side, e ? md_text(e->backend) : "(no record)",
+            e ? md_text(e->runtime_version) : "", e && *e->sim_profile ? md_text(e->sim_profile) : "—",
+            e ? md_text(e->tool_version) : "");
+}
+
+/* An A/B session's judgement first: what B is, the verdict, what B
+ * changed beyond its timings, and the timings' tally. */
+static void session(FILE *f, const m_run *r, const md_opts *o)
+{
+    const findings *s = o->session;
+    const m_ab *ab = &r->bench.ab;
+    if (ab->on && o->session_why)
+        fprintf(f, "## The A/B session: not judged\n\nSide B is %s; the session cannot be judged: %s.\n\n",
+                md_text(ab->spec), md_text(o->session_why));
+    if (!s || !ab->on)
+        return;
+    fprintf(f, "## The A/B session: %s\n\n", findings_verdict(s));
+    fprintf(f, "Side B is %s, side A this build as it ran; %lld rounds paired, stopped at %s.\n\n",
+            md_text(ab->spec), ab->rounds, md_text(ab->stopped ? ab->stopped : "(not recorded)"));
+    fprintf(f, "| side | backend | runtime | stand-in release | tool |\n|---|---|---|---|---|\n");
+    session_side(f, "A", r);
+    session_side(f, "B", r->side_b);
+    fprintf(f, "\n");
+    if (s->unresolved)
+        fprintf(f, "**Unresolved:** %s\n\n", md_text(s->unresolved));
+    if (s->bound && !findings_status(s))
+        fprintf(f, "**Clean, bounded:** %s.\n\n", md_text(s->bound));
+    /* What moved, regressions first; the mere changes past a screenful
+     * are counted (compare lists every one). */
+    size_t said = 0, more = 0;
+    for (int c = 0; c < NCLASS; c++)
+        for (size_t i = 0; i < s->n; i++) {
+            const finding *x = &s->v[i];
+            if (x->cls != c || !strcmp(x->what, "timing") || !strcmp(x->what, "instrument"))
+                continue;
+            if (c == CHANGE && said >= 24) {
+                more++;
+                continue;
+            }
+            fprintf(f, "%s- %s: %s %s: %s\n", said++ ? "" : "What B changed beyond its timings:\n\n",
+                    finding_class[x->cls], md_text(x->what), md_text(x->name), md_text(x->detail));
+        }
+    if (more)
+        fprintf(f, "- and %zu more change(s): compare lists them\n", more);
+    fprintf(f, "%s", said ? "\n" : "B changed nothing beyond its timings: the same kinds, candidates and pool checks.\n\n");
+    if (r->has[RUN_POOL] && r->side_b && r->side_b->has[RUN_POOL]) {
+        fprintf(f, "| side | the pool |\n|---|---|\n");
+        verdict_pool(f, r, "A: ");
+        verdict_pool(f, r->side_b, "B: ");
+        fprintf(f, "\n");
+    }
+    if (o->tally)
+        fprintf(f, "Timings: %zu rows judged over %zu paired rounds: %zu regression(s), %zu improvement(s), %zu the same, "
+                   "%zu undecided, %zu with too few processes.\n\n",
+                o->tally->rows, o->tally->pairs, o->tally->regressions, o->tally->improvements, o->tally->same,
+                o->tally->undecided + o->tally->unresolvable, o->tally->too_few);
+    fprintf(f, "`build/bin/compare` on this folder (%s) explains the verdict row by row; it exits %d.\n\n",
+            md_text(r->name), findings_status(s));
+}
+
 void md_write(FILE *f, const m_run *r, const md_opts *o)
 {
     title(f, r);
     warnings(f, r);
+    session(f, r, o);
     verdict(f, r);
     fprintf(f, "## Details\n\n");
     env_table(f, r, o);
@@ -688,7 +762,7 @@ void md_write(FILE *f, const m_run *r, const md_opts *o)
                          "[bencher.json](bencher.json)");
 }
 
-int md_write_pr(FILE *f, const m_run *r)
+int md_write_pr(FILE *f, const m_run *r, const md_opts *session)
 {
     for (int drop = 0; drop <= 4; drop++) {
         char *buf = NULL;
@@ -696,7 +770,8 @@ int md_write_pr(FILE *f, const m_run *r)
         FILE *m = open_memstream(&buf, &n);
         if (!m)
             return -1;
-        md_opts o = {.pr = true, .drop = drop};
+        md_opts o = {.pr = true, .drop = drop, .session = session->session, .tally = session->tally,
+                     .session_why = session->session_why};
         md_write(m, r, &o);
         fclose(m);
         /* GitHub counts characters; UTF-8 bytes are at least as many. */

@@ -9,8 +9,11 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "findings.h"
 #include "model.h"
 #include "plots.h"
+
+struct ab_tally;
 
 /* GitHub's limit on a comment. */
 #define MD_PR_LIMIT 65536
@@ -28,6 +31,11 @@ typedef struct md_opts {
     /* Where the run's own files are from the report's folder (report
      * --out): a relative, percent-encoded path; NULL: the same folder. */
     const char *run_link;
+    /* An A/B session's judgement (compare's on the folder) and its timings'
+     * tally: REPORT.md opens with them. NULL: not a session. */
+    const findings *session;
+    const struct ab_tally *tally;
+    const char *session_why; /* a session that cannot be judged: why */
 } md_opts;
 
 void md_write(FILE *f, const m_run *r, const md_opts *o);
@@ -35,6 +43,6 @@ void md_write(FILE *f, const m_run *r, const md_opts *o);
 /* The PR comment into f: md_write with as little dropped as keeps it under
  * MD_PR_LIMIT characters (what was left out is said in it). 0, or -1 when
  * even the verdict alone does not fit. */
-int md_write_pr(FILE *f, const m_run *r);
+int md_write_pr(FILE *f, const m_run *r, const md_opts *session);
 
 #endif

@@ -196,7 +196,7 @@ static void say_row(findings *f, const m_row *r, const ha_ab_row *g)
 }
 
 /* The words: how it was judged, and the verdict's ground. */
-static void say_session(findings *f, const m_run *run, const ab_tally *t)
+static void say_session(findings *f, const m_run *run, const ab_tally *t, const char *first_undecided)
 {
     const m_ab *ab = &run->bench.ab;
     size_t decided = t->same + t->regressions + t->improvements;
@@ -228,14 +228,22 @@ static void say_session(findings *f, const m_run *run, const ab_tally *t)
                                "gated, so never clean (%zu of %zu rows decided)", decided, t->rows);
         return;
     }
+    /* Clean is a bound a reader can quote, over every timed row: a row
+     * left undecided (one without B's processes among them) is evidence of
+     * nothing, and a clean headline must not hide it. */
     if (!t->rows)
         findings_unresolved(f, "no timed row to judge");
-    else if ((double)decided < GATE_DECIDED_SHARE * (double)t->rows)
-        findings_unresolved(f, "%zu of %zu rows decided (%zu same within ±%.0f %%): %zu the session could not resolve "
-                               "and %zu with too few processes; more rounds resolve them: a longer --ab-budget (this "
-                               "session stopped at %s)",
-                            decided, t->rows, t->same, 100 * HA_AB_SAME, t->unresolvable, t->too_few,
-                            ab->stopped ? ab->stopped : "?");
+    else if (decided < t->rows)
+        findings_unresolved(f, "%zu of %zu timed rows decided, and clean needs every one (%zu same within ±%.0f %%): "
+                               "%zu undecided, %zu the session could not resolve and %zu with fewer than %d processes "
+                               "a side, among them %s; more rounds resolve them: a longer --ab-budget (this session "
+                               "stopped at %s)",
+                            decided, t->rows, t->same, 100 * HA_AB_SAME, t->undecided, t->unresolvable, t->too_few,
+                            HA_GATE_MIN_PROCS, first_undecided ? first_undecided : "?", ab->stopped ? ab->stopped : "?");
+    else if (!t->regressions && !t->improvements)
+        findings_bound(f, "every one of the %zu timed rows within %+.1f %% .. %+.1f %% of side A's (the widest of the "
+                          "rows' equivalence intervals, each at its look's level)",
+                       t->rows, 100 * (t->lo - 1), 100 * (t->hi - 1));
 }
 
 int abjudge(const m_run *run, findings *f, ab_tally *t)
@@ -276,11 +284,20 @@ int abjudge(const m_run *run, findings *f, ab_tally *t)
     t->rows = n;
     if (ha_ab_family(est, ok, n, t->look, g) < 0)
         goto done;
+    char *first_undecided = NULL;
+    t->lo = t->hi = 1;
     for (size_t i = 0; i < n; i++) {
         tally(t, &g[i]);
         say_row(f, rows[i], &g[i]);
+        if (g[i].outcome == HA_AB_SAME_ROW) {
+            t->lo = fmin(t->lo, g[i].e.r.lo);
+            t->hi = fmax(t->hi, g[i].e.r.hi);
+        } else if (!ha_ab_decided(g[i].outcome) && !first_undecided) {
+            first_undecided = regress_row_name(rows[i]);
+        }
     }
-    say_session(f, run, t);
+    say_session(f, run, t, first_undecided);
+    free(first_undecided);
     rc = 0;
 done:
     free(obs);

@@ -16,6 +16,7 @@ typedef struct ab_tally {
     size_t rows, same, regressions, improvements, undecided, unresolvable, too_few, outliers;
     size_t pairs;  /* paired rounds judged */
     int look;      /* 0-based: the share of alpha spent */
+    double lo, hi; /* the widest bound of the rows shown the same: B/A within [lo, hi] */
 } ab_tally;
 
 /* Whether r holds an A/B session compare can judge: 0, or -1 with one

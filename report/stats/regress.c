@@ -180,6 +180,56 @@ static void cmp_kinds(const m_probe *a, const m_probe *b, const backends *bk, fi
 }
 
 
+/* One MemGetAccess cell, in words: its flags, or the error that answered. */
+static void access_words(const m_access *x, char *buf, size_t n)
+{
+    if (x->has_flags)
+        snprintf(buf, n, "flags %lld", x->flags);
+    else
+        snprintf(buf, n, "%s", *x->status_name ? x->status_name : x->outcome);
+}
+
+/* The MemGetAccess matrix (probe_memgetaccess): each kind's stages, what a
+ * host read did at each and what each location's query answered. Facts,
+ * reported as changes: the kinds' readability itself is judged above. */
+static void cmp_mga(const m_mga *a, const m_mga *b, findings *f)
+{
+    for (size_t i = 0; i < a->nshapes; i++) {
+        const m_shape *x = &a->shapes[i], *y = NULL;
+        for (size_t k = 0; k < b->nshapes && !y; k++)
+            y = !strcmp(b->shapes[k].kind, x->kind) ? &b->shapes[k] : NULL;
+        if (!y || x->created != y->created) {
+            findings_add(f, CHANGE, "memgetaccess", x->kind, "%s", !y ? "no longer in the matrix"
+                                                                   : x->created ? "no longer made" : "now made");
+            continue;
+        }
+        for (size_t s = 0; s < x->nstages; s++) {
+            const m_stage *u = &x->stages[s], *v = NULL;
+            for (size_t k = 0; k < y->nstages && !v; k++)
+                v = !strcmp(y->stages[k].stage, u->stage) ? &y->stages[k] : NULL;
+            if (!v)
+                continue;
+            char *name = finding_name(f, "memgetaccess", "%s / %s", x->kind, u->stage);
+            if (!name)
+                continue;
+            if (strcmp(u->host_read, v->host_read))
+                findings_add(f, CHANGE, "memgetaccess", name, "host read %s → %s", u->host_read, v->host_read);
+            for (size_t l = 0; l < u->naccess; l++)
+                for (size_t m = 0; m < v->naccess; m++) {
+                    char was[80], now[80];
+                    if (strcmp(u->access[l].location, v->access[m].location))
+                        continue;
+                    access_words(&u->access[l], was, sizeof was);
+                    access_words(&v->access[m], now, sizeof now);
+                    if (strcmp(was, now))
+                        findings_add(f, CHANGE, "memgetaccess", name, "MemGetAccess(%s): %s → %s",
+                                     u->access[l].location, was, now);
+                }
+            free(name);
+        }
+    }
+}
+
 static void cmp_candidates(const m_probe *a, const m_probe *b, const backends *bk, findings *f)
 {
     for (size_t i = 0; i < a->ncands; i++) {
@@ -706,10 +756,17 @@ static bool cmp_bench(const regress_cfg *cfg, const m_run *ra, const m_run *rb, 
 {
     const m_bench *a = &ra->bench, *b = &rb->bench;
     const m_env *x = ra->env, *y = rb->env;
+    /* Timings that are not judged never read as clean: inconclusive, said. */
     if (strcmp(x->backend, y->backend) || strcmp(x->device_name, y->device_name) ||
-        strcmp(x->sim_profile, y->sim_profile) || two_devices_of_one_machine(x, y)) {
-        f->timings = "the runs are of different backends or devices: kinds, verdicts and pool checks are compared, "
-                     "timings never.";
+        strcmp(x->sim_profile, y->sim_profile) || (two_devices_of_one_machine(x, y) && !cfg->same_machine)) {
+        f->timings = "the runs are of different backends, devices or stand-in releases: kinds, verdicts and pool "
+                     "checks are compared, timings never.";
+        const char *why = two_devices_of_one_machine(x, y) && !strcmp(x->device_name, y->device_name)
+                              ? "the runs are of two devices of one machine (another device index or PCI bus): "
+                                "timings are not judged (--same-machine judges them)"
+                              : "the runs are of different backends, devices or stand-in releases: timings are never "
+                                "judged";
+        findings_add(f, INCONCLUSIVE, "timing", "all rows", "%s", why);
         return false;
     }
     if (*x->boot_id && !strcmp(x->boot_id, y->boot_id) && a->has_window && b->has_window &&
@@ -717,6 +774,8 @@ static bool cmp_bench(const regress_cfg *cfg, const m_run *ra, const m_run *rb, 
         if (same_sealed_records(ra, rb)) {
             f->timings = "the same run given twice (one boot, one timed window, the same sealed records): there is "
                          "nothing to compare.";
+            findings_add(f, INCONCLUSIVE, "timing", "all rows",
+                         "the same run given twice (a copy of one folder): nothing was compared");
             return false;
         }
         findings_note(f, ra->manifest.present && rb->manifest.present
@@ -760,6 +819,10 @@ static bool cmp_bench(const regress_cfg *cfg, const m_run *ra, const m_run *rb, 
     return true;
 }
 
+static bool run_simulated(const m_run *r);
+static void never_clean_simulated(const m_run *a, const m_run *b, findings *f);
+static void same_runtime_swapped(const m_run *run, const m_run *b, findings *f);
+
 void regress_analyse(const regress_cfg *c, const m_run *a, const m_run *b, findings *f)
 {
     findings_clear(f);
@@ -780,17 +843,39 @@ void regress_analyse(const regress_cfg *c, const m_run *a, const m_run *b, findi
             for (size_t i = before; i < f->n; i++)
                 if (f->v[i].cls != CHANGE && (!strcmp(f->v[i].what, "timing") || !strcmp(f->v[i].what, "instrument")))
                     f->v[i].cls = CHANGE;
-            /* ... and never what makes a pair unresolved: its verdict is
-             * the exact facts', as across backends */
-            free(f->unresolved);
-            f->unresolved = NULL;
             f->timings = a->bench.head.simulated && b->bench.head.simulated
                              ? "both runs are SIMULATED: their timings are reported below as changes, never gated."
                              : "a run is SIMULATED: the timings are reported below as changes, never gated.";
         }
     }
+    if (a->has[RUN_MGA] && b->has[RUN_MGA])
+        cmp_mga(&a->mga, &b->mga, f);
     if (a->has[RUN_POOL] && b->has[RUN_POOL])
         cmp_pool(&a->pool, &b->pool, f->same_machine, f);
+    if (run_simulated(a) || run_simulated(b))
+        never_clean_simulated(a, b, f);
+}
+
+static bool run_simulated(const m_run *r) { return r->d.simulated; }
+
+static void never_clean_simulated(const m_run *a, const m_run *b, findings *f)
+{
+    /* A simulation against a GPU: what differs is the model against the
+     * hardware, in either order: changes, and not comparable. */
+    if (run_simulated(a) != run_simulated(b)) {
+        for (size_t i = 0; i < f->n; i++)
+            f->v[i].cls = CHANGE;
+        findings_add(f, INCONCLUSIVE, "runs", "simulated against real",
+                     "one run is SIMULATED and the other is not: what differs is the model against the hardware; "
+                     "nothing is judged, every difference is listed as a change");
+        return;
+    }
+    /* Two simulations: their exact facts are the model's (a stand-in
+     * release against another is judged on them); their timings are the
+     * machine's that ran them, so the pair is never clean. */
+    if (!f->unresolved)
+        findings_unresolved(f, "both runs are SIMULATED: their timings are the machine's that ran them, not a GPU's: "
+                               "never gated, so never clean (their kinds, candidates and pool checks are judged)");
 }
 
 void regress_side_b(const regress_cfg *c, const m_run *run, findings *f)
@@ -812,6 +897,28 @@ void regress_side_b(const regress_cfg *c, const m_run *run, findings *f)
         cmp_kinds(&run->probe, &b->probe, NULL, f);
         cmp_candidates(&run->probe, &b->probe, NULL, f);
     }
+    if (run->has[RUN_MGA] && b->has[RUN_MGA])
+        cmp_mga(&run->mga, &b->mga, f);
     if (run->has[RUN_POOL] && b->has[RUN_POOL])
         cmp_pool(&run->pool, &b->pool, f->same_machine, f);
+    if (run_simulated(run) != run_simulated(b))
+        never_clean_simulated(run, b, f);
+    same_runtime_swapped(run, b, f);
+}
+
+/* A session that asked for another runtime (rocm:, sim-profile:, or the
+ * variables that choose one) and whose side B loaded the one side A did:
+ * an A/A session, whatever its SPEC says, and never a release comparison. */
+static void same_runtime_swapped(const m_run *run, const m_run *b, findings *f)
+{
+    const m_ab *ab = &run->bench.ab;
+    bool asked = ab->spec && (!strncmp(ab->spec, "rocm:", 5) || !strncmp(ab->spec, "sim-profile:", 12));
+    for (size_t i = 0; i < ab->nvars && !asked; i++)
+        asked = !strncmp(ab->vars[i], "HOSTACCESS_HIP_LIBRARY=", 23) || !strncmp(ab->vars[i], "LD_LIBRARY_PATH=", 16);
+    const m_env *x = run->env, *y = b->env;
+    if (asked && x && y && !strcmp(x->runtime_version, y->runtime_version) && !strcmp(x->sim_profile, y->sim_profile))
+        findings_add(f, INCONCLUSIVE, "session", "side B's runtime",
+                     "side B loaded the runtime side A did (%s%s%s): an A/A session, not a release comparison",
+                     *x->runtime_version ? x->runtime_version : "version not recorded", *x->sim_profile ? ", stand-in "
+                     "profile " : "", x->sim_profile);
 }

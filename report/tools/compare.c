@@ -349,6 +349,11 @@ static int distinct_outputs(void)
 
 static int pair(const char *old, const char *new, out *mdo, out *jso, out *juo)
 {
+    if (ha_same_file(old, new)) {
+        fprintf(stderr, "compare: %s and %s are one folder: give two runs to compare, or an A/B session's folder "
+                        "alone\n", old, new);
+        return HA_EXIT_USAGE;
+    }
     m_run a, b;
     int rc = load(&a, old);
     if (rc)

@@ -25,6 +25,8 @@
 #include "record.h"
 #include "text.h"
 #include "derive.h"
+#include "abjudge.h"
+#include "regress.h"
 
 /* What this run has written so far, removed again if a later file fails. */
 static char *written[16];
@@ -88,7 +90,7 @@ static int w_bmf(FILE *f, const job *j) { return export_rc(export_bmf(f, j->r));
 
 static int w_pr(FILE *f, const job *j)
 {
-    if (md_write_pr(f, j->r) == 0)
+    if (md_write_pr(f, j->r, j->md) == 0)
         return 0;
     fprintf(stderr, "report: the verdict alone passes GitHub's %d-character comment limit: the record holds more "
                     "kinds or candidates than a comment can list\n", MD_PR_LIMIT);
@@ -127,6 +129,28 @@ static const ha_opt options[] = {
 static const ha_cli cli = {"report", "RUN_DIR", "writes RUN_DIR/REPORT.md, plots and exports; replaces nothing",
                            options, 1, 1, NULL};
 
+/* An A/B session's judgement, as compare makes it on the folder, for the
+ * report to open with: into o (its why when it cannot be judged). */
+static findings session;
+static ab_tally tally;
+static char session_why[400];
+static void judge_session(const m_run *r, md_opts *o)
+{
+    if (!r->bench.ab.on)
+        return;
+    regress_cfg cfg;
+    regress_defaults(&cfg);
+    if (abjudge_usable(r, session_why, sizeof session_why) != 0) {
+        o->session_why = session_why;
+    } else if (abjudge(r, &session, &tally) != 0) {
+        o->session_why = "out of memory judging it";
+    } else {
+        regress_side_b(&cfg, r, &session);
+        o->session = &session;
+        o->tally = &tally;
+    }
+}
+
 static int full_report(const char *dir, const m_run *r, const char *run_link)
 {
     static const char *const md_name[] = {"REPORT.md", NULL};
@@ -146,6 +170,7 @@ static int full_report(const char *dir, const m_run *r, const char *run_link)
     md_opts mo = {.plots = pr_rc == 0 ? &plots : NULL,
                   .no_plots_why = pr_rc == 2 ? "--no-plots" : "gnuplot is not installed here: apt-get install gnuplot-nox",
                   .run_link = run_link};
+    judge_session(r, &mo);
     job j = {r, 0, &mo}, big = {r, 1, &mo};
     rc = write_file(dir, "junit.xml", w_junit, &j);
     rc = rc ? rc : write_file(dir, "benchmark.json", w_bench, &j);
@@ -222,7 +247,9 @@ int main(int argc, char **argv)
         /* said by make_out */
     } else if (pr) {
         static const char *const pr_name[] = {"PR_COMMENT.md", NULL};
-        job j = {&r, 0, NULL};
+        md_opts mo = {0};
+        judge_session(&r, &mo);
+        job j = {&r, 0, &mo};
         rc = refuse_existing(to, pr_name);
         rc = rc ? rc : write_file(to, "PR_COMMENT.md", w_pr, &j);
         if (!rc)
@@ -235,6 +262,7 @@ int main(int argc, char **argv)
     if (rc && made)
         rmdir(out_dir); /* the folder it made, empty again after a failure */
     free(run_link);
+    findings_free(&session);
     m_free_run(&r);
     text_pool_free();
     return rc;

@@ -17,6 +17,7 @@
 #include <string.h>
 
 static char tmp[64], run[512];
+static char session_said[1024]; /* what run_all.sh said last, after the live session */
 
 static int setup(void **s)
 {
@@ -30,6 +31,7 @@ static int setup(void **s)
               "'--iterations 200 --repeat 1 "
               "--no-sweep --row-seconds 0.02' --pool-args '--throughput-sizes 4MiB --cycles 5'",
               it_build(), tmp) != 0 ||
+        (snprintf(session_said, sizeof session_said, "%s", strstr(it_out, "  A/B session (") ? strstr(it_out, "  A/B session (") : ""), 0) ||
         it_sh("ls -d %s/live/*-sim-dev0", tmp) != 0) {
         fprintf(stderr, "%s", it_out);
         return -1;
@@ -93,6 +95,16 @@ static void a_session_alternates_its_sides_round_by_round(void **s)
         assert_int_equal(seen_b[rd], 1);
     }
     (void)b_first; /* the order is random: either side may lead any round */
+    /* ... and reproduces from the recorded seed: round r's first slot is B
+     * when the r-th draw of xorshift64 from the seed is odd (bench/abrun.c) */
+    unsigned long long order = strtoull(json_string_value(json_object_get(ab, "seed")), NULL, 10);
+    for (long long rd = 1; rd <= rounds; rd++) {
+        order ^= order << 13, order ^= order >> 7, order ^= order << 17;
+        json_array_foreach(list, i, p)
+            if (json_integer_value(json_object_get(p, "round")) == rd &&
+                json_integer_value(json_object_get(p, "slot")) == 1)
+                assert_int_equal(json_string_value(json_object_get(p, "side"))[0], order & 1 ? 'b' : 'a');
+    }
     json_decref(b);
 }
 
@@ -143,6 +155,19 @@ static void copy_run(const char *name, char *out, size_t n)
 {
     assert_true((size_t)snprintf(out, n, "%s/%s", tmp, name) < n);
     assert_int_equal(it_sh("cp -r '%s' '%s' && rm -f '%s'/*.json.gz", run, out, out), 0);
+}
+
+/* run_all.sh --ab ends with the session's verdict, as compare gives it,
+ * and the command that explains it. */
+static void a_session_ends_with_its_verdict(void **s)
+{
+    (void)s;
+    if (it_sh("test -x %s/bin/compare", it_build()) != 0)
+        it_skip("report tools are not built (libjansson-dev)");
+    if (!strstr(session_said, "A/B session (env:HOSTACCESS_TEST_SLOWDOWN=fast=20,HOSTACCESS_POOL_HOST_ACCESS=0): "
+                              "unresolved; '") ||
+        !strstr(session_said, "explains it (exit 7)"))
+        fail_msg("run_all.sh --ab did not end with the session's verdict: '%s'", session_said);
 }
 
 /* A simulated session is reported, never gated, and never called clean. */
@@ -218,6 +243,62 @@ static void an_aa_session_with_steady_rows_is_clean(void **s)
     if (it_sh("%s/bin/compare %s", it_build(), dir) != 0)
         fail_msg("an A/A session with steady rows is not clean:\n%s", it_out);
     assert_non_null(strstr(it_out, "compare: clean"));
+    /* clean is a bound over every timed row, quoted */
+    assert_non_null(strstr(it_out, "**Clean, bounded:** every one of the "));
+}
+
+/* Side B's processes gone from one row (a row with no B process is
+ * evidence of nothing): the session is never clean, however many other
+ * rows were decided (here all but one), and the row is named. */
+static void a_row_without_side_bs_processes_is_never_clean(void **s)
+{
+    (void)s;
+    char dir[700];
+    copy_run("nob", dir, sizeof dir);
+    plant(dir, NULL, 1);
+    json_t *b = bench_of(dir), *list = json_object_get(json_object_get(b, "processes"), "list"), *r;
+    size_t i, dropped = 0;
+    json_array_foreach(json_object_get(b, "rows"), i, r) {
+        if (strcmp(json_string_value(json_object_get(r, "path")), "fast") || dropped)
+            continue;
+        json_t *keep = json_array(), *bp;
+        size_t k;
+        json_array_foreach(json_object_get(r, "by_process"), k, bp) {
+            long long id = json_integer_value(json_object_get(bp, "process"));
+            const char *side = json_string_value(json_object_get(json_array_get(list, (size_t)id - 1), "side"));
+            if (side && side[0] == 'b')
+                dropped++;
+            else
+                json_array_append(keep, bp);
+        }
+        json_object_set_new(r, "by_process", keep);
+    }
+    assert_true(dropped > 0);
+    char p[1024];
+    assert_true((size_t)snprintf(p, sizeof p, "%s/bench_discriminator.json", dir) < sizeof p);
+    assert_int_equal(json_dump_file(b, p, JSON_COMPACT), 0);
+    json_decref(b);
+    assert_int_equal(it_seal(dir), 0);
+    int rc = it_sh("%s/bin/compare %s", it_build(), dir);
+    if (rc != 7 || !strstr(it_out, "clean needs every one") || !strstr(it_out, "fast / "))
+        fail_msg("a session with no B process in the fast rows: status %d\n%.3000s", rc, it_out);
+    assert_null(strstr(it_out, "Clean, bounded"));
+}
+
+/* A side B record gone with its manifest step too: the session is not
+ * whole, and compare refuses it (2), never a regression. */
+static void a_side_b_record_gone_with_its_step_is_not_whole(void **s)
+{
+    (void)s;
+    char dir[700];
+    copy_run("gone", dir, sizeof dir);
+    assert_int_equal(it_sh("cd '%s' && rm b_probe_discriminator.json && python3 -c \"import json; "
+                           "m = json.load(open('MANIFEST.json')); "
+                           "m['steps'] = [x for x in m['steps'] if x['name'] != 'b_probe_discriminator']; "
+                           "json.dump(m, open('MANIFEST.json', 'w'))\"", dir), 0);
+    int rc = it_sh("%s/bin/compare %s", it_build(), dir);
+    if (rc != 2 || !strstr(it_out, "side B has no b_probe_discriminator.json"))
+        fail_msg("a session without side B's probe record: status %d\n%.2000s", rc, it_out);
 }
 
 /* Half a session (three rounds) or one that contradicts itself is refused. */
@@ -348,9 +429,12 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(a_session_alternates_its_sides_round_by_round),
         cmocka_unit_test(a_simulated_session_is_never_clean),
+        cmocka_unit_test(a_session_ends_with_its_verdict),
         cmocka_unit_test(a_slowed_path_is_flagged_and_nothing_else),
         cmocka_unit_test(a_slowed_steady_path_is_flagged_and_nothing_else),
         cmocka_unit_test(an_aa_session_with_steady_rows_is_clean),
+        cmocka_unit_test(a_row_without_side_bs_processes_is_never_clean),
+        cmocka_unit_test(a_side_b_record_gone_with_its_step_is_not_whole),
         cmocka_unit_test(a_slow_state_that_comes_and_goes_hides_nothing),
         cmocka_unit_test(half_a_session_is_never_judged),
         cmocka_unit_test(side_b_runs_its_own_probes_and_pool),

@@ -17,6 +17,7 @@
 #include "exitcodes.h"
 #include "goals.h"
 #include "procjudge.h"
+#include "findingsout.h"
 #include "regress.h"
 #include "timing.h"
 
@@ -451,20 +452,27 @@ static void other_machines_and_old_records_judge_no_timings(void **s)
 /* Another GPU of the same machine start (its PCI bus differs) is another
  * device: its timings are never compared, --same-machine or not, and
  * nothing is left inconclusive that more runs could resolve (issue 45). */
-static void another_gpu_of_the_host_judges_no_timings(void **s)
+/* Another GPU of the host (another PCI bus or device index, one boot): its
+ * timings are not judged, and a pair whose timings are not judged is
+ * never clean (a +100 % row read "clean" before); --same-machine judges
+ * them, as it says. */
+static void another_gpu_of_the_host_is_inconclusive_unless_same_machine(void **s)
 {
     (void)s;
     spec a = base(), b = base();
     b.pci = "0000:41:00.0";
     b.scale[5] = 2;
-    for (int same = 0; same < 2; same++) {
-        cfg.same_machine = same;
-        judge(&a, &b);
-        assert_int_equal(findings_count(&f, REGRESSION), 0);
-        assert_int_equal(findings_count(&f, INCONCLUSIVE), 0);
-        assert_non_null(strstr(f.timings, "different backends or devices"));
-        assert_true(f.ndiffer > 0 && strstr(f.differ[0], "PCI bus"));
-    }
+    cfg.same_machine = false;
+    judge(&a, &b);
+    assert_int_equal(findings_count(&f, REGRESSION), 0);
+    assert_int_equal(count(INCONCLUSIVE, "all rows"), 1);
+    assert_int_equal(findings_status(&f), HA_EXIT_INCONCLUSIVE);
+    assert_non_null(strstr(f.timings, "different backends, devices"));
+    assert_true(f.ndiffer > 0 && strstr(f.differ[0], "PCI bus"));
+    cfg.same_machine = true;
+    judge(&a, &b);
+    assert_true(findings_count(&f, REGRESSION) >= 1);
+    assert_int_equal(findings_status(&f), HA_EXIT_FAIL);
     cfg.same_machine = false;
 }
 
@@ -873,18 +881,155 @@ static void a_pair_that_decides_too_few_rows_is_unresolved_never_clean(void **s)
 /* A run whose bench record says it is SIMULATED is never gated, whatever
  * the other side's record says (issue 45): +30 % is a change, not a
  * regression, on either side. */
+/* A simulated side is never gated and never clean: against a real run,
+ * in either order, inconclusive (the model against the hardware); two
+ * simulations, unresolved. */
 static void a_simulated_side_is_never_gated(void **s)
 {
     (void)s;
-    for (int side = 0; side < 2; side++) {
+    for (int side = 0; side < 3; side++) {
         spec a = per_process(), b = per_process();
-        (side ? &a : &b)->simulated = true;
+        a.simulated = side != 1;
+        b.simulated = side != 0;
         b.scale[0] = 1.3;
         judge(&a, &b);
         assert_int_equal(findings_count(&f, REGRESSION), 0);
         assert_true(count(CHANGE, "fast / pinned") >= 1);
-        assert_int_equal(findings_status(&f), HA_EXIT_OK);
+        if (side < 2) {
+            assert_int_equal(count(INCONCLUSIVE, "simulated against real"), 1);
+            assert_int_equal(findings_status(&f), HA_EXIT_INCONCLUSIVE);
+        } else {
+            assert_non_null(f.unresolved);
+            assert_int_equal(findings_status(&f), HA_EXIT_UNRESOLVED);
+        }
     }
+}
+
+/* A session that asked for another runtime and whose side B loaded side
+ * A's is an A/A session, said and never clean; the same session with
+ * another runtime on B is a release comparison, and nothing is said. */
+static void a_swap_that_loads_side_as_runtime_is_an_a_a_session(void **s)
+{
+    (void)s;
+    static const char *const specs[] = {"rocm:/opt/rocm-7.2.0", "sim-profile:7.2", NULL};
+    for (int other = 0; other < 2; other++)
+        for (int k = 0; specs[k]; k++) {
+            spec x = base();
+            m_run a = {0}, b = {0};
+            finish(&a, &x);
+            finish(&b, &x);
+            if (other)
+                b.envrec.env.runtime_version = "7.2.53211";
+            a.bench.ab.on = true;
+            a.bench.ab.spec = specs[k];
+            a.side_b = &b;
+            findings_clear(&f); /* regress_side_b adds to the session's findings */
+            regress_side_b(&cfg, &a, &f);
+            assert_int_equal(count(INCONCLUSIVE, "side B's runtime"), !other);
+            if (!other)
+                assert_int_equal(findings_status(&f), HA_EXIT_INCONCLUSIVE);
+            a.side_b = NULL;
+            m_free_run(&a);
+            m_free_run(&b);
+        }
+    /* a session that asked for no swap (a variable of its own) says nothing */
+    spec x = base();
+    m_run a = {0}, b = {0};
+    finish(&a, &x);
+    finish(&b, &x);
+    a.bench.ab.on = true;
+    a.bench.ab.spec = "env:HOSTACCESS_POOL_HOST_ACCESS=0";
+    a.side_b = &b;
+    findings_clear(&f);
+    regress_side_b(&cfg, &a, &f);
+    assert_int_equal(count(INCONCLUSIVE, "side B's runtime"), 0);
+    a.side_b = NULL;
+    m_free_run(&a);
+    m_free_run(&b);
+}
+
+/* One kind's MemGetAccess matrix: a stage whose host read and host query
+ * answered as given (static storage: the test's runs outlive the call). */
+static void mga_of(m_run *r, const char *read, long long flags)
+{
+    static m_access acc[2];
+    static m_stage st[2];
+    static m_shape sh[2];
+    int k = flags == 3;
+    acc[k] = (m_access){.location = "host", .outcome = "ok", .status_name = "hipSuccess", .has_flags = true,
+                        .flags = flags};
+    st[k] = (m_stage){.stage = "host_granted", .status_name = "hipSuccess", .host_read = read, .access = &acc[k],
+                      .naccess = 1};
+    sh[k] = (m_shape){.kind = "vmm-device", .detail = "", .created = true, .stages = &st[k], .nstages = 1};
+    r->mga.shapes = &sh[k];
+    r->mga.nshapes = 1;
+    r->has[RUN_MGA] = true;
+}
+
+/* The MemGetAccess matrix is compared, between two runs and between a
+ * session's sides: a host read that stopped faulting, a query's flags. */
+static void the_memgetaccess_matrix_is_compared(void **s)
+{
+    (void)s;
+    for (int session = 0; session < 2; session++) {
+        spec x = base();
+        m_run a = {0}, b = {0};
+        finish(&a, &x);
+        finish(&b, &x);
+        mga_of(&a, "SIGSEGV", 0);
+        mga_of(&b, "ok", 3);
+        findings_clear(&f);
+        if (session) {
+            a.bench.ab.on = true;
+            a.bench.ab.spec = "env:X=1";
+            a.side_b = &b;
+            regress_side_b(&cfg, &a, &f);
+            a.side_b = NULL;
+        } else {
+            regress_analyse(&cfg, &a, &b, &f);
+        }
+        size_t read = 0, flags = 0;
+        for (size_t i = 0; i < f.n; i++)
+            if (!strcmp(f.v[i].what, "memgetaccess") && !strcmp(f.v[i].name, "vmm-device / host_granted")) {
+                read += !strcmp(f.v[i].detail, "host read SIGSEGV → ok");
+                flags += !strcmp(f.v[i].detail, "MemGetAccess(host): flags 0 → flags 3");
+            }
+        if (read != 1 || flags != 1)
+            fail_msg("%s: the matrix's host read moved %zu time(s), its flags %zu", session ? "a session" : "two runs",
+                     read, flags);
+        a.mga.shapes = b.mga.shapes = NULL; /* static: not the arena's */
+        m_free_run(&a);
+        m_free_run(&b);
+    }
+}
+
+/* compare's Markdown: in each class what the runtime answered (a kind, a
+ * MemGetAccess cell) before the timings, whatever order they were found in. */
+static void what_the_runtime_answered_leads_the_timings(void **s)
+{
+    (void)s;
+    spec x = base();
+    m_run a = {0}, b = {0};
+    finish(&a, &x);
+    finish(&b, &x);
+    findings_clear(&f);
+    findings_add(&f, CHANGE, "timing", "fast / hipMalloc", "B/A x1.1");
+    findings_add(&f, CHANGE, "memgetaccess", "vmm-device / host_granted", "host read SIGSEGV → ok");
+    findings_add(&f, CHANGE, "instrument", "canary", "x1.0");
+    findings_add(&f, CHANGE, "kind", "vmm-device+host", "can now be made");
+    char *md = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&md, &len);
+    assert_non_null(m);
+    findings_markdown(m, &f, &a, &b);
+    fclose(m);
+    const char *mga = strstr(md, "- memgetaccess "), *kind = strstr(md, "- kind "), *timing = strstr(md, "- timing ");
+    const char *inst = strstr(md, "- instrument ");
+    assert_true(mga && kind && timing && inst);
+    assert_true(mga < timing && kind < timing && mga < inst && kind < inst);
+    free(md);
+    m_free_run(&a);
+    m_free_run(&b);
 }
 
 /* Runs of two backends (issue 44): what both probed is compared as in any
@@ -1198,7 +1343,7 @@ int main(void)
         cmocka_unit_test(the_bootstrap_interval_covers_the_ratio),
         cmocka_unit_test(the_bootstrap_interval_has_two_equal_tails),
         cmocka_unit_test(a_ragged_or_short_last_block_is_refused_not_dropped),
-        cmocka_unit_test(another_gpu_of_the_host_judges_no_timings),
+        cmocka_unit_test_setup(another_gpu_of_the_host_is_inconclusive_unless_same_machine, setup),
         cmocka_unit_test_setup(another_cpu_model_alone_judges_no_timings, setup),
         cmocka_unit_test_setup(a_faster_clock_past_the_limit_is_inconclusive_too, setup),
         cmocka_unit_test_setup(the_syscall_loop_alone_holds_the_state_bound_families, setup),
@@ -1209,6 +1354,9 @@ int main(void)
         cmocka_unit_test_setup(a_pair_that_decides_too_few_rows_is_unresolved_never_clean, setup),
         cmocka_unit_test_setup(a_simulated_side_is_never_gated, setup),
         cmocka_unit_test_setup(runs_of_two_backends_compare_what_both_have, setup),
+        cmocka_unit_test_setup(a_swap_that_loads_side_as_runtime_is_an_a_a_session, setup),
+        cmocka_unit_test_setup(what_the_runtime_answered_leads_the_timings, setup),
+        cmocka_unit_test_setup(the_memgetaccess_matrix_is_compared, setup),
         cmocka_unit_test_setup(per_process_each_family_is_normalised_by_its_clock_share, setup),
         cmocka_unit_test_setup(per_process_os_proc_maps_is_never_gated, setup),
     };
