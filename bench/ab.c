@@ -145,6 +145,14 @@ static char *beside_me(const char *var, const char *sub)
     return asprintf(&out, "%s/%s", self, sub) < 0 ? NULL : out;
 }
 
+/* Whether a path can be handed to make and its compiler lines as it is:
+ * make expands $ and the recipes split on blanks and ; (a folder named
+ * "$(shell ...)" or "a;b" would run as a command). */
+static bool plain_path(const char *p)
+{
+    return *p && strspn(p, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._+-/") == strlen(p);
+}
+
 /* B's tools in the side build TAG, made against headers; they must be
  * there unless planning. */
 static int side_build(ab_session *s, const char *tag, const char *headers, bool planning, char *why, size_t n)
@@ -157,6 +165,12 @@ static int side_build(ab_session *s, const char *tag, const char *headers, bool 
         return -1;
     }
     free(root);
+    if (!plain_path(s->b_exe) || !plain_path(headers)) {
+        snprintf(why, n, "--ab %s: a side build is made with make, which cannot carry '%s' or '%s' safely (only "
+                         "letters, digits, '.', '_', '+', '-' and '/'): link the folder from a plain path",
+                 s->spec, headers, s->b_exe);
+        return -1;
+    }
     if (!planning && !executable(s->b_exe)) {
         snprintf(why, n, "--ab %s: side B's tools are not built (%s): ./run_all.sh --ab makes them", s->spec,
                  s->b_exe);
@@ -222,8 +236,9 @@ static char *rocm_library(const char *prefix)
     return NULL;
 }
 
-/* The side build's name: the prefix's last part (letters, digits, '.', '_'
- * and '-') and a hash of its whole path, so two prefixes never share one. */
+/* The side build's name: the prefix's last part (its first 40 letters,
+ * digits, '.', '_' and '-'; others as '_') and a hash of its whole path,
+ * so two prefixes never share one. */
 static char *rocm_tag(const char *real)
 {
     ha_sha256 h;

@@ -1,4 +1,5 @@
 #include "regress.h"
+#include "rocm_profiles.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -180,13 +181,12 @@ static void cmp_kinds(const m_probe *a, const m_probe *b, const backends *bk, fi
 }
 
 
-/* One MemGetAccess cell, in words: its flags, or the error that answered. */
-static void access_words(const m_access *x, char *buf, size_t n)
+/* One MemGetAccess cell's answer: its flags, or the error that answered. */
+static const char *access_error(const m_access *x) { return *x->status_name ? x->status_name : x->outcome; }
+
+static bool same_access(const m_access *x, const m_access *y)
 {
-    if (x->has_flags)
-        snprintf(buf, n, "flags %lld", x->flags);
-    else
-        snprintf(buf, n, "%s", *x->status_name ? x->status_name : x->outcome);
+    return x->has_flags == y->has_flags && (x->has_flags ? x->flags == y->flags : !strcmp(access_error(x), access_error(y)));
 }
 
 /* The MemGetAccess matrix (probe_memgetaccess): each kind's stages, what a
@@ -216,14 +216,14 @@ static void cmp_mga(const m_mga *a, const m_mga *b, findings *f)
                 findings_add(f, CHANGE, "memgetaccess", name, "host read %s → %s", u->host_read, v->host_read);
             for (size_t l = 0; l < u->naccess; l++)
                 for (size_t m = 0; m < v->naccess; m++) {
-                    char was[80], now[80];
-                    if (strcmp(u->access[l].location, v->access[m].location))
+                    const m_access *was = &u->access[l], *now = &v->access[m];
+                    if (strcmp(was->location, now->location) || same_access(was, now))
                         continue;
-                    access_words(&u->access[l], was, sizeof was);
-                    access_words(&v->access[m], now, sizeof now);
-                    if (strcmp(was, now))
-                        findings_add(f, CHANGE, "memgetaccess", name, "MemGetAccess(%s): %s → %s",
-                                     u->access[l].location, was, now);
+                    char wf[24], nf[24]; /* "flags N" of a long long fits */
+                    snprintf(wf, sizeof wf, "flags %lld", was->flags);
+                    snprintf(nf, sizeof nf, "flags %lld", now->flags);
+                    findings_add(f, CHANGE, "memgetaccess", name, "MemGetAccess(%s): %s → %s", was->location,
+                                 was->has_flags ? wf : access_error(was), now->has_flags ? nf : access_error(now));
                 }
             free(name);
         }
@@ -914,7 +914,8 @@ static void same_runtime_swapped(const m_run *run, const m_run *b, findings *f)
     const m_ab *ab = &run->bench.ab;
     bool asked = ab->spec && (!strncmp(ab->spec, "rocm:", 5) || !strncmp(ab->spec, "sim-profile:", 12));
     for (size_t i = 0; i < ab->nvars && !asked; i++)
-        asked = !strncmp(ab->vars[i], "HOSTACCESS_HIP_LIBRARY=", 23) || !strncmp(ab->vars[i], "LD_LIBRARY_PATH=", 16);
+        asked = (!strncmp(ab->vars[i], HA_HIP_LIBRARY_ENV, strlen(HA_HIP_LIBRARY_ENV)) &&
+                 ab->vars[i][strlen(HA_HIP_LIBRARY_ENV)] == '=') || !strncmp(ab->vars[i], "LD_LIBRARY_PATH=", 16);
     const m_env *x = run->env, *y = b->env;
     if (asked && x && y && !strcmp(x->runtime_version, y->runtime_version) && !strcmp(x->sim_profile, y->sim_profile))
         findings_add(f, INCONCLUSIVE, "session", "side B's runtime",

@@ -472,6 +472,15 @@ static void a_bad_spec_is_refused_by_the_bench(void **s)
         {"--sim-profile 6.4 --ab sim-profile:6.4", "acts as ROCm 6.4 already"},
         {"--ab sim-profile:7.2", "give side A's with --sim-profile"},
     };
+    /* a folder make would run as a command (a space, ";", "$(...)") never reaches a side build */
+    if (it_sh("%s/probe_discriminator --list-sim-profiles | grep '^7.2 .*(this build)'", it_build()) != 0) {
+        assert_int_equal(it_sh("mkdir -p '%s/m $(x);y/7.2/root/usr/include/hip' && cp tests/fixtures/hip_runtime_api.h "
+                               "'%s/m $(x);y/7.2/root/usr/include/hip/'", tmp, tmp), 0);
+        int rc = it_sh("HOSTACCESS_HIP_MATRIX='%s/m $(x);y' %s/bench_discriminator --sim-profile 6.4 --ab sim-profile:7.2 "
+                       "--ab-side-b", tmp, it_build());
+        if (rc != 2 || !strstr(it_out, "which cannot carry"))
+            fail_msg("headers under a folder make cannot carry: status %d\n%s", rc, it_out);
+    }
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         char args[512];
         snprintf(args, sizeof args, bad[i].args, tmp);
