@@ -1,6 +1,7 @@
 /* The A/B session's rounds, looks and stop (ab.h): a step of the bench. */
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,8 +15,9 @@
 #include "log.h"
 #include "stats.h"
 
-/* Every row decided at this look? 1 yes, 0 no, -1 the look could not be
- * made (said). */
+/* Every row settled at this look (flagged, or the same within the flag
+ * threshold: abjudge_settled)? 1 yes, 0 no, -1 the look could not be made
+ * (said). */
 static int look(bench *b)
 {
     ab_session *s = &b->ab;
@@ -65,7 +67,7 @@ static int look(bench *b)
         s->nlooks--; /* not taken: its alpha stays unspent */
     else
         ha_log(HA_LOG_INFO, "A/B look %d after %d rounds: %s", s->nlooks, s->rounds,
-               decided ? "every row decided" : "rows undecided, more rounds");
+               decided ? "every row settled" : "rows unsettled, more rounds");
     return decided;
 }
 
@@ -116,7 +118,12 @@ int bench_ab_run(bench *b, int argc, char **argv)
         /* A round that would end past the budget is not started (its
          * length: the longest so far, with a tenth to spare). */
         if (s->rounds_started >= HA_AB_MIN_ROUNDS && now + 1.1 * round_s > s->budget_s) {
-            stop(s, "its budget of %.0f s: %d rounds in %.0f s", s->budget_s, s->rounds, now);
+            if (s->rounds < ha_ab_look_rounds[0])
+                stop(s, "its budget of %.0f s before its first look: %d rounds in %.0f s, and the first look needs "
+                        "%d (give --ab-budget %.0f or more)",
+                     s->budget_s, s->rounds, now, ha_ab_look_rounds[0], ceil(1.1 * round_s * ha_ab_look_rounds[0]));
+            else
+                stop(s, "its budget of %.0f s: %d rounds in %.0f s", s->budget_s, s->rounds, now);
             break;
         }
         int round = ++s->rounds_started;
@@ -145,7 +152,7 @@ int bench_ab_run(bench *b, int argc, char **argv)
             next_look++;
             if (s->judge[0] && look(b) == 1) {
                 s->decided = true;
-                stop(s, "every row decided at look %d, after %d rounds", s->nlooks, s->rounds);
+                stop(s, "every row settled at look %d, after %d rounds", s->nlooks, s->rounds);
                 break;
             }
         }

@@ -28,17 +28,21 @@ static double median_of(double *v, size_t n)
 }
 
 /* Log values for the usable observations, and a side column; their count. */
-static size_t usable(const ha_ab_obs *o, size_t n, double *y, double *cols[HA_AB_COLS], bool *is_a)
+static bool positive(double x) { return x > 0 && isfinite(x); }
+
+/* An instrument left out of `use` is a column of zeros: fit drops it. */
+static size_t usable(const ha_ab_obs *o, size_t n, unsigned use, double *y, double *cols[HA_AB_COLS], bool *is_a)
 {
+    bool sys = use & HA_AB_USE_SYSCALL, can = use & HA_AB_USE_CANARY;
     size_t k = 0;
     for (size_t i = 0; i < n; i++) {
         const ha_ab_obs *x = &o[i];
-        if (!(x->v > 0 && x->sys > 0 && x->can > 0 && isfinite(x->v) && isfinite(x->sys) && isfinite(x->can)))
+        if (!positive(x->v) || (sys && !positive(x->sys)) || (can && !positive(x->can)))
             continue;
         y[k] = log(x->v);
         cols[0][k] = 1;
-        cols[1][k] = log(x->sys);
-        cols[2][k] = log(x->can);
+        cols[1][k] = sys ? log(x->sys) : 0;
+        cols[2][k] = can ? log(x->can) : 0;
         cols[3][k] = x->b ? 1 : 0;
         is_a[k++] = !x->b;
     }
@@ -90,7 +94,7 @@ static int fit(double *cols[HA_AB_COLS], const double *y, size_t n, double *res,
     return kept;
 }
 
-int ha_ab_adjusted(const ha_ab_obs *o, size_t n, ha_ab_est *out)
+int ha_ab_adjusted(const ha_ab_obs *o, size_t n, unsigned use, ha_ab_est *out)
 {
     memset(out, 0, sizeof *out);
     size_t nn = n ? n : 1;
@@ -103,7 +107,7 @@ int ha_ab_adjusted(const ha_ab_obs *o, size_t n, ha_ab_est *out)
         goto done;
     for (int j = 0; j < HA_AB_COLS; j++)
         cols[j] = space + (size_t)j * nn;
-    size_t k = usable(o, n, y, cols, is_a), used = k;
+    size_t k = usable(o, n, use, y, cols, is_a), used = k;
     double delta = 0, norm2 = 0;
     int p = 0;
     for (int pass = 0; pass < 2; pass++) {
@@ -201,6 +205,7 @@ long ha_ab_family(const ha_ab_est *est, const int *ok, size_t n, int look, ha_ab
         if (o->e.r.lo > 1 / (1 + HA_AB_SAME) && o->e.r.hi < 1 + HA_AB_SAME) {
             o->outcome = HA_AB_SAME_ROW;
             o->level = same_level;
+            o->in_zone = !(o->e.r.lo >= 1 / (1 + HA_AB_THRESHOLD) && o->e.r.hi <= 1 + HA_AB_THRESHOLD);
             continue;
         }
         interval(&o->e.r, level);
@@ -215,6 +220,7 @@ long ha_ab_family(const ha_ab_est *est, const int *ok, size_t n, int look, ha_ab
         if (o->outcome == HA_AB_TOO_FEW || p[i] > cut)
             continue;
         o->level = flagged_level;
+        o->in_zone = 0;
         interval(&o->e.r, flagged_level);
         o->outcome = o->e.r.d > 0 ? HA_AB_REGRESSION : HA_AB_IMPROVEMENT;
     }
@@ -223,3 +229,17 @@ long ha_ab_family(const ha_ab_est *est, const int *ok, size_t n, int look, ha_ab
 }
 
 int ha_ab_decided(ha_ab_outcome o) { return o == HA_AB_SAME_ROW || o == HA_AB_REGRESSION || o == HA_AB_IMPROVEMENT; }
+
+int ha_ab_settled(const ha_ab_row *r) { return ha_ab_decided(r->outcome) && !r->in_zone; }
+
+int ha_ab_instrument_shift(const double *a, size_t na, const double *b, size_t nb, ha_proc_ratio *out, int *moved)
+{
+    ha_proc_est ea, eb;
+    memset(out, 0, sizeof *out);
+    *moved = 0;
+    if (na < HA_GATE_MIN_PROCS || nb < HA_GATE_MIN_PROCS || ha_proc_summary(a, na, &ea) != 0 ||
+        ha_proc_summary(b, nb, &eb) != 0 || ha_proc_compare(&ea, &eb, 1 - HA_AB_INSTRUMENT_ALPHA, out) != 0)
+        return -1;
+    *moved = !(out->lo <= 1 && out->hi >= 1);
+    return 0;
+}

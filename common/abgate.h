@@ -96,9 +96,26 @@ typedef struct ha_ab_est {
     ha_proc_ratio r; /* B/A: d = delta, se, df = processes - columns (the interval: ha_ab_family) */
 } ha_ab_est;
 
+/* The instruments a fit takes as covariates: a bit each. One side B moved
+ * is left out (ha_ab_instrument_shift), as it would bias delta by its
+ * slope times the move. */
+enum { HA_AB_USE_SYSCALL = 1, HA_AB_USE_CANARY = 2, HA_AB_USE_BOTH = 3 };
+
 /* -1 with fewer than HA_GATE_MIN_PROCS processes on a side, or fewer than
- * two degrees of freedom left. */
-int ha_ab_adjusted(const ha_ab_obs *o, size_t n, ha_ab_est *out);
+ * two degrees of freedom left. An instrument not in `use` is neither read
+ * nor fitted. */
+int ha_ab_adjusted(const ha_ab_obs *o, size_t n, unsigned use, ha_ab_est *out);
+
+/* Whether side B moved an instrument: B/A of its values (one a process),
+ * Welch's interval at 1 - HA_AB_INSTRUMENT_ALPHA; moved when it excludes 1.
+ * The rounds randomise which side ran in which state, so in a session where
+ * B leaves the instrument alone the interval excludes 1 with probability
+ * HA_AB_INSTRUMENT_ALPHA, and then the rows lose some precision, never
+ * their aim; a B that moves it (a libc, a kernel, a preload, another build
+ * of the loop) would otherwise lend its move to every row that follows
+ * the instrument. -1 with fewer than HA_GATE_MIN_PROCS values a side. */
+#define HA_AB_INSTRUMENT_ALPHA 0.01
+int ha_ab_instrument_shift(const double *a, size_t na, const double *b, size_t nb, ha_proc_ratio *out, int *moved);
 
 typedef enum {
     HA_AB_SAME_ROW,     /* inside +-HA_AB_SAME */
@@ -111,6 +128,8 @@ typedef enum {
 
 typedef struct ha_ab_row {
     ha_ab_outcome outcome;
+    int in_zone;       /* shown the same, yet its interval reaches past +-HA_AB_THRESHOLD: a change between the
+                          flag threshold and the same margin is neither excluded nor flagged */
     ha_ab_est e;       /* its interval (e.r.lo, e.r.hi) at `level` */
     double level;      /* the interval's confidence */
     double detectable; /* the smallest change the session puts beyond the threshold at HA_AB_POWER, ratio - 1 */
@@ -128,5 +147,10 @@ long ha_ab_family(const ha_ab_est *est, const int *ok, size_t n, int look, ha_ab
 
 /* Whether a row's outcome is a decision (same, regression, improvement). */
 int ha_ab_decided(ha_ab_outcome o);
+
+/* Whether more rounds would buy this row nothing: flagged, or shown the
+ * same within the flag threshold itself (out of the zone). A session
+ * keeps adding rounds, within its budget, until every row is settled. */
+int ha_ab_settled(const ha_ab_row *r);
 
 #endif

@@ -102,6 +102,7 @@ void findings_clear(findings *f)
     f->n = f->nnotes = f->ndiffer = 0;
     f->same_machine = false;
     f->sides = false;
+    f->session = NULL;
     f->timings = NULL;
     free(f->unresolved);
     f->unresolved = NULL;

@@ -43,6 +43,7 @@ typedef struct findings {
     char *unresolved;    /* no regression, but too few rows shown the same to say clean: why, and what would
                             resolve them (malloc'd), or NULL */
     char *bound;         /* clean's bound, every timed row within it, in words (malloc'd), or NULL */
+    const struct ab_tally *session; /* an A/B session's judgement in numbers (stats/abjudge.h), or NULL */
     stability st;
 } findings;
 

@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "abgate.h"
+#include "abjudge.h"
 #include "exports.h"
 #include "readfile.h"
 #include "recw.h"
@@ -82,6 +84,53 @@ static void kstr_utf8(jw *w, int id, const char *s)
     free(u);
 }
 
+static void kstr_or_null(jw *w, int id, const char *s)
+{
+    if (s)
+        kstr_utf8(w, id, s);
+    else
+        hw_null(w, id);
+}
+
+static void num_or_null(jw *w, int id, bool have, double v)
+{
+    if (have)
+        hw_num(w, id, v);
+    else
+        hw_null(w, id);
+}
+
+static void session_json(jw *w, const findings *f)
+{
+    const ab_tally *t = f->session;
+    kstr_or_null(w, HF_CMP_UNRESOLVED, f->unresolved);
+    kstr_or_null(w, HF_CMP_BOUND, findings_status(f) ? NULL : f->bound);
+    if (!t) {
+        hw_null(w, HF_CMP_SESSION);
+        return;
+    }
+    hw_obj(w, HF_CMP_SESSION);
+    hw_uint(w, HF_SES_ROWS, t->rows);
+    hw_uint(w, HF_SES_SAME, t->same);
+    hw_uint(w, HF_SES_ZONE, t->zone);
+    hw_uint(w, HF_SES_REG, t->regressions);
+    hw_uint(w, HF_SES_IMP, t->improvements);
+    hw_uint(w, HF_SES_UNDECIDED, t->undecided);
+    hw_uint(w, HF_SES_UNRESOLVABLE, t->unresolvable);
+    hw_uint(w, HF_SES_TOO_FEW, t->too_few);
+    hw_uint(w, HF_SES_ROUNDS, t->pairs);
+    hw_uint(w, HF_SES_LOOK, (size_t)t->look + 1);
+    num_or_null(w, HF_SES_LO, t->same > 0, t->lo);
+    num_or_null(w, HF_SES_HI, t->same > 0, t->hi);
+    hw_arr(w, HF_SES_INSTRUMENTS);
+    if (t->use & HA_AB_USE_SYSCALL)
+        jw_str(w, "syscall");
+    if (t->use & HA_AB_USE_CANARY)
+        jw_str(w, "canary");
+    jw_arr_end(w);
+    jw_obj_end(w);
+}
+
 void findings_json(jw *w, const findings *f, const m_run *a, const m_run *b)
 {
     jw_obj(w);
@@ -117,6 +166,7 @@ void findings_json(jw *w, const findings *f, const m_run *a, const m_run *b)
         free(u);
     }
     jw_arr_end(w);
+    session_json(w, f);
     if (!f->st.have) {
         hw_null(w, HF_CMP_R2R);
     } else {

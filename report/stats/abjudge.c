@@ -54,6 +54,27 @@ static int side_usable(const m_proc *p, size_t n, char side, long long rounds, c
     return 0;
 }
 
+/* The session's fit needs both instruments on both sides: a record
+ * without one is not a session's (the bench measures both in every
+ * process; a process that lost one is left out of every row instead). */
+static int instruments_there(const m_bench *b, char *why, size_t n)
+{
+    static const char *const inst[] = {"syscall", "canary"};
+    for (size_t i = 0; i < sizeof inst / sizeof *inst; i++) {
+        const m_row *x = m_bench_row(b, inst[i], "", "", 1);
+        size_t a = 0;
+        for (size_t k = 0; x && k < x->nprocs; k++)
+            a += round_of(b->procs, b->nprocs, x->procs[k].process) > 0;
+        if (!a || !x->nprocs_b) {
+            snprintf(why, n, "side %c has no %s instrument in its rounds: the session's fit needs both instruments "
+                             "on both sides (the bench measures them in every process): not a whole session",
+                     a ? 'B' : 'A', inst[i]);
+            return -1;
+        }
+    }
+    return 0;
+}
+
 int abjudge_usable(const m_run *r, char *why, size_t n)
 {
     const m_bench *b = &r->bench;
@@ -78,6 +99,8 @@ int abjudge_usable(const m_run *r, char *why, size_t n)
                  ab->rounds, HA_AB_MIN_ROUNDS, ab->stopped ? ab->stopped : "it stopped");
         return -1;
     }
+    if (instruments_there(b, why, n))
+        return -1;
     if (ab->nlooks > HA_AB_MAX_LOOKS) {
         snprintf(why, n, "%zu looks, more than the %d whose alpha the rule spends", ab->nlooks, HA_AB_MAX_LOOKS);
         return -1;
@@ -164,11 +187,53 @@ static size_t side_obs(const m_bench *side, const m_row *r, long long rounds, co
     return n;
 }
 
+/* One side's values of an instrument in the taken rounds, into v (room
+ * for cap); their count. */
+static size_t instrument_values(const m_bench *side, const char *name, long long rounds, const bool *taken,
+                                double *v, size_t cap)
+{
+    const m_row *x = m_bench_row(side, name, "", "", 1);
+    size_t n = 0;
+    for (size_t i = 0; x && i < x->nprocs && n < cap; i++) {
+        long long rd = round_of(side->procs, side->nprocs, x->procs[i].process);
+        if (rd > 0 && rd <= rounds && taken[rd])
+            v[n++] = ha_proc_fast_value(x->procs[i].blocks, x->procs[i].nblocks);
+    }
+    return n;
+}
+
+/* The instruments side B left alone, as HA_AB_USE_* bits; one it moved is
+ * said, as a change of B's, and left out of every row's fit. */
+static unsigned instruments_kept(const m_bench *a, const m_bench *vb, long long rounds, const bool *taken,
+                                 double *va, double *vbv, size_t cap, findings *f)
+{
+    static const struct { const char *name; unsigned bit; } inst[] = {
+        {"syscall", HA_AB_USE_SYSCALL},
+        {"canary", HA_AB_USE_CANARY},
+    };
+    unsigned use = HA_AB_USE_BOTH;
+    for (size_t i = 0; i < sizeof inst / sizeof *inst; i++) {
+        size_t na = instrument_values(a, inst[i].name, rounds, taken, va, cap);
+        size_t nb = instrument_values(vb, inst[i].name, rounds, taken, vbv, cap);
+        ha_proc_ratio r;
+        int moved;
+        if (ha_ab_instrument_shift(va, na, vbv, nb, &r, &moved) != 0 || !moved)
+            continue;
+        use &= ~inst[i].bit;
+        findings_add(f, CHANGE, "instrument", inst[i].name,
+                     "side B moved it: B/A ×%.3f, interval [%.3f, %.3f] at %.0f %% over %zu of A's and %zu of B's "
+                     "processes; the fit takes an instrument as what B leaves alone, so every row is judged without "
+                     "it as a covariate",
+                     r.ratio, r.lo, r.hi, 100 * (1 - HA_AB_INSTRUMENT_ALPHA), na, nb);
+    }
+    return use;
+}
+
 static void tally(ab_tally *t, const ha_ab_row *g)
 {
     t->outliers += g->e.outliers;
     switch (g->outcome) {
-    case HA_AB_SAME_ROW: t->same++; break;
+    case HA_AB_SAME_ROW: t->same++; t->zone += g->in_zone != 0; break;
     case HA_AB_REGRESSION: t->regressions++; break;
     case HA_AB_IMPROVEMENT: t->improvements++; break;
     case HA_AB_UNDECIDED: t->undecided++; break;
@@ -195,8 +260,39 @@ static void say_row(findings *f, const m_row *r, const ha_ab_row *g)
     free(name);
 }
 
+/* Up to five rows' names, "a, b and c" or "a, ... e and N more". */
+typedef struct name_list {
+    char *text;
+    size_t n;
+} name_list;
+
+static void name_add(name_list *l, const m_row *r)
+{
+    if (l->n++ >= 5)
+        return;
+    char *name = regress_row_name(r), *joined = name ? rf_printf("%s%s%s", l->text ? l->text : "", l->text ? "; " : "", name) : NULL;
+    free(name);
+    if (joined) {
+        free(l->text);
+        l->text = joined;
+    }
+}
+
+static const char *name_more(name_list *l)
+{
+    if (l->n > 5) {
+        char *more = rf_printf("%s and %zu more", l->text ? l->text : "", l->n - 5);
+        if (more) {
+            free(l->text);
+            l->text = more;
+        }
+        l->n = 5;
+    }
+    return l->text ? l->text : "?";
+}
+
 /* The words: how it was judged, and the verdict's ground. */
-static void say_session(findings *f, const m_run *run, const ab_tally *t, const char *first_undecided)
+static void say_session(findings *f, const m_run *run, const ab_tally *t, name_list *open, name_list *zone)
 {
     const m_ab *ab = &run->bench.ab;
     size_t decided = t->same + t->regressions + t->improvements;
@@ -209,14 +305,19 @@ static void say_session(findings *f, const m_run *run, const ab_tally *t, const 
     findings_note(f, "judged at look %d of at most %d (its share of alpha %.4g of %.2g; the looks' shares add up to "
                      "it, so whatever look a session stops at, an A/A session flags any row with probability at most "
                      "%.0f %%) on the %zu paired rounds: each row's B/A is a least-squares fit over every process of "
-                     "both sides, with each process's syscall loop and canary as covariates (how far the row follows "
+                     "both sides, with each process's %s as covariates (how far the row follows "
                      "the host core's state, learnt from the session), a t interval on its degrees of freedom; the "
                      "rows flagged are the Benjamini-Hochberg discoveries of \"beyond +%.0f %%\"; a row is the same "
                      "when its %.4g %% interval lies within ±%.0f %% (two one-sided tests at %.3g %% each); %zu "
                      "row(s): %zu same, %zu regression(s), %zu improvement(s), %zu undecided, %zu the session cannot "
                      "resolve yet, %zu with fewer than %d processes a side; %zu process value(s) left out as outliers",
                   t->look + 1, HA_AB_MAX_LOOKS, ha_ab_look_alpha(HA_AB_ALPHA, t->look), HA_AB_ALPHA,
-                  100 * HA_AB_ALPHA, t->pairs, 100 * HA_AB_THRESHOLD,
+                  100 * HA_AB_ALPHA, t->pairs,
+                  t->use == HA_AB_USE_BOTH      ? "syscall loop and canary"
+                  : t->use == HA_AB_USE_SYSCALL ? "syscall loop (not the canary, which side B moved)"
+                  : t->use == HA_AB_USE_CANARY  ? "canary (not the syscall loop, which side B moved)"
+                                                : "values, raw (side B moved both instruments), and no instrument",
+                  100 * HA_AB_THRESHOLD,
                   100 * (1 - 2 * ha_ab_look_alpha(HA_AB_SAME_ALPHA, t->look)), 100 * HA_AB_SAME,
                   100 * ha_ab_look_alpha(HA_AB_SAME_ALPHA, t->look), t->rows, t->same, t->regressions,
                   t->improvements, t->undecided, t->unresolvable, t->too_few, HA_GATE_MIN_PROCS, t->outliers);
@@ -230,26 +331,42 @@ static void say_session(findings *f, const m_run *run, const ab_tally *t, const 
     }
     /* Clean is a bound a reader can quote, over every timed row: a row
      * left undecided (one without B's processes among them) is evidence of
-     * nothing, and a clean headline must not hide it. */
+     * nothing, and a clean headline must not hide it, nor a row whose
+     * interval still reaches between the flag threshold and the same
+     * margin. */
     if (!t->rows)
         findings_unresolved(f, "no timed row to judge");
     else if (decided < t->rows)
         findings_unresolved(f, "%zu of %zu timed rows decided, and clean needs every one (%zu same within ±%.0f %%): "
                                "%zu undecided, %zu the session could not resolve and %zu with fewer than %d processes "
-                               "a side, among them %s; more rounds resolve them: a longer --ab-budget (this session "
-                               "stopped at %s)",
+                               "a side: %s; more rounds resolve them: a longer --ab-budget (this session stopped at "
+                               "%s)",
                             decided, t->rows, t->same, 100 * HA_AB_SAME, t->undecided, t->unresolvable, t->too_few,
-                            HA_GATE_MIN_PROCS, first_undecided ? first_undecided : "?", ab->stopped ? ab->stopped : "?");
+                            HA_GATE_MIN_PROCS, name_more(open), ab->stopped ? ab->stopped : "?");
+    else if (!t->regressions && !t->improvements && !t->zone)
+        findings_bound(f, "every one of the %zu timed rows within %+.1f %% .. %+.1f %% of side A's (the widest of the "
+                          "rows' equivalence intervals, each at its look's level), each within the ±%.0f %% a flag "
+                          "needs",
+                       t->rows, 100 * (t->lo - 1), 100 * (t->hi - 1), 100 * HA_AB_THRESHOLD);
     else if (!t->regressions && !t->improvements)
         findings_bound(f, "every one of the %zu timed rows within %+.1f %% .. %+.1f %% of side A's (the widest of the "
-                          "rows' equivalence intervals, each at its look's level)",
-                       t->rows, 100 * (t->lo - 1), 100 * (t->hi - 1));
+                          "rows' equivalence intervals, each at its look's level); %zu of them not yet within the "
+                          "±%.0f %% a flag needs, so a change between %.0f %% and their bound is neither excluded nor "
+                          "flagged there (the session stopped at %s before resolving them): %s",
+                       t->rows, 100 * (t->lo - 1), 100 * (t->hi - 1), t->zone, 100 * HA_AB_THRESHOLD,
+                       100 * HA_AB_THRESHOLD, ab->stopped ? ab->stopped : "?", name_more(zone));
+}
+
+bool abjudge_settled(const ab_tally *t)
+{
+    return t->rows && t->same + t->regressions + t->improvements == t->rows && !t->zone;
 }
 
 int abjudge(const m_run *run, findings *f, ab_tally *t)
 {
     findings_clear(f);
     f->sides = true;
+    f->session = t;
     memset(t, 0, sizeof *t);
     const m_bench *a = &run->bench;
     const m_ab *ab = &a->ab;
@@ -259,32 +376,34 @@ int abjudge(const m_run *run, findings *f, ab_tally *t)
     t->pairs = (size_t)take;
     size_t nr = a->nrows ? a->nrows : 1, k = a->nprocs + ab->nprocs_b + 1;
     ha_ab_obs *obs = calloc(k, sizeof *obs);
+    double *va = calloc(k, sizeof *va), *vbv = calloc(k, sizeof *vbv);
     bool *taken = calloc((size_t)R + 1, sizeof *taken);
     const m_row **rows = calloc(nr, sizeof *rows);
     ha_ab_est *est = calloc(nr, sizeof *est);
     int *ok = calloc(nr, sizeof *ok);
     ha_ab_row *g = calloc(nr, sizeof *g);
+    name_list open = {0}, zone = {0};
     int rc = -1;
     if (view_b(a, &vb) != 0)
         vb.rows = NULL;
-    if (!obs || !taken || !rows || !est || !ok || !g || !vb.rows)
+    if (!obs || !va || !vbv || !taken || !rows || !est || !ok || !g || !vb.rows)
         goto done;
     taken_rounds(a, R, take, taken);
+    t->use = instruments_kept(a, &vb, R, taken, va, vbv, k, f);
     size_t n = 0;
     for (size_t i = 0; i < a->nrows; i++) {
         const m_row *r = &a->rows[i];
-        if (!regress_row_gated(r))
+        if (!regress_row_session_judged(r))
             continue;
         rows[n] = r;
         size_t m = side_obs(a, r, R, taken, 0, obs, 0, k);
         m = side_obs(&vb, &vb.rows[i], R, taken, 1, obs, m, k);
-        ok[n] = ha_ab_adjusted(obs, m, &est[n]) == 0;
+        ok[n] = ha_ab_adjusted(obs, m, t->use, &est[n]) == 0;
         n++;
     }
     t->rows = n;
     if (ha_ab_family(est, ok, n, t->look, g) < 0)
         goto done;
-    char *first_undecided = NULL;
     t->lo = t->hi = 1;
     for (size_t i = 0; i < n; i++) {
         tally(t, &g[i]);
@@ -292,15 +411,20 @@ int abjudge(const m_run *run, findings *f, ab_tally *t)
         if (g[i].outcome == HA_AB_SAME_ROW) {
             t->lo = fmin(t->lo, g[i].e.r.lo);
             t->hi = fmax(t->hi, g[i].e.r.hi);
-        } else if (!ha_ab_decided(g[i].outcome) && !first_undecided) {
-            first_undecided = regress_row_name(rows[i]);
         }
+        if (!ha_ab_decided(g[i].outcome))
+            name_add(&open, rows[i]);
+        else if (g[i].in_zone)
+            name_add(&zone, rows[i]);
     }
-    say_session(f, run, t, first_undecided);
-    free(first_undecided);
+    say_session(f, run, t, &open, &zone);
     rc = 0;
 done:
+    free(open.text);
+    free(zone.text);
     free(obs);
+    free(va);
+    free(vbv);
     free(taken);
     free(rows);
     free(est);

@@ -14,18 +14,25 @@
 /* What the session decided, in numbers. */
 typedef struct ab_tally {
     size_t rows, same, regressions, improvements, undecided, unresolvable, too_few, outliers;
+    size_t zone;   /* of the rows shown the same, those not yet within +-HA_AB_THRESHOLD */
     size_t pairs;  /* paired rounds judged */
     int look;      /* 0-based: the share of alpha spent */
     double lo, hi; /* the widest bound of the rows shown the same: B/A within [lo, hi] */
+    unsigned use;  /* the instruments the fits took (HA_AB_USE_*): those side B left alone */
 } ab_tally;
+
+/* Whether more rounds would buy the session nothing: every row flagged or
+ * shown the same within the flag threshold (the bench's question at a look). */
+bool abjudge_settled(const ab_tally *t);
 
 /* Whether r holds an A/B session compare can judge: 0, or -1 with one
  * line in why (sides that contradict their rounds, a process listed
  * twice, fewer than HA_AB_MIN_ROUNDS pairs, ...). */
 int abjudge_usable(const m_run *r, char *why, size_t n);
 
-/* The judgement into f (cleared first) and t. Simulated timings are
- * reported, never gated. 0, or -1 out of memory. */
+/* The judgement into f (cleared first; f->session points at t, which
+ * must outlive f's use) and t. Simulated timings are reported, never
+ * gated. 0, or -1 out of memory. */
 int abjudge(const m_run *r, findings *f, ab_tally *t);
 
 #endif

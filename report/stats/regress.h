@@ -109,6 +109,8 @@ bool regress_row_run_bound(const m_row *r);
 /* The rows the gate judges: timed, repeat 1, not an instrument, not bound
  * to the process's layout or the run's memory. */
 bool regress_row_gated(const m_row *r);
+/* The rows an A/B session judges: every timed row of repeat 1. */
+bool regress_row_session_judged(const m_row *r);
 /* A run's finished processes (1 for a record before the processes). */
 size_t regress_usable_procs(const m_bench *b);
 

@@ -32,6 +32,12 @@ bool regress_row_gated(const m_row *r)
     return r->repeat == 1 && regress_row_judged(r) && !regress_row_run_bound(r);
 }
 
+/* In an A/B session every timed row is judged: the reason a row is run-bound
+ * (where the mapping or the pages land differs between runs) does not hold
+ * inside one interleaved session, where each process of either side draws
+ * its own placement, so the draws average out of B/A. */
+bool regress_row_session_judged(const m_row *r) { return r->repeat == 1 && regress_row_judged(r); }
+
 char *regress_row_name(const m_row *r)
 {
     return rf_printf("%s / %s%s%s", r->path, r->kind, *r->candidate ? " / " : "", r->candidate);

@@ -271,7 +271,7 @@ static int ab_session(const char *dir, out *mdo, out *jso, out *juo)
 }
 
 /* compare --ab-look RECORD: the bench's question at a look of its A/B
- * session (bench/ab.c): 0 when every row is decided, 7 when not, 2 when
+ * session (bench/ab.c): 0 when every row is settled (abjudge_settled), 7 when not, 2 when
  * the record cannot be judged. Says nothing on stdout. */
 static int ab_look(const char *file)
 {
@@ -298,7 +298,7 @@ static int ab_look(const char *file)
         return HA_EXIT_USAGE;
     }
     m_free_run(&r);
-    return t.same + t.regressions + t.improvements == t.rows ? HA_EXIT_OK : HA_EXIT_UNRESOLVED;
+    return abjudge_settled(&t) ? HA_EXIT_OK : HA_EXIT_UNRESOLVED;
 }
 
 static const char *md, *js, *junit, *ser, *look;

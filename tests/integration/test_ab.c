@@ -285,6 +285,80 @@ static void a_row_without_side_bs_processes_is_never_clean(void **s)
     assert_null(strstr(it_out, "Clean, bounded"));
 }
 
+/* compare's JSON of a session folder, parsed (NULL: none written). */
+static json_t *session_json(const char *dir, int *rc)
+{
+    char out[800];
+    assert_true((size_t)snprintf(out, sizeof out, "%s.compare.json", dir) < sizeof out);
+    *rc = it_sh("rm -f '%s' && %s/bin/compare %s --json '%s'", out, it_build(), dir, out);
+    json_error_t e;
+    return json_load_file(out, 0, &e);
+}
+
+/* B moves the syscall loop (x0.9) and no row: compare says B moved it,
+ * judges every row without it, and flags nothing. */
+static void an_instrument_side_b_moved_is_said_and_left_out(void **s)
+{
+    (void)s;
+    char dir[700];
+    copy_run("moved", dir, sizeof dir);
+    plant(dir, "syscall", 0.9);
+    int rc;
+    json_t *j = session_json(dir, &rc);
+    assert_non_null(j);
+    json_t *cov = json_object_get(json_object_get(j, "session"), "covariates");
+    if (rc != 0 || json_array_size(cov) != 1 || strcmp(json_string_value(json_array_get(cov, 0)), "canary"))
+        fail_msg("B's syscall loop x0.9: status %d, covariates %zu\n%.3000s", rc, json_array_size(cov), it_out);
+    json_t *c = json_array_get(json_object_get(j, "changes"), 0);
+    assert_string_equal(json_string_value(json_object_get(c, "what")), "instrument");
+    assert_string_equal(json_string_value(json_object_get(c, "name")), "syscall");
+    assert_int_equal(json_array_size(json_object_get(j, "regressions")), 0);
+    json_decref(j);
+}
+
+/* B +4 % on one path, exactly the flag threshold: neither flagged nor
+ * settled. The session's look says go on (7), and if it ends there, its
+ * clean headline names the rows a change between 4 % and the bound could
+ * hide. With nothing changed the look settles (0). */
+static void a_row_at_the_threshold_keeps_the_session_going(void **s)
+{
+    (void)s;
+    char dir[700];
+    copy_run("zone", dir, sizeof dir);
+    plant(dir, "guarded_session", 1.04);
+    int rc;
+    json_t *j = session_json(dir, &rc);
+    assert_non_null(j);
+    json_t *ses = json_object_get(j, "session");
+    long long zone = json_integer_value(json_object_get(ses, "same_not_within_threshold"));
+    const char *bound = json_string_value(json_object_get(j, "bound"));
+    if (rc != 0 || zone < 1 || !bound || !strstr(bound, "not yet within the ±4 %") || !strstr(bound, "guarded_session /"))
+        fail_msg("B +4 %% on guarded_session: status %d, %lld rows in the zone, bound %s", rc, zone,
+                 bound ? bound : "(none)");
+    json_decref(j);
+    assert_int_equal(it_sh("%s/bin/compare --ab-look %s/bench_discriminator.json", it_build(), dir), 7);
+    plant(dir, NULL, 1);
+    assert_int_equal(it_sh("%s/bin/compare --ab-look %s/bench_discriminator.json", it_build(), dir), 0);
+}
+
+/* A side whose processes lost an instrument is no session: refused (2). */
+static void a_side_without_an_instrument_is_refused(void **s)
+{
+    (void)s;
+    char dir[700];
+    copy_run("noinst", dir, sizeof dir);
+    plant(dir, NULL, 1);
+    assert_int_equal(it_sh("cd '%s' && python3 -c \"import json; b = json.load(open('bench_discriminator.json')); "
+                           "side = {p['index']: p['side'] for p in b['processes']['list']}; "
+                           "row = [r for r in b['rows'] if r['path'] == 'canary'][0]; "
+                           "row['by_process'] = [x for x in row['by_process'] if side[x['process']] != 'b']; "
+                           "json.dump(b, open('bench_discriminator.json', 'w'))\"", dir), 0);
+    assert_int_equal(it_seal(dir), 0);
+    int rc = it_sh("%s/bin/compare %s", it_build(), dir);
+    if (rc != 2 || !strstr(it_out, "side B has no canary instrument"))
+        fail_msg("a session without B's canary: status %d\n%.2000s", rc, it_out);
+}
+
 /* A side B record gone with its manifest step too: the session is not
  * whole, and compare refuses it (2), never a regression. */
 static void a_side_b_record_gone_with_its_step_is_not_whole(void **s)
@@ -437,6 +511,9 @@ int main(void)
         cmocka_unit_test(a_side_b_record_gone_with_its_step_is_not_whole),
         cmocka_unit_test(a_slow_state_that_comes_and_goes_hides_nothing),
         cmocka_unit_test(half_a_session_is_never_judged),
+        cmocka_unit_test(an_instrument_side_b_moved_is_said_and_left_out),
+        cmocka_unit_test(a_row_at_the_threshold_keeps_the_session_going),
+        cmocka_unit_test(a_side_without_an_instrument_is_refused),
         cmocka_unit_test(side_b_runs_its_own_probes_and_pool),
         cmocka_unit_test(side_b_is_judged_exactly_and_whole_or_not_at_all),
         cmocka_unit_test(bad_specs_get_one_line_each),
