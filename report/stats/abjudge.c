@@ -343,18 +343,19 @@ static void say_session(findings *f, const m_run *run, const ab_tally *t, name_l
                                "%s)",
                             decided, t->rows, t->same, 100 * HA_AB_SAME, t->undecided, t->unresolvable, t->too_few,
                             HA_GATE_MIN_PROCS, name_more(open), ab->stopped ? ab->stopped : "?");
-    else if (!t->regressions && !t->improvements && !t->zone)
+    else if (!t->regressions && !t->improvements) {
+        char *tail = t->zone ? rf_printf("; %zu of them not yet within the ±%.0f %% a flag needs, so a change "
+                                              "between %.0f %% and their bound is neither excluded nor flagged there "
+                                              "(the session stopped at %s before resolving them): %s",
+                                              t->zone, 100 * HA_AB_THRESHOLD, 100 * HA_AB_THRESHOLD,
+                                              ab->stopped ? ab->stopped : "?", name_more(zone))
+                                  : rf_printf(", each within the ±%.0f %% a flag needs", 100 * HA_AB_THRESHOLD);
         findings_bound(f, "every one of the %zu timed rows within %+.1f %% .. %+.1f %% of side A's (the widest of the "
-                          "rows' equivalence intervals, each at its look's level), each within the ±%.0f %% a flag "
-                          "needs",
-                       t->rows, 100 * (t->lo - 1), 100 * (t->hi - 1), 100 * HA_AB_THRESHOLD);
-    else if (!t->regressions && !t->improvements)
-        findings_bound(f, "every one of the %zu timed rows within %+.1f %% .. %+.1f %% of side A's (the widest of the "
-                          "rows' equivalence intervals, each at its look's level); %zu of them not yet within the "
-                          "±%.0f %% a flag needs, so a change between %.0f %% and their bound is neither excluded nor "
-                          "flagged there (the session stopped at %s before resolving them): %s",
-                       t->rows, 100 * (t->lo - 1), 100 * (t->hi - 1), t->zone, 100 * HA_AB_THRESHOLD,
-                       100 * HA_AB_THRESHOLD, ab->stopped ? ab->stopped : "?", name_more(zone));
+                          "rows' equivalence intervals, each at its look's level)%s",
+                       t->rows, 100 * (t->lo - 1), 100 * (t->hi - 1),
+                       tail ? tail : "; out of memory saying more");
+        free(tail);
+    }
 }
 
 bool abjudge_settled(const ab_tally *t)

@@ -233,6 +233,15 @@ static void a_slowed_steady_path_is_flagged_and_nothing_else(void **s)
     only_this_path_is_flagged("slowed-steady", "hardened", "hardened");
 }
 
+/* The rows two runs never gate (the cold read, os_proc_maps) are judged
+ * in a session, where each process of either side draws its own
+ * placement: B +30 % on fast_cold is flagged. */
+static void the_run_bound_rows_are_judged_in_a_session(void **s)
+{
+    (void)s;
+    only_this_path_is_flagged("cold", "fast_cold", "fast\\_cold");
+}
+
 /* Nothing changed: every row the same, exit 0, "clean". */
 static void an_aa_session_with_steady_rows_is_clean(void **s)
 {
@@ -506,6 +515,7 @@ int main(void)
         cmocka_unit_test(a_session_ends_with_its_verdict),
         cmocka_unit_test(a_slowed_path_is_flagged_and_nothing_else),
         cmocka_unit_test(a_slowed_steady_path_is_flagged_and_nothing_else),
+        cmocka_unit_test(the_run_bound_rows_are_judged_in_a_session),
         cmocka_unit_test(an_aa_session_with_steady_rows_is_clean),
         cmocka_unit_test(a_row_without_side_bs_processes_is_never_clean),
         cmocka_unit_test(a_side_b_record_gone_with_its_step_is_not_whole),
