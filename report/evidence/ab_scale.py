@@ -33,6 +33,7 @@ import os
 import random
 import re
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -222,6 +223,8 @@ def main():
                         scaled, slowed = scale(c, [(lambda x, n=name(r): name(x) == n, 1.10)])
                     else:
                         scaled, slowed = scale(c, changes)
+                    if goal != "aa" and not slowed:
+                        continue  # the base left that path out: nothing of it to slow
                     j = judge(a.compare, folder, scaled, name_in, tmp)
                     ok, clean, hit, other = outcome(goal, j, slowed)
                     t = tally.setdefault(sname, {"goal": goal, "n": 0, "ok": 0, "clean": 0, "hit": 0, "slowed": 0,
@@ -229,16 +232,23 @@ def main():
                     if sname not in order:
                         order.append(sname)
                     s = j["session"]
+                    t.setdefault("rounds_seen", []).append(s["rounds_judged"])
+                    if clean:
+                        t.setdefault("bounds", []).append(100 * max(1 - s["bound_low"], s["bound_high"] - 1))
                     for k, v in (("n", 1), ("ok", ok), ("clean", clean), ("hit", hit), ("slowed", len(slowed)),
                                  ("other", other), ("same", s["same"]), ("rows", s["rows"]),
                                  ("zone", s["same_not_within_threshold"])):
                         t[k] += v
-    lines = ["| scenario | goal | sessions | goal met | clean | slowed rows flagged | other rows flagged | "
-             "rows same (of them not within ±4 %) |", "|---|---|---|---|---|---|---|---|"]
+    lines = ["| scenario | goal | sessions | goal met | clean | clean's bound, median (widest) | rounds judged | "
+             "slowed rows flagged | other rows flagged | rows same (of them not within ±4 %) |",
+             "|---|---|---|---|---|---|---|---|---|---|"]
     for sname in order:
         t = tally[sname]
-        lines.append(f"| {sname} | {t['goal']} | {t['n']} | {t['ok']} | {t['clean']} | {t['hit']} of {t['slowed']} "
-                     f"| {t['other']} | {t['same']} of {t['rows']} ({t['zone']}) |")
+        b = sorted(t.get("bounds", []))
+        bound = f"±{statistics.median(b):.1f} % (±{b[-1]:.1f} %)" if b else "–"
+        r = sorted(t["rounds_seen"])
+        lines.append(f"| {sname} | {t['goal']} | {t['n']} | {t['ok']} | {t['clean']} | {bound} | {r[0]}–{r[-1]} | "
+                     f"{t['hit']} of {t['slowed']} | {t['other']} | {t['same']} of {t['rows']} ({t['zone']}) |")
     text = "\n".join(lines) + "\n"
     sys.stdout.write(text)
     if a.markdown:

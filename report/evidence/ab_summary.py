@@ -47,8 +47,8 @@ def judge(compare, folder):
 
 
 def path_rows(folder, path):
-    """The gated rows of a path, from the record itself: repeat 1, timed, and not bound to the
-    process's layout (os_proc_maps) or the run's memory, as regress_row_gated says."""
+    """The rows of a path a session judges, from the record itself: repeat 1 and timed, as
+    regress_row_session_judged says (the cold read and os_proc_maps included)."""
     import gzip
     import json
     for name, opener in (("bench_discriminator.json", open), ("bench_discriminator.json.gz", gzip.open)):
@@ -56,8 +56,7 @@ def path_rows(folder, path):
         if os.path.exists(f):
             with opener(f, "rt") as h:
                 rec = json.load(h)
-            return sum(1 for r in rec["rows"] if r["path"] == path and r["repeat"] == 1 and not r["skipped"]
-                       and r.get("candidate") != "os_proc_maps" and r.get("family") != "memory")
+            return sum(1 for r in rec["rows"] if r["path"] == path and r["repeat"] == 1 and not r["skipped"])
     sys.exit(f"ab_summary: {folder}: no bench record")
 
 
