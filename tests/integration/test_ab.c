@@ -350,6 +350,29 @@ static void a_row_at_the_threshold_keeps_the_session_going(void **s)
     assert_int_equal(it_sh("%s/bin/compare --ab-look %s/bench_discriminator.json", it_build(), dir), 0);
 }
 
+/* compare judges at the look the session stopped at (its alpha share),
+ * on the rounds it paired: never a look later, whose alpha is not spent. */
+static void compare_judges_at_the_look_the_session_stopped_at(void **s)
+{
+    (void)s;
+    char dir[700];
+    copy_run("look", dir, sizeof dir);
+    plant(dir, NULL, 1);
+    json_t *b = bench_of(dir), *ab = json_object_get(b, "ab_session");
+    size_t looks = json_array_size(json_object_get(ab, "looks"));
+    long long rounds = json_integer_value(json_object_get(ab, "rounds"));
+    assert_true(looks >= 1);
+    assert_int_equal(json_integer_value(json_array_get(json_object_get(ab, "looks"), looks - 1)), rounds);
+    json_decref(b);
+    int rc;
+    json_t *j = session_json(dir, &rc);
+    assert_non_null(j);
+    json_t *ses = json_object_get(j, "session");
+    assert_int_equal(json_integer_value(json_object_get(ses, "look")), (long long)looks);
+    assert_int_equal(json_integer_value(json_object_get(ses, "rounds_judged")), rounds);
+    json_decref(j);
+}
+
 /* A side whose processes lost an instrument is no session: refused (2). */
 static void a_side_without_an_instrument_is_refused(void **s)
 {
@@ -399,6 +422,20 @@ static void half_a_session_is_never_judged(void **s)
     assert_int_equal(it_seal(dir), 0);
     assert_int_equal(it_sh("%s/bin/compare %s", it_build(), dir), 2);
     assert_non_null(strstr(it_out, "contradicts itself"));
+    /* a whole record of three rounds: consistent, and still half a session */
+    copy_run("half3", dir, sizeof dir);
+    assert_int_equal(it_sh("cd '%s' && python3 -c \"import json; b = json.load(open('bench_discriminator.json')); "
+                           "keep = {p['index'] for p in b['processes']['list'] if p['round'] <= 3}; "
+                           "b['processes']['list'] = [p for p in b['processes']['list'] if p['index'] in keep]; "
+                           "b['processes']['finished'] = len(b['processes']['list']); "
+                           "[r.__setitem__('by_process', [x for x in r['by_process'] if x['process'] in keep]) "
+                           "for r in b['rows'] if r.get('by_process') is not None]; "
+                           "b['ab_session'].update(rounds=3, rounds_started=3, looks=[]); "
+                           "json.dump(b, open('bench_discriminator.json', 'w'))\"", dir), 0);
+    assert_int_equal(it_seal(dir), 0);
+    int rc = it_sh("%s/bin/compare %s", it_build(), dir);
+    if (rc != 2 || !strstr(it_out, "half a session"))
+        fail_msg("a session of three paired rounds: status %d\n%.2000s", rc, it_out);
 }
 
 /* After the bench, side B's env, probes and pool ran once with B's
@@ -524,6 +561,7 @@ int main(void)
         cmocka_unit_test(an_instrument_side_b_moved_is_said_and_left_out),
         cmocka_unit_test(a_row_at_the_threshold_keeps_the_session_going),
         cmocka_unit_test(a_side_without_an_instrument_is_refused),
+        cmocka_unit_test(compare_judges_at_the_look_the_session_stopped_at),
         cmocka_unit_test(side_b_runs_its_own_probes_and_pool),
         cmocka_unit_test(side_b_is_judged_exactly_and_whole_or_not_at_all),
         cmocka_unit_test(bad_specs_get_one_line_each),

@@ -118,6 +118,9 @@ static void the_looks_spend_alpha_once(void **state)
     }
     assert_true(fabs(sum - 1) < 1e-12);
     assert_true(ha_ab_look_alpha(1, HA_AB_MAX_LOOKS) == 0);
+    /* O'Brien-Fleming-like: an early look spends less than a later one */
+    for (int i = 1; i < HA_AB_MAX_LOOKS; i++)
+        assert_true(ha_ab_look_alpha(1, i) > ha_ab_look_alpha(1, i - 1));
     assert_int_equal(ha_ab_look_rounds[HA_AB_MAX_LOOKS - 1], HA_AB_MAX_ROUNDS);
 }
 
@@ -339,6 +342,54 @@ static void the_same_is_two_one_sided_tests(void **state)
     e.r.se = 0.03; /* the first look spends less: the same interval is wider */
     assert_int_equal(ha_ab_family(&e, &one, 1, 0, out), 0);
     assert_true(out[0].level > level);
+    /* the band is +-10 % as a ratio: its lower edge 1/1.1, not 0.9 */
+    double t = ha_t_quantile(1 - (1 - level) / 2, 36);
+    e.r.se = 0.03; /* too wide to flag beyond -4 % */
+    e.r.d = log(0.905) + t * e.r.se; /* lo = 0.905: above 0.9, below 1/1.1 */
+    e.r.ratio = exp(e.r.d);
+    assert_int_equal(ha_ab_family(&e, &one, 1, look, out), 0);
+    assert_true(out[0].outcome != HA_AB_SAME_ROW);
+}
+
+/* The outlier cut is HA_AB_OUTLIER_MADS robust sds (1.4826 MAD), not as
+ * many MADs: a process 5 MADs out is kept, one 7 MADs out is left out. */
+static void the_outlier_cut_is_in_robust_sds(void **state)
+{
+    (void)state;
+    static const double spread[4] = {-1.5, -0.5, 0.5, 1.5}; /* x 0.05: the MAD 0.05 */
+    ha_ab_obs o[49];
+    for (int i = 0; i < 48; i++)
+        o[i] = (ha_ab_obs){100 * exp(0.05 * spread[(i / 2) % 4]), 90, 2, i % 2};
+    ha_ab_est e;
+    o[48] = (ha_ab_obs){100 * exp(0.25), 90, 2, 0}; /* 5 MADs: 3.4 robust sds */
+    assert_int_equal(ha_ab_adjusted(o, 49, HA_AB_USE_BOTH, &e), 0);
+    assert_int_equal(e.outliers, 0);
+    o[48].v = 100 * exp(0.35); /* 7 MADs: 4.7 robust sds */
+    assert_int_equal(ha_ab_adjusted(o, 49, HA_AB_USE_BOTH, &e), 0);
+    assert_int_equal(e.outliers, 1);
+}
+
+/* A row that follows the canary's state: the fit takes the canary too. */
+static void a_row_that_follows_the_canary_is_adjusted(void **state)
+{
+    (void)state;
+    unsigned long long s = 9;
+    ha_ab_obs o[48];
+    for (int i = 0; i < 48; i++) {
+        int b = i % 2;
+        bool slow = (i / 2) % 2;
+        double can = 2 * (slow ? 1.3 : 1) * exp(0.01 * normal(&s));
+        o[i] = (ha_ab_obs){500 * pow(can / 2, log(1.6) / log(1.3)) * (b ? 1.10 : 1) * exp(0.01 * normal(&s)),
+                           90 * exp(0.003 * normal(&s)), can, b};
+    }
+    ha_ab_est e;
+    int one = 1;
+    ha_ab_row out[1];
+    assert_int_equal(ha_ab_adjusted(o, 48, HA_AB_USE_BOTH, &e), 0);
+    assert_true(fabs(e.r.ratio - 1.10) < 0.02);
+    assert_int_equal(ha_ab_family(&e, &one, 1, HA_AB_MAX_LOOKS - 1, out), 1);
+    assert_int_equal(ha_ab_adjusted(o, 48, HA_AB_USE_SYSCALL, &e), 0); /* without it: too wide to flag */
+    assert_int_equal(ha_ab_family(&e, &one, 1, HA_AB_MAX_LOOKS - 1, out), 0);
 }
 
 /* B moves the syscall loop (x0.9) and no row: a fit that trusts the
@@ -428,6 +479,8 @@ int main(void)
         cmocka_unit_test(a_row_that_follows_the_state_is_adjusted),
         cmocka_unit_test(the_same_is_two_one_sided_tests),
         cmocka_unit_test(an_instrument_side_b_moved_is_found_and_left_out),
+        cmocka_unit_test(the_outlier_cut_is_in_robust_sds),
+        cmocka_unit_test(a_row_that_follows_the_canary_is_adjusted),
         cmocka_unit_test(a_row_reaching_past_the_threshold_is_not_settled),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
