@@ -260,6 +260,34 @@ static void a_compacted_torch_log_is_quoted_as_before(void **s)
     assert_int_equal(it_sh("grep -c FORGED-91c2 %s/REPORT.md", d), 1);
 }
 
+/* Bencher's bounds are in the unit of their value: a pool's share of the
+ * ceiling and its steady cycles' range both in percent, the range around
+ * the value; a latency's interval around its ns. Judged on what report
+ * writes from a committed H200 run, not on the committed copy. */
+static void bencher_bounds_hold_their_values(void **s)
+{
+    (void)s;
+    if (it_sh("test -x %s/bin/report", it_build()) != 0)
+        it_skip("report tools are not built (libjansson-dev, zlib1g-dev)");
+    char d[128];
+    snprintf(d, sizeof d, "%s/bencher", tmp);
+    assert_int_equal(it_sh("m=$(grep -l '\"pool_check\"' results/*/MANIFEST.json | tail -1 | xargs dirname) && "
+                           "mkdir -p %s && cp \"$m\"/*.json* %s/ && rm -f %s/benchmark*.json %s/bencher.json && "
+                           "%s/bin/report --no-plots %s >/dev/null", d, d, d, d, it_build(), d), 0);
+    int rc = it_sh("python3 -c \"import json, sys\n"
+                   "b = json.load(open('%s/bencher.json')); n = pct = 0\n"
+                   "for name, ms in b.items():\n"
+                   "    for k, m in ms.items():\n"
+                   "        if 'lower_value' not in m: continue\n"
+                   "        n += 1; pct += k.endswith('_pct_of_ceiling')\n"
+                   "        ok = m['lower_value'] <= m['value'] * 1.0001 and m['value'] <= m['upper_value'] * 1.0001\n"
+                   "        if not ok: sys.exit(f'{name} {k}: {m}')\n"
+                   "if not pct: sys.exit('no pool share with its range')\n"
+                   "print(n, pct)\"", d);
+    if (rc != 0)
+        fail_msg("a Bencher bound does not hold its value: %s", it_out);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -272,6 +300,7 @@ int main(void)
         cmocka_unit_test(the_committed_trend_page_reads_in_a_browser),
         cmocka_unit_test(a_users_own_run_leaves_the_committed_change_points_alone),
         cmocka_unit_test(a_compacted_torch_log_is_quoted_as_before),
+        cmocka_unit_test(bencher_bounds_hold_their_values),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

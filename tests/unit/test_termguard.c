@@ -41,6 +41,8 @@ static void controls_and_hidden_characters_print_as_question_marks(void **s)
     assert_string_equal(clean("x\u202ey\u2066z\u2069w\u200f\u061cv"), "x?y?z?w??v");
     /* invalid UTF-8: a stray continuation, an overlong form, a surrogate */
     assert_string_equal(clean("a\x80" "b\xc0\xaf" "c\xed\xa0\x80" "d"), "a?b??c???d");
+    /* overlong three- and four-byte forms, and past U+10FFFF */
+    assert_string_equal(clean("e\xe0\x80\xaf" "f\xf0\x8f\xbf\xbf" "g\xf4\x90\x80\x80" "h"), "e???f????g????h");
 }
 
 static void text_passes_unchanged(void **s)

@@ -142,6 +142,24 @@ static void hidden_characters_read_as_replacements_in_every_format(void **s)
     text_pool_free();
 }
 
+/* A code block holds quoted text whole: no line of the text can close its
+ * fence (a fence longer than any run of backticks in it), so nothing after
+ * it renders as Markdown in a PR comment. */
+static void a_code_block_cannot_be_closed_by_its_text(void **s)
+{
+    (void)s;
+    const char *text = "before\n```\n# a heading\n`````\n[link](http://x)\nafter";
+    char *out = through(md_code_block, text);
+    /* the fence: six backticks (the text's longest run is five) */
+    assert_memory_equal(out, "``````text\n", 11);
+    size_t fences = 0;
+    for (char *line = out; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL)
+        fences += strncmp(line, "``````", 6) == 0;
+    assert_int_equal(fences, 2);
+    assert_non_null(strstr(out, "\n`````\n[link](http://x)\nafter\n``````\n"));
+    free(out);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -151,6 +169,7 @@ int main(void)
         cmocka_unit_test(xml_and_html_hold_only_what_they_can),
         cmocka_unit_test(surrogates_and_invalid_bytes_become_replacement_characters),
         cmocka_unit_test(hidden_characters_read_as_replacements_in_every_format),
+        cmocka_unit_test(a_code_block_cannot_be_closed_by_its_text),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
