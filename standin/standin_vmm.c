@@ -105,6 +105,12 @@ static hipError_t read_desc(void *ptr, const hipMemAccessDesc *d, want *w)
     int t = (int)d->location.type, v = V();
     int on = d->flags != hipMemAccessFlagsProtNone;
     *w = (want){-1, -1};
+    /* An access flag that is none of None, Read, ReadWrite: hip-tests'
+     * Unit_hipMemSetAccess_negative expects InvalidValue from 6.1 (CLR
+     * passes it to ROCr as an hsa permission, which refuses it). */
+    if (d->flags != hipMemAccessFlagsProtNone && d->flags != hipMemAccessFlagsProtRead &&
+        d->flags != hipMemAccessFlagsProtReadWrite)
+        return hipErrorInvalidValue;
     if (v < 70100000 || t == LOC_DEVICE) {
         /* 6.1 - 6.4 ignore the type and take id as a device index: {Host, 0}
          * grants device 0. A bad device id is InvalidValue, not InvalidDevice. */
@@ -156,8 +162,9 @@ hipError_t hipMemGetAccess(unsigned long long *flags, const hipMemLocation *loc,
     if (V() < 60100000)
         return hipSuccess; /* 5.2 - 6.0: a stub that writes nothing */
     sd_chunk c;
-    /* Device locations only, on VMM memory only (hipMalloc: invalid value). */
-    if (!loc || !sd_chunk_of(ptr, &c) || (int)loc->type != LOC_DEVICE || loc->id != 0)
+    /* Device locations only, on VMM memory only (hipMalloc: invalid value);
+     * null flags or location refused (hip_vm.cpp checks both first). */
+    if (!flags || !loc || !sd_chunk_of(ptr, &c) || (int)loc->type != LOC_DEVICE || loc->id != 0)
         return hipErrorInvalidValue;
     *flags = c.device ? hipMemAccessFlagsProtReadWrite : hipMemAccessFlagsProtNone;
     return hipSuccess;
