@@ -7,6 +7,7 @@
  * run. Structure kept parallel to backend_hip.c. */
 #include "backend.h"
 #include "backendkit.h"
+#include "ccclrule.h"
 #include "gpuhelpers.h"
 #include "log.h"
 #include "dynload.h"
@@ -40,7 +41,7 @@
     OPT(cuMemCreate) OPT(cuMemRelease) OPT(cuMemMap) OPT(cuMemUnmap) OPT(cuMemSetAccess)       \
     OPT(cuMemExportToShareableHandle) OPT(cuMemImportFromShareableHandle) OPT(cuMemHostRegister) \
     OPT(cuMemHostUnregister) OPT(cuMemAllocAsync) OPT(cuMemFreeAsync) OPT(cuEventCreate)        \
-    OPT(cuEventRecord) OPT(cuEventSynchronize) OPT(cuEventDestroy)
+    OPT(cuEventRecord) OPT(cuEventSynchronize) OPT(cuEventDestroy) OPT(cuMemPoolGetAccess)
 
 #define DECL(n) static __typeof__(n) *p_##n;
 CU_SYMS(DECL, DECL)
@@ -365,6 +366,37 @@ static int r_range(const ha_backend *be, const ha_query *q, const ha_alloc *a, v
     return st;
 }
 
+/* CCCL's cuda::is_host_accessible, made of the calls it makes (ccclrule.h):
+ * its throwing form, so a failed call is the row's status, not a false. */
+static int r_cccl_host(const ha_backend *be, const ha_query *q, const ha_alloc *a, void *out)
+{
+    (void)be;
+    (void)q;
+    int yes = 0;
+    if (a->ptr) {
+        CUpointer_attribute at[3] = {CU_POINTER_ATTRIBUTE_MEMORY_TYPE, CU_POINTER_ATTRIBUTE_IS_MANAGED,
+                                     CU_POINTER_ATTRIBUTE_MEMPOOL_HANDLE};
+        unsigned type = 0;
+        int managed = 0;
+        CUmemoryPool pool = NULL;
+        void *res[3] = {&type, &managed, &pool};
+        int st = CALL(cuPointerGetAttributes, 3, at, res, dptr(a->ptr));
+        if (st)
+            return st;
+        ha_cccl_attrs c = {type, managed != 0, pool != NULL, false};
+        if (pool) {
+            CUmemLocation host = {.type = CU_MEM_LOCATION_TYPE_HOST, .id = 0};
+            CUmemAccess_flags fl = CU_MEM_ACCESS_FLAGS_PROT_NONE;
+            if ((st = CALL(cuMemPoolGetAccess, &fl, pool, &host)))
+                return st;
+            c.pool_host_read = (fl & CU_MEM_ACCESS_FLAGS_PROT_READ) != 0;
+        }
+        yes = ha_cccl_host_accessible(&c);
+    }
+    memcpy(out, &yes, sizeof yes);
+    return HA_ST_OK;
+}
+
 #define ATTR(A, VT, W)                                                                     \
     {"cuPointerGetAttribute(" #A ")", "cuPointerGetAttribute(CU_POINTER_ATTRIBUTE_" #A ")", \
      r_attr, CU_POINTER_ATTRIBUTE_##A, VT, W, NULL, 0}
@@ -417,6 +449,9 @@ static const ha_query cu_queries[] = {
      HA_VT_PTR, 8, NULL, 0},
     {"cuMemGetAddressRange(size)", "cuMemGetAddressRange(&base, &size, ptr): size", r_range, 1,
      HA_VT_SIZE, 8, NULL, 0},
+    {"cccl_is_host_accessible", "NVIDIA CCCL cuda::is_host_accessible(ptr): cuPointerGetAttributes(MEMORY_TYPE, "
+     "IS_MANAGED, MEMPOOL_HANDLE), then cuMemPoolGetAccess(pool, HOST) for pool memory", r_cccl_host, 0, HA_VT_BOOL, 4,
+     NULL, 0},
     {0},
 };
 
