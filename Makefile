@@ -34,7 +34,8 @@ LIBCOMMON  := $(BUILD)/libhacommon.a
 # statistics, cleanup, status names) and nothing that knows a GPU.
 BASE_SRC   := common/jsonw.c common/record.c common/cleanup.c common/stats.c common/statusname.c common/opts.c common/log.c \
               common/utf8.c common/fields.c common/recw.c common/sha256.c common/schemadoc.c common/units.c common/procstats.c \
-              common/varprior.c common/changepoint.c common/verdictname.c common/abgate.c common/termguard.c
+              common/varprior.c common/changepoint.c common/verdictname.c common/abgate.c common/termguard.c \
+              common/families.c
 LIBBASE    := $(BUILD)/libhabase.a
 
 # The stand-in ROCm runtime (standin/): built wherever HIP headers are, with

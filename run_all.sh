@@ -186,8 +186,6 @@ if [ ${#profile[@]} -gt 0 ]; then
         probe=$tools_a/probe_discriminator
     fi
 fi
-# The bench's looks run the report tools' compare, which a side build lacks.
-[ -x "$build/bin/compare" ] && export HOSTACCESS_AB_JUDGE=$build/bin/compare
 # An empty --device is a mistake, not "every device".
 if [ -n "${device_given:-}" ] && [ -z "$device" ]; then
     echo "run_all.sh: --device takes a device index, not ''" >&2

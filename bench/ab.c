@@ -360,34 +360,3 @@ int ab_print_side_b(const ab_session *s, int fd)
     return rc;
 }
 
-/* ---- the looks ---- */
-
-void ab_find_judge(ab_session *s)
-{
-    char self[4096];
-    ssize_t l = readlink("/proc/self/exe", self, sizeof self - 1);
-    s->judge[0] = 0;
-    const char *named = getenv("HOSTACCESS_AB_JUDGE");
-    if (named && *named) {
-        if (strlen(named) < sizeof s->judge && executable(named))
-            memcpy(s->judge, named, strlen(named) + 1);
-        else
-            ha_log(HA_LOG_WARN, "A/B session: HOSTACCESS_AB_JUDGE names no compare that runs: no looks");
-        return;
-    }
-    if (l <= 0 || (size_t)l >= sizeof self - 1)
-        return;
-    self[l] = 0;
-    char *slash = strrchr(self, '/');
-    if (!slash)
-        return;
-    *slash = 0;
-    int w = snprintf(s->judge, sizeof s->judge, "%s/bin/compare", self);
-    if (w < 0 || (size_t)w >= sizeof s->judge) {
-        ha_log(HA_LOG_WARN, "A/B session: the build folder's path is longer than %zu bytes: compare is not run for "
-                            "the looks", sizeof s->judge - 16);
-        s->judge[0] = 0;
-    } else if (!executable(s->judge)) {
-        s->judge[0] = 0;
-    }
-}

@@ -19,9 +19,10 @@
  * it, so such a session would set a runtime against itself.
  * Process 1 (this one) measures first as every run's does and gives the
  * record its row statistics; it is side A's and belongs to no round. The
- * session looks at its rows after the rounds abgate.h names, through
- * compare --ab-look on an interim record, and stops at the first look at
- * which every row is decided, or when its budget would be spent. */
+ * session looks at its rows after the rounds abgate.h names, judging them
+ * itself as compare will from the record (ha_ab_judge, on the values as
+ * the record holds them), and stops at the first look at which every row
+ * is settled, or when its budget would be spent. */
 #ifndef HA_BENCH_AB_H
 #define HA_BENCH_AB_H
 
@@ -54,7 +55,6 @@ typedef struct ab_session {
     int nlooks;
     bool decided;                   /* the last look decided every row */
     char *stopped;                  /* why the session ended (malloc'd); NULL while it runs */
-    char judge[4096];               /* compare, for the looks; empty: none built */
 } ab_session;
 
 /* SPEC into s (0), or -1 with a one-line reason in why. a_profile: side
@@ -73,10 +73,5 @@ void ab_free(ab_session *s);
  * 0, or -1 when fd could not be written. */
 int ab_print_side_b(const ab_session *s, int fd);
 
-/* compare beside this bench (BUILD/bin/compare), or $HOSTACCESS_AB_JUDGE
- * (run_all.sh names its own for a side build's bench), into s->judge; none
- * when the report tools were not built (no libjansson-dev): the session
- * then runs to its most rounds or its budget, and says so. */
-void ab_find_judge(ab_session *s);
 
 #endif

@@ -1,74 +1,129 @@
 /* The A/B session's rounds, looks and stop (ab.h): a step of the bench. */
-#include <errno.h>
-#include <fcntl.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include "bench.h"
+#include "abgate.h"
+#include "families.h"
 #include "gpustatus.h"
+#include "jsonw.h"
+#include "procstats.h"
 #include "log.h"
 #include "stats.h"
 
+/* The session as a table (abgate.h) at a look: the processes of its
+ * paired rounds, every timed row's value in each, their values as the
+ * record will hold them (jw_dbl_as_written), so this judgement is the one
+ * compare makes from the record. NULL out of memory. */
+typedef struct look_table {
+    ha_ab_table t;
+    double *v, *sys, *can;
+    unsigned char *is_b;
+    const bench_row **rows;
+} look_table;
+
+static bool judged_row(const bench_row *r)
+{
+    return r->repeat == 1 && !r->skipped && !ha_family_is_instrument(r->family);
+}
+
+static bool round_paired(const bench *b, int round)
+{
+    int sides = 0;
+    for (int p = 0; p < b->nprocs; p++)
+        if (b->procs[p].ok && b->procs[p].round == round)
+            sides |= b->procs[p].side == 'b' ? 2 : 1;
+    return sides == 3;
+}
+
+static double value_in(const bench_row *r, int p)
+{
+    if (!r || !r->nproc_med[p])
+        return NAN;
+    double *v = malloc(r->nproc_med[p] * sizeof *v);
+    if (!v)
+        return NAN;
+    for (size_t k = 0; k < r->nproc_med[p]; k++)
+        v[k] = jw_dbl_as_written(r->proc_med[p][k], BENCH_SAMPLE_DIGITS);
+    double x = ha_proc_fast_value(v, r->nproc_med[p]);
+    free(v);
+    return x;
+}
+
+static int look_table_make(const bench *b, look_table *lt)
+{
+    memset(lt, 0, sizeof *lt);
+    int *pick = malloc((size_t)(b->nprocs ? b->nprocs : 1) * sizeof *pick);
+    size_t np = 0, nr = 0;
+    lt->rows = malloc((b->nrows ? b->nrows : 1) * sizeof *lt->rows);
+    if (!pick || !lt->rows) {
+        free(pick);
+        return -1;
+    }
+    for (int p = 0; p < b->nprocs; p++)
+        if (b->procs[p].ok && b->procs[p].round > 0 && round_paired(b, b->procs[p].round))
+            pick[np++] = p;
+    for (size_t i = 0; i < b->nrows; i++)
+        if (judged_row(&b->rows[i]))
+            lt->rows[nr++] = &b->rows[i];
+    lt->v = malloc((nr ? nr : 1) * (np ? np : 1) * sizeof *lt->v);
+    lt->sys = malloc((np ? np : 1) * sizeof *lt->sys);
+    lt->can = malloc((np ? np : 1) * sizeof *lt->can);
+    lt->is_b = malloc(np ? np : 1);
+    if (!lt->v || !lt->sys || !lt->can || !lt->is_b) {
+        free(pick);
+        return -1;
+    }
+    const bench_row *sys = bench_find_row(b, "syscall", "", "", 1), *can = bench_find_row(b, "canary", "", "", 1);
+    for (size_t k = 0; k < np; k++) {
+        lt->is_b[k] = b->procs[pick[k]].side == 'b';
+        lt->sys[k] = value_in(sys, pick[k]);
+        lt->can[k] = value_in(can, pick[k]);
+        for (size_t r = 0; r < nr; r++)
+            lt->v[r * np + k] = value_in(lt->rows[r], pick[k]);
+    }
+    lt->t = (ha_ab_table){nr, np, lt->v, lt->sys, lt->can, lt->is_b};
+    free(pick);
+    return 0;
+}
+
+static void look_table_free(look_table *lt)
+{
+    free(lt->v);
+    free(lt->sys);
+    free(lt->can);
+    free(lt->is_b);
+    free(lt->rows);
+}
+
 /* Every row settled at this look (flagged, or the same within the flag
- * threshold: abjudge_settled)? 1 yes, 0 no, -1 the look could not be made
- * (said). */
+ * threshold)? 1 yes, 0 no, -1 out of memory (the look is not taken: its
+ * alpha stays unspent). */
 static int look(bench *b)
 {
     ab_session *s = &b->ab;
-    char rec[4096];
-    const char *tmpdir = getenv("TMPDIR");
-    if (tmpdir && *tmpdir && strlen(tmpdir) >= 4000) {
-        ha_log(HA_LOG_WARN, "TMPDIR is longer than 4000 bytes: the A/B look's record goes to /tmp");
-        tmpdir = NULL;
+    look_table lt;
+    ha_ab_row *g = NULL;
+    int settled = -1;
+    if (look_table_make(b, &lt) == 0 && (g = calloc(lt.t.nrows ? lt.t.nrows : 1, sizeof *g))) {
+        unsigned use;
+        ha_ab_instrument inst[2];
+        if (ha_ab_judge(&lt.t, s->nlooks, g, &use, inst) >= 0)
+            settled = ha_ab_all_settled(g, lt.t.nrows);
     }
-    snprintf(rec, sizeof rec, "%s/hostaccess-ablook-XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
-    int fd = mkstemp(rec);
-    if (fd < 0) {
-        ha_log(HA_LOG_WARN, "A/B look: no temporary file: %s", strerror(errno));
+    free(g);
+    look_table_free(&lt);
+    if (settled < 0) {
+        ha_log(HA_LOG_WARN, "A/B look after %d rounds: out of memory, not taken", s->rounds);
         return -1;
     }
-    FILE *f = fdopen(fd, "w");
     s->looks[s->nlooks++] = s->rounds;
-    int rc = f ? bench_record_file(b, f) : -1;
-    if (f && fclose(f) != 0)
-        rc = -1;
-    else if (!f)
-        close(fd);
-    int decided = -1;
-    if (rc == 0) {
-        pid_t pid = fork();
-        if (pid == 0) {
-            int devnull = open("/dev/null", O_WRONLY);
-            if (devnull >= 0) {
-                dup2(devnull, 1);
-                close(devnull);
-            }
-            execl(s->judge, s->judge, "--ab-look", rec, (char *)NULL);
-            _exit(127);
-        }
-        int st = 0;
-        if (pid > 0)
-            while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-                ;
-        if (pid > 0 && WIFEXITED(st) && (WEXITSTATUS(st) == HA_EXIT_OK || WEXITSTATUS(st) == HA_EXIT_UNRESOLVED))
-            decided = WEXITSTATUS(st) == HA_EXIT_OK;
-        else
-            ha_log(HA_LOG_WARN, "A/B look after %d rounds: %s did not judge (status %d)", s->rounds, s->judge,
-                   pid > 0 && WIFEXITED(st) ? WEXITSTATUS(st) : -1);
-    }
-    unlink(rec);
-    if (decided < 0)
-        s->nlooks--; /* not taken: its alpha stays unspent */
-    else
-        ha_log(HA_LOG_INFO, "A/B look %d after %d rounds: %s", s->nlooks, s->rounds,
-               decided ? "every row settled" : "rows unsettled, more rounds");
-    return decided;
+    ha_log(HA_LOG_INFO, "A/B look %d after %d rounds: %s", s->nlooks, s->rounds,
+           settled ? "every row settled" : "rows unsettled, more rounds");
+    return settled;
 }
 
 /* ---- the rounds ---- */
@@ -108,7 +163,6 @@ static bool one_process(bench *b, int argc, char **argv, char side, int round, i
 int bench_ab_run(bench *b, int argc, char **argv)
 {
     ab_session *s = &b->ab;
-    ab_find_judge(s);
     b->procs[0].side = 'a';
     unsigned long long order = s->seed;
     double t0 = ha_now_s(), round_s = 0;
@@ -150,7 +204,7 @@ int bench_ab_run(bench *b, int argc, char **argv)
         }
         if (next_look < HA_AB_MAX_LOOKS && s->rounds >= ha_ab_look_rounds[next_look]) {
             next_look++;
-            if (s->judge[0] && look(b) == 1) {
+            if (look(b) == 1) {
                 s->decided = true;
                 stop(s, "every row settled at look %d, after %d rounds", s->nlooks, s->rounds);
                 break;
@@ -161,12 +215,9 @@ ended:
     if (!s->stopped)
         stop(s, "its most rounds, %d", HA_AB_MAX_ROUNDS);
     /* A last look at what the session holds, if the budget came between two. */
-    if (!s->decided && s->judge[0] && s->rounds >= HA_AB_MIN_ROUNDS &&
+    if (!s->decided && s->rounds >= HA_AB_MIN_ROUNDS &&
         (s->nlooks == 0 || s->looks[s->nlooks - 1] != s->rounds) && s->nlooks < HA_AB_MAX_LOOKS)
         s->decided = look(b) == 1;
-    if (!s->judge[0])
-        ha_log(HA_LOG_WARN, "A/B session: no compare to judge the looks (make report builds it beside the bench): "
-                            "no looks, the session ran to %s", stopped(s));
     ha_log(HA_LOG_INFO, "A/B session: %d rounds paired, stopped at %s", s->rounds, stopped(s));
     if (s->rounds < HA_AB_MIN_ROUNDS) {
         ha_log(HA_LOG_ERROR, "A/B session: %d of the %d rounds it needs paired (%s): not a whole session", s->rounds,

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "bench.h"
+#include "families.h"
 #include "gpuhelpers.h"
 #include "backend.h"
 
@@ -108,7 +109,7 @@ static double repeat_drift(const bench *b, const bench_row *r)
     return 100.0 * fabs(o->st.median - r->st.median) / fmin(o->st.median, r->st.median);
 }
 
-static bool is_instrument(const bench_row *r) { return bench_family_is_instrument(r->family); }
+static bool is_instrument(const bench_row *r) { return ha_family_is_instrument(r->family); }
 
 static void print_checks(const bench *b)
 {

@@ -42,8 +42,3 @@ const path_def *bench_path_find(const char *name)
             return p;
     return NULL;
 }
-
-bool bench_family_is_instrument(const char *family)
-{
-    return !strcmp(family, "harness") || !strcmp(family, "canary") || !strcmp(family, "syscall");
-}

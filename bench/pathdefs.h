@@ -36,7 +36,5 @@ extern const path_def bench_paths[];
 
 const path_def *bench_path_find(const char *name);
 
-/* The instruments measure the harness and the machine, not a path. */
-bool bench_family_is_instrument(const char *family);
 
 #endif

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "families.h"
 #include "hostread.h"
 #include "pathdefs.h"
 
@@ -17,12 +18,12 @@ static void skip(bench_row *r, const char *why)
  * even when the run's retake budget is spent: every row of a process is
  * judged with its instruments beside it, so a process whose instrument
  * kept no uncontended block is lost to every row (H200: about a quarter of
- * an A/B session's processes, issue 43), where a lost block of a path
+ * an A/B session's processes), where a lost block of a path
  * costs that row alone. At most 3 more takes of 3 instruments' blocks. */
 static void take_block(bench_job *j, cpu_state *cs)
 {
     bench_row *r = j->row;
-    bool instrument = bench_family_is_instrument(r->family);
+    bool instrument = ha_family_is_instrument(r->family);
     size_t start = r->nsamples;
     for (int take = 1;; take++) {
         if (j->session && ha_guard_session_begin() != 0) {

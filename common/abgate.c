@@ -243,3 +243,54 @@ int ha_ab_instrument_shift(const double *a, size_t na, const double *b, size_t n
     *moved = !(out->lo <= 1 && out->hi >= 1);
     return 0;
 }
+
+int ha_ab_all_settled(const ha_ab_row *rows, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!ha_ab_settled(&rows[i]))
+            return 0;
+    return n > 0;
+}
+
+/* One instrument's values on each side, then its shift. */
+static void instrument(const double *x, const unsigned char *is_b, size_t n, double *a, double *b,
+                       ha_ab_instrument *out)
+{
+    memset(out, 0, sizeof *out);
+    for (size_t p = 0; p < n; p++)
+        if (x[p] > 0 && isfinite(x[p])) {
+            if (is_b[p])
+                b[out->n_b++] = x[p];
+            else
+                a[out->n_a++] = x[p];
+        }
+    out->judged = ha_ab_instrument_shift(a, out->n_a, b, out->n_b, &out->r, &out->moved) == 0;
+}
+
+long ha_ab_judge(const ha_ab_table *t, int look, ha_ab_row *out, unsigned *use, ha_ab_instrument inst[2])
+{
+    size_t np = t->nprocs ? t->nprocs : 1, nr = t->nrows ? t->nrows : 1;
+    double *a = malloc(np * sizeof *a), *b = malloc(np * sizeof *b);
+    ha_ab_obs *o = malloc(np * sizeof *o);
+    ha_ab_est *est = calloc(nr, sizeof *est);
+    int *ok = calloc(nr, sizeof *ok);
+    long rc = -1;
+    if (!a || !b || !o || !est || !ok)
+        goto done;
+    instrument(t->sys, t->is_b, t->nprocs, a, b, &inst[0]);
+    instrument(t->can, t->is_b, t->nprocs, a, b, &inst[1]);
+    *use = (inst[0].moved ? 0 : HA_AB_USE_SYSCALL) | (inst[1].moved ? 0 : HA_AB_USE_CANARY);
+    for (size_t r = 0; r < t->nrows; r++) {
+        for (size_t p = 0; p < t->nprocs; p++)
+            o[p] = (ha_ab_obs){t->v[r * t->nprocs + p], t->sys[p], t->can[p], t->is_b[p]};
+        ok[r] = ha_ab_adjusted(o, t->nprocs, *use, &est[r]) == 0;
+    }
+    rc = ha_ab_family(est, ok, t->nrows, look, out);
+done:
+    free(a);
+    free(b);
+    free(o);
+    free(est);
+    free(ok);
+    return rc;
+}

@@ -145,6 +145,31 @@ typedef struct ha_ab_row {
  * its interval at that level. Returns R, or -1 out of memory. */
 long ha_ab_family(const ha_ab_est *est, const int *ok, size_t n, int look, ha_ab_row *out);
 
+/* A session's timed rows over its processes, as plain arrays: what the
+ * bench holds at a look, and what compare reads from the record, each
+ * built by its owner and judged by ha_ab_judge, so the bench stops on the
+ * judgement compare then makes. Only the processes of the rounds judged. */
+typedef struct ha_ab_table {
+    size_t nrows, nprocs;
+    const double *v;           /* nrows x nprocs, row-major: a process's value of a row (NaN: none) */
+    const double *sys, *can;   /* per process: its instruments' values (NaN: none) */
+    const unsigned char *is_b; /* per process: 1 on side B */
+} ha_ab_table;
+
+/* An instrument's B/A over the table's processes (Welch), and whether
+ * side B moved it (ha_ab_instrument_shift). */
+typedef struct ha_ab_instrument {
+    ha_proc_ratio r;
+    size_t n_a, n_b;
+    int judged, moved;
+} ha_ab_instrument;
+
+/* The rows of t judged at look `look` into out[nrows]: the instruments
+ * side B moved left out of every fit (*use: the ones kept; inst[0] the
+ * syscall loop, inst[1] the canary), each row fitted, the family judged.
+ * The rows flagged, or -1 out of memory. */
+long ha_ab_judge(const ha_ab_table *t, int look, ha_ab_row *out, unsigned *use, ha_ab_instrument inst[2]);
+
 /* Whether a row's outcome is a decision (same, regression, improvement). */
 int ha_ab_decided(ha_ab_outcome o);
 
@@ -152,5 +177,8 @@ int ha_ab_decided(ha_ab_outcome o);
  * same within the flag threshold itself (out of the zone). A session
  * keeps adding rounds, within its budget, until every row is settled. */
 int ha_ab_settled(const ha_ab_row *r);
+
+/* Whether n rows are every one settled (none: not). */
+int ha_ab_all_settled(const ha_ab_row *rows, size_t n);
 
 #endif

@@ -1,4 +1,4 @@
-/* What the GPU backends share (issue 46, item 6): binding a runtime's entry
+/* What the GPU backends share: binding a runtime's entry
  * points from its table, the device checks every open makes, and an
  * allocation kind's account of itself. Each runtime's calls, flags and
  * quirks stay in its own file (backend_cuda.c, backend_hip.c); only the

@@ -1,5 +1,5 @@
 /* Change points in a series of runs: which run moved a figure, by how
- * much, and how sure we are (issue 30).
+ * much, and how sure we are.
  *
  * The unit is the run: each run's value is the mean of its processes' log
  * values (procstats.h), so a run's noise is whatever its processes and its

@@ -24,7 +24,7 @@ enum {
     F_DERIVED = 8192,    /* a figure derived from the record's measurements: records up to
                           * schema 3 carry it; from HA_SCHEMA_DERIVED_ON_READ the reader
                           * derives it (report/load/onread.c) and refuses a record that
-                          * carries it, so a figure has one source (issue 46) */
+                          * carries it, so a figure has one source */
 };
 #define T_TYPES (T_STR | T_INT | T_NUM | T_BOOL | T_OBJ | T_ARR | T_NULL)
 

@@ -55,7 +55,7 @@ static void block_portable(uint32_t st[8], const unsigned char *p)
 #define HAVE_SHA_NI_PATH 1
 /* The x86 SHA extensions (Intel since Ice Lake and Goldmont, AMD since
  * Zen): the report tools hash every record they read, and the portable
- * rounds were a sixth of trend's time over a results folder (issue 45).
+ * rounds were a sixth of trend's time over a results folder.
  * The rounds two at a time (sha256rnds2) on the state as ABEF/CDGH, the
  * schedule four words at a time (sha256msg1/msg2), as Intel's white paper
  * "Intel SHA Extensions" (2013) lays them out. */

@@ -1,4 +1,4 @@
-/* The change-point method's size benchmark (issue 30, not a timed test):
+/* The change-point method's size benchmark (not a timed test):
  * 1,000 runs x 85 rows, each run K = 8 processes of 5.1 % process-level
  * noise, a +5 % step planted in every tenth row at a known run; every row
  * searched as changes searches it. Prints the time on one core, how many

@@ -5,24 +5,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The clock shares were fitted on every pair of the 24 runs of
- * results/gate-h200/ (docs/gate.md, "What is compared"); the state-bound
- * and steady_only families on results/gate-proc-h200 (tools/diag/
- * slow_state.py: query and hardened rows slow by more than the syscall
- * loop in a slow state, log slope 1.44 and 1.43; guarded 1.17; fault 0.98). */
-static const m_family_traits traits[] = {
-    {"read", 1, false, false},   {"memory", 0.7, false, false}, {"guarded", 1, true, true}, {"query", 1, true, true},
-    {"hardened", 1, true, true}, {"copy", 0.4, false, false},   {"fault", 0.65, true, false},
-};
+#include "families.h"
 
 const m_est_rules m_est_default_rules = {0.10, 0.7};
 
 m_family_traits m_family_traits_of(const char *family)
 {
-    for (size_t i = 0; i < sizeof traits / sizeof *traits; i++)
-        if (!strcmp(traits[i].family, family))
-            return traits[i];
-    return (m_family_traits){family, 1, true, false};
+    const ha_family *f = ha_family_find(family);
+    if (!f || f->instrument)
+        return (m_family_traits){family, 1, true, false};
+    return (m_family_traits){f->name, f->clock_share, f->state_bound, f->steady_only};
 }
 
 static const m_rowproc *row_proc(const m_row *r, long long process)

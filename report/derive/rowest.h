@@ -1,5 +1,5 @@
 /* A timed row's estimates: the one home of the figure every view shows
- * (issue 46). The flow, from the bench to the words:
+ *. The flow, from the bench to the words:
  *
  *   sample   one batch's ns per access (bench/measure.c)
  *   block    one row's samples in one interleaved round: their median

@@ -1231,11 +1231,6 @@ const char *m_row_family(const m_row *r)
     return "";
 }
 
-bool m_family_is_instrument(const char *f)
-{
-    return !strcmp(f, "harness") || !strcmp(f, "canary") || !strcmp(f, "syscall");
-}
-
 const m_cand *m_probe_cand(const m_probe *p, const char *name)
 {
     for (size_t i = 0; i < p->ncands; i++)

@@ -317,7 +317,7 @@ typedef struct m_derived {
     bool simulated, slowed;
     const char *sim_profile;
     const char *group; /* "device / backend", SIMULATED marked */
-    /* The one definition of a series (issue 46): one device of a backend,
+    /* The one definition of a series: one device of a backend,
      * "group devN". compare --series pairs each run with the one before it
      * in its series, trend draws one per group of plots, the exports name
      * theirs by it. machine_class splits a series where the CPU model or
@@ -422,7 +422,6 @@ const m_row *m_bench_row(const m_bench *b, const char *path, const char *kind, c
 /* A row's family, or for records older than the field the one its path
  * name implies ("" when neither says). */
 const char *m_row_family(const m_row *r);
-bool m_family_is_instrument(const char *family);
 
 /* A candidate or kind by name; NULL when absent. */
 const m_cand *m_probe_cand(const m_probe *p, const char *name);

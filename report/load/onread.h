@@ -1,4 +1,4 @@
-/* What a bench record of schema 4 or later leaves to its reader (issue 46):
+/* What a bench record of schema 4 or later leaves to its reader:
  * the record holds what was measured and how (process 1's samples and block
  * states, the other processes' block medians, the bench's choice of kinds),
  * as pyperf's runs hold values and metadata; every figure that follows from

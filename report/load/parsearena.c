@@ -20,7 +20,7 @@ static size_t spare_bytes;
 /* Chunks kept between documents, at most this much: a folder of runs is
  * thousands of documents of a few MB, and mapping each one's chunks anew
  * faulted their pages in again (a tenth of trend's time over a results
- * folder, issue 45). Under AddressSanitizer nothing is kept, so that a
+ * folder). Under AddressSanitizer nothing is kept, so that a
  * value used after pa_end is still a fault. */
 #if defined(__SANITIZE_ADDRESS__)
 #define SPARE_MAX 0u

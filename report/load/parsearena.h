@@ -2,7 +2,7 @@
  * at once. A 60 MB record is millions of small JSON values: malloc's
  * bookkeeping per value, consolidating them on the way out and faulting
  * their pages in one by one were about half of report's and compare's time
- * on such records (perf, issue 28). The loader turns a document into its
+ * on such records (perf). The loader turns a document into its
  * own arena-backed model and drops it before the next one, so nothing
  * jansson made outlives pa_end. */
 #ifndef HA_PARSEARENA_H

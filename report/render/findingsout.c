@@ -113,6 +113,7 @@ static void session_json(jw *w, const findings *f)
     hw_uint(w, HF_SES_ROWS, t->rows);
     hw_uint(w, HF_SES_SAME, t->same);
     hw_uint(w, HF_SES_ZONE, t->zone);
+    hw_bool(w, HF_SES_SETTLED, t->settled);
     hw_uint(w, HF_SES_REG, t->regressions);
     hw_uint(w, HF_SES_IMP, t->improvements);
     hw_uint(w, HF_SES_UNDECIDED, t->undecided);

@@ -9,6 +9,7 @@
 
 #include "cleanup.h"
 #include "derive.h"
+#include "families.h"
 #include "gnuplot.h"
 #include "goals.h"
 #include "readfile.h"
@@ -19,12 +20,6 @@ const char *const plot_files[] = {"report_paths.png", "report_paths.svg", "repor
 
 static const char *const names[PLOT_N] = {"report_paths", "report_sweep", "report_pool"};
 
-/* The families in the order of their colours and legend. */
-static const struct { const char *family, *colour; } families[] = {
-    {"read", "#4477aa"},  {"memory", "#66ccee"}, {"guarded", "#228833"}, {"query", "#ccbb44"},
-    {"hardened", "#ee6677"}, {"copy", "#aa3377"}, {"fault", "#bbbbbb"},
-};
-#define NFAM (sizeof families / sizeof families[0])
 
 /* A figure on a log axis: a value gnuplot cannot place there (0, negative,
  * not finite, or past what it plots) goes in as missing. */
@@ -73,11 +68,18 @@ static FILE *data_file(const char *tmp, const char *name)
     return f;
 }
 
+/* A path family's place in the colours and the legend: families.def's
+ * order, the instruments left out. -1: not a path family. */
 static int family_index(const char *fam)
 {
-    for (size_t i = 0; i < NFAM; i++)
-        if (!strcmp(families[i].family, fam))
-            return (int)i;
+    int k = 0;
+    for (size_t i = 0; i < HA_NFAMILIES; i++) {
+        if (ha_families[i].instrument)
+            continue;
+        if (!strcmp(ha_families[i].name, fam))
+            return k;
+        k++;
+    }
     return -1;
 }
 
@@ -115,26 +117,27 @@ static int paths_plot(const m_run *r, const char *tmp)
     }
     if (fclose(f) != 0)
         return -1;
-    char colours[512] = "";
-    for (size_t i = 0; i < NFAM; i++) {
-        size_t l = strlen(colours);
-        snprintf(colours + l, sizeof colours - l, "%s%zu '%s'", i ? ", " : "", i, families[i].colour);
+    char colours[512] = "", legend[1024] = "";
+    for (size_t i = 0, k = 0; i < HA_NFAMILIES; i++) {
+        const ha_family *fm = &ha_families[i];
+        if (fm->instrument)
+            continue;
+        size_t l = strlen(colours), m = strlen(legend);
+        snprintf(colours + l, sizeof colours - l, "%s%zu '%s'", k ? ", " : "", k, fm->colour);
+        snprintf(legend + m, sizeof legend - m, ", NaN with boxes lc rgb '%s' title '%s'", fm->colour, fm->name);
+        k++;
     }
-    char legend[1024] = "";
-    for (size_t i = 0; i < NFAM; i++) {
-        size_t l = strlen(legend);
-        snprintf(legend + l, sizeof legend - l, ", NaN with boxes lc rgb '%s' title '%s'", families[i].colour,
-                 families[i].family);
-    }
+    /* the copy's reference line, in the copy family's colour */
+    char *copy_line = isfinite(copy) && copy > 0 ? rf_printf(", copy_ref(x) with lines dt 2 lw 2 lc rgb '%s' title "
+                                                             "'the copy (slow path)'", ha_families[HA_FAM_copy].colour)
+                                                 : NULL;
     char *cmd = rf_printf("set datafile separator '\\t'\nset style fill solid 0.7\nset boxwidth 0.7\n"
                           "set logscale y\nset ylabel 'ns per operation'\nset xtics rotate by -40 left "
                           "font ',8'\nset bmargin 16\nset grid y\nset offsets 1, 1, 0, 0\nset key outside right\n"
                           "set palette defined (%s)\nunset colorbox\nset cbrange [0:%zu]\n%s"
                           "plot 'paths.dat' using 0:2:3:4:(0.7):5:xtic(1) with boxerrorbars lc palette notitle%s%s\n",
-                          colours, NFAM - 1,
-                          isfinite(copy) && copy > 0 ? "" : "", legend,
-                          isfinite(copy) && copy > 0 ? ", copy_ref(x) with lines dt 2 lw 2 lc rgb '#aa3377' "
-                                                       "title 'the copy (slow path)'" : "");
+                          colours, (size_t)HA_NPATH_FAMILIES - 1, "", legend, copy_line ? copy_line : "");
+    free(copy_line);
     char *ref = rf_printf("copy_ref(x) = %.6g\n%s", isfinite(copy) && copy > 0 ? copy : 1, cmd ? cmd : "");
     char *title = rf_printf("paths on %s by family: %s; dashed: the copy", b->fast_kind,
                             r->d.by_process ? "the geometric mean of the processes, bars its 95 % interval"

@@ -169,64 +169,67 @@ static double value_of(const m_row *r, long long id)
     return NAN;
 }
 
-/* One side's processes of the taken rounds for row r, with their
- * instruments, appended to o from o[n] (room for cap); the new count. */
-static size_t side_obs(const m_bench *side, const m_row *r, long long rounds, const bool *taken, int is_b,
-                       ha_ab_obs *o, size_t n, size_t cap)
-{
-    const m_row *sys = m_bench_row(side, "syscall", "", "", 1), *can = m_bench_row(side, "canary", "", "", 1);
-    for (size_t i = 0; i < r->nprocs; i++) {
-        long long id = r->procs[i].process, rd = round_of(side->procs, side->nprocs, id);
-        if (rd <= 0 || rd > rounds || !taken[rd] || n == cap)
-            continue;
-        o[n].v = ha_proc_fast_value(r->procs[i].blocks, r->procs[i].nblocks);
-        o[n].sys = value_of(sys, id);
-        o[n].can = value_of(can, id);
-        o[n++].b = is_b;
-    }
-    return n;
-}
+/* The session's table (abgate.h): the processes of the taken rounds,
+ * side A's then side B's, and each judged row's value in each. */
+typedef struct table_space {
+    ha_ab_table t;
+    double *v, *sys, *can;
+    unsigned char *is_b;
+} table_space;
 
-/* One side's values of an instrument in the taken rounds, into v (room
- * for cap); their count. */
-static size_t instrument_values(const m_bench *side, const char *name, long long rounds, const bool *taken,
-                                double *v, size_t cap)
+static size_t side_ids(const m_bench *side, long long rounds, const bool *taken, long long *ids, size_t n)
 {
-    const m_row *x = m_bench_row(side, name, "", "", 1);
-    size_t n = 0;
-    for (size_t i = 0; x && i < x->nprocs && n < cap; i++) {
-        long long rd = round_of(side->procs, side->nprocs, x->procs[i].process);
+    for (size_t i = 0; i < side->nprocs; i++) {
+        long long rd = side->procs[i].ok ? side->procs[i].round : 0;
         if (rd > 0 && rd <= rounds && taken[rd])
-            v[n++] = ha_proc_fast_value(x->procs[i].blocks, x->procs[i].nblocks);
+            ids[n++] = side->procs[i].index;
     }
     return n;
 }
 
-/* The instruments side B left alone, as HA_AB_USE_* bits; one it moved is
- * said, as a change of B's, and left out of every row's fit. */
-static unsigned instruments_kept(const m_bench *a, const m_bench *vb, long long rounds, const bool *taken,
-                                 double *va, double *vbv, size_t cap, findings *f)
+static int build_table(const m_bench *a, const m_bench *vb, const m_row **rows, const size_t *at, size_t nrows,
+                       long long rounds, const bool *taken, table_space *ts)
 {
-    static const struct { const char *name; unsigned bit; } inst[] = {
-        {"syscall", HA_AB_USE_SYSCALL},
-        {"canary", HA_AB_USE_CANARY},
-    };
-    unsigned use = HA_AB_USE_BOTH;
-    for (size_t i = 0; i < sizeof inst / sizeof *inst; i++) {
-        size_t na = instrument_values(a, inst[i].name, rounds, taken, va, cap);
-        size_t nb = instrument_values(vb, inst[i].name, rounds, taken, vbv, cap);
-        ha_proc_ratio r;
-        int moved;
-        if (ha_ab_instrument_shift(va, na, vbv, nb, &r, &moved) != 0 || !moved)
-            continue;
-        use &= ~inst[i].bit;
-        findings_add(f, CHANGE, "instrument", inst[i].name,
-                     "side B moved it: B/A ×%.3f, interval [%.3f, %.3f] at %.0f %% over %zu of A's and %zu of B's "
-                     "processes; the fit takes an instrument as what B leaves alone, so every row is judged without "
-                     "it as a covariate",
-                     r.ratio, r.lo, r.hi, 100 * (1 - HA_AB_INSTRUMENT_ALPHA), na, nb);
+    size_t cap = a->nprocs + vb->nprocs + 1, na;
+    long long *ids = malloc(cap * sizeof *ids);
+    int rc = -1;
+    if (!ids)
+        return -1;
+    na = side_ids(a, rounds, taken, ids, 0);
+    size_t np = side_ids(vb, rounds, taken, ids, na);
+    ts->v = malloc((nrows ? nrows : 1) * (np ? np : 1) * sizeof *ts->v);
+    ts->sys = malloc((np ? np : 1) * sizeof *ts->sys);
+    ts->can = malloc((np ? np : 1) * sizeof *ts->can);
+    ts->is_b = malloc(np ? np : 1);
+    if (!ts->v || !ts->sys || !ts->can || !ts->is_b)
+        goto done;
+    for (size_t p = 0; p < np; p++) {
+        const m_bench *side = p < na ? a : vb;
+        ts->is_b[p] = p >= na;
+        ts->sys[p] = value_of(m_bench_row(side, "syscall", "", "", 1), ids[p]);
+        ts->can[p] = value_of(m_bench_row(side, "canary", "", "", 1), ids[p]);
+        for (size_t r = 0; r < nrows; r++)
+            ts->v[r * np + p] = value_of(p < na ? rows[r] : &vb->rows[at[r]], ids[p]);
     }
-    return use;
+    ts->t = (ha_ab_table){nrows, np, ts->v, ts->sys, ts->can, ts->is_b};
+    rc = 0;
+done:
+    free(ids);
+    return rc;
+}
+
+/* An instrument side B moved is a change of B's, said. */
+static void say_instruments(findings *f, const ha_ab_instrument inst[2])
+{
+    static const char *const name[2] = {"syscall", "canary"};
+    for (int i = 0; i < 2; i++)
+        if (inst[i].moved)
+            findings_add(f, CHANGE, "instrument", name[i],
+                         "side B moved it: B/A ×%.3f, interval [%.3f, %.3f] at %.0f %% over %zu of A's and %zu of "
+                         "B's processes; the fit takes an instrument as what B leaves alone, so every row is judged "
+                         "without it as a covariate",
+                         inst[i].r.ratio, inst[i].r.lo, inst[i].r.hi, 100 * (1 - HA_AB_INSTRUMENT_ALPHA), inst[i].n_a,
+                         inst[i].n_b);
 }
 
 static void tally(ab_tally *t, const ha_ab_row *g)
@@ -358,11 +361,6 @@ static void say_session(findings *f, const m_run *run, const ab_tally *t, name_l
     }
 }
 
-bool abjudge_settled(const ab_tally *t)
-{
-    return t->rows && t->same + t->regressions + t->improvements == t->rows && !t->zone;
-}
-
 int abjudge(const m_run *run, findings *f, ab_tally *t)
 {
     findings_clear(f);
@@ -375,36 +373,30 @@ int abjudge(const m_run *run, findings *f, ab_tally *t)
     long long take, R = ab->rounds_started > 0 ? ab->rounds_started : 1;
     which_look(ab, &t->look, &take);
     t->pairs = (size_t)take;
-    size_t nr = a->nrows ? a->nrows : 1, k = a->nprocs + ab->nprocs_b + 1;
-    ha_ab_obs *obs = calloc(k, sizeof *obs);
-    double *va = calloc(k, sizeof *va), *vbv = calloc(k, sizeof *vbv);
+    size_t nr = a->nrows ? a->nrows : 1;
     bool *taken = calloc((size_t)R + 1, sizeof *taken);
     const m_row **rows = calloc(nr, sizeof *rows);
-    ha_ab_est *est = calloc(nr, sizeof *est);
-    int *ok = calloc(nr, sizeof *ok);
+    size_t *at = calloc(nr, sizeof *at);
     ha_ab_row *g = calloc(nr, sizeof *g);
+    table_space ts = {0};
     name_list open = {0}, zone = {0};
+    ha_ab_instrument inst[2];
     int rc = -1;
     if (view_b(a, &vb) != 0)
         vb.rows = NULL;
-    if (!obs || !va || !vbv || !taken || !rows || !est || !ok || !g || !vb.rows)
+    if (!taken || !rows || !at || !g || !vb.rows)
         goto done;
     taken_rounds(a, R, take, taken);
-    t->use = instruments_kept(a, &vb, R, taken, va, vbv, k, f);
     size_t n = 0;
-    for (size_t i = 0; i < a->nrows; i++) {
-        const m_row *r = &a->rows[i];
-        if (!regress_row_session_judged(r))
-            continue;
-        rows[n] = r;
-        size_t m = side_obs(a, r, R, taken, 0, obs, 0, k);
-        m = side_obs(&vb, &vb.rows[i], R, taken, 1, obs, m, k);
-        ok[n] = ha_ab_adjusted(obs, m, t->use, &est[n]) == 0;
-        n++;
-    }
+    for (size_t i = 0; i < a->nrows; i++)
+        if (regress_row_session_judged(&a->rows[i])) {
+            at[n] = i;
+            rows[n++] = &a->rows[i];
+        }
     t->rows = n;
-    if (ha_ab_family(est, ok, n, t->look, g) < 0)
+    if (build_table(a, &vb, rows, at, n, R, taken, &ts) != 0 || ha_ab_judge(&ts.t, t->look, g, &t->use, inst) < 0)
         goto done;
+    say_instruments(f, inst);
     t->lo = t->hi = 1;
     for (size_t i = 0; i < n; i++) {
         tally(t, &g[i]);
@@ -418,18 +410,19 @@ int abjudge(const m_run *run, findings *f, ab_tally *t)
         else if (g[i].in_zone)
             name_add(&zone, rows[i]);
     }
+    t->settled = ha_ab_all_settled(g, n);
     say_session(f, run, t, &open, &zone);
     rc = 0;
 done:
     free(open.text);
     free(zone.text);
-    free(obs);
-    free(va);
-    free(vbv);
+    free(ts.v);
+    free(ts.sys);
+    free(ts.can);
+    free(ts.is_b);
     free(taken);
     free(rows);
-    free(est);
-    free(ok);
+    free(at);
     free(g);
     free(vb.rows);
     return rc;

@@ -19,11 +19,8 @@ typedef struct ab_tally {
     int look;      /* 0-based: the share of alpha spent */
     double lo, hi; /* the widest bound of the rows shown the same: B/A within [lo, hi] */
     unsigned use;  /* the instruments the fits took (HA_AB_USE_*): those side B left alone */
+    bool settled;  /* every row flagged or the same within the flag threshold: more rounds buy nothing */
 } ab_tally;
-
-/* Whether more rounds would buy the session nothing: every row flagged or
- * shown the same within the flag threshold (the bench's question at a look). */
-bool abjudge_settled(const ab_tally *t);
 
 /* Whether r holds an A/B session compare can judge: 0, or -1 with one
  * line in why (sides that contradict their rounds, a process listed

@@ -1,5 +1,4 @@
-/* compare's process-level judgement of a pair, in numbers only (issue 46,
- * item 5): which rows are judged, each row's estimate over its processes
+/* compare's process-level judgement of a pair, in numbers only: which rows are judged, each row's estimate over its processes
  * on both sides, the gate's outcome for each (common/procstats.h) and the
  * tally. procwords.h says it; nothing here writes a sentence, so the
  * judgement is tested, and could be reused, without text. */

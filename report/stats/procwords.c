@@ -203,7 +203,7 @@ void proc_say_unjudged(const proc_verdicts *v, findings *f)
                          "the processes sample", v->ungated);
 }
 
-/* No clean without evidence (issue 43): a pair that showed too few of
+/* No clean without evidence: a pair that showed too few of
  * its rows the same or changed has not shown that nothing changed. */
 void proc_say_resolved(const proc_verdicts *v, findings *f)
 {

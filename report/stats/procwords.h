@@ -1,4 +1,4 @@
-/* compare's process-level judgement in words (issue 46, item 5): the notes
+/* compare's process-level judgement in words: the notes
  * on the processes each rule left out, each flagged row's finding, the
  * family's rule and tally, the rows not judged and why, and whether the
  * pair decided enough of its rows. Reads the runs and proc_verdicts

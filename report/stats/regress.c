@@ -1,4 +1,5 @@
 #include "regress.h"
+
 #include "rocm_profiles.h"
 
 #include <math.h>
@@ -24,10 +25,11 @@
  * tools/diag/aa_spread.py; the process-level ones: docs/gate.md). */
 void regress_defaults(regress_cfg *c)
 {
-    static const char *const fam[REGRESS_NFAM] = {"read", "memory", "guarded", "query", "hardened", "copy", "fault"};
-    for (int i = 0; i < REGRESS_NFAM; i++) {
-        m_family_traits t = m_family_traits_of(fam[i]);
-        c->thr[i] = (family_threshold){fam[i], 8, 5, t.clock_share, t.state_bound, t.steady_only};
+    int n = 0;
+    for (size_t i = 0; i < HA_NFAMILIES; i++) {
+        const ha_family *t = &ha_families[i];
+        if (!t->instrument)
+            c->thr[n++] = (family_threshold){t->name, 8, 5, t->clock_share, t->state_bound, t->steady_only};
     }
     c->same_machine = false;
     c->rules = m_est_default_rules;
@@ -51,8 +53,8 @@ int regress_set_threshold(regress_cfg *c, const char *spec, char *err, size_t n)
             found = true;
         }
     if (!found) {
-        snprintf(err, n, "--threshold: unknown family '%.*s' (read, memory, guarded, query, hardened, copy, fault, all)",
-                 (int)(fl < 40 ? fl : 40), spec);
+        snprintf(err, n, "--threshold: unknown family '%.*s' (%sall)", (int)(fl < 40 ? fl : 40), spec,
+                 ha_family_path_names);
         return -1;
     }
     return 0;
@@ -488,10 +490,11 @@ static void read_instruments(const m_run *ra, const m_run *rb, instruments *in, 
     in->clock_off = fabs(in->canary - 1) > INSTR_CANARY_LIMIT;
     double h = in->harness / in->canary, s = in->sys / in->canary;
     in->state_off = (isfinite(h) && fabs(h - 1) > INSTR_STATE_LIMIT) || (isfinite(s) && fabs(s - 1) > INSTR_STATE_LIMIT);
+    char shares[200];
     findings_note(f, "instruments, new/old: canary (a multiply-add chain: the core clock) ×%.3f; empty loop ×%.3f and "
                      "syscall loop ×%.3f against it (the host core's state); each timing is divided by the canary "
-                     "raised to its family's clock share (1; memory 0.7, fault 0.65, copies 0.4)",
-                  in->canary, h, s);
+                     "raised to its family's clock share (1; %s)",
+                  in->canary, h, s, ha_family_shares(shares, sizeof shares) == 0 ? shares : "common/families.def");
 }
 
 static void inconclusive_families(const regress_cfg *cfg, const instruments *in, findings *f)
@@ -743,7 +746,7 @@ static void cmp_block_rows(const regress_cfg *cfg, const m_bench *a, const m_ben
     for (size_t i = 0; i < b->nslowdowns; i++)
         slowdown_caught(a, b, &b->slowdowns[i], regress_row_layout_bound, NULL, f);
     /* The blocks of one process can flag a row, never show it the same:
-     * their spread is not the spread between processes (issue 43), so no
+     * their spread is not the spread between processes, so no
      * row is decided and the pair is never called clean. */
     findings_unresolved(f, "0 timed rows decided: judged on the blocks of one process a run (%zu and %zu processes "
                            "finished, fewer than %d), which can flag a row but never show it the same; a bench with "

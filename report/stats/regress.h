@@ -38,6 +38,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "families.h"
 #include "findings.h"
 #include "model.h"
 #include "procstats.h"
@@ -74,10 +75,10 @@ typedef struct family_threshold {
     bool steady_only;   /* slows by more than the syscall loop in a slow state: such processes are left out */
 } family_threshold;
 
-#define REGRESS_NFAM 7
+#define REGRESS_NFAM HA_NPATH_FAMILIES
 
 typedef struct regress_cfg {
-    family_threshold thr[REGRESS_NFAM]; /* read, memory, guarded, query, hardened, copy, fault */
+    family_threshold thr[REGRESS_NFAM]; /* the path families, in families.def's order */
     bool same_machine;                  /* --same-machine: judge timings whatever the machine facts say */
     m_est_rules rules;                  /* which processes a normalised row leaves out (rowest.h) */
 } regress_cfg;

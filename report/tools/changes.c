@@ -1,5 +1,5 @@
 /* changes RESULTS_DIR: which run in a series moved a figure, by how much,
- * and how sure we are (issue 30), where compare --series asks each pair.
+ * and how sure we are, where compare --series asks each pair.
  *   changes RESULTS_DIR [--json FILE] [--window N]
  * The runs are RESULTS_DIR's and those in the folders below it, to
  * CAMPAIGN_DEPTH levels (results/gate-proc-h200/m1/RUN). Runs are grouped

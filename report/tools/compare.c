@@ -270,38 +270,7 @@ static int ab_session(const char *dir, out *mdo, out *jso, out *juo)
     return rc2;
 }
 
-/* compare --ab-look RECORD: the bench's question at a look of its A/B
- * session (bench/ab.c): 0 when every row is settled (abjudge_settled), 7 when not, 2 when
- * the record cannot be judged. Says nothing on stdout. */
-static int ab_look(const char *file)
-{
-    char *buf = NULL, *err = NULL;
-    size_t len = 0;
-    if (rf_read(file, 64u << 20, false, &buf, &len, &err) != 0) {
-        fprintf(stderr, "compare: %s\n", err ? err : file);
-        free(err);
-        return HA_EXIT_USAGE;
-    }
-    m_run r;
-    int rc = m_load_buffer(&r, buf, len, &err);
-    free(buf);
-    if (rc != 0) {
-        fprintf(stderr, "compare: %s: %s\n", file, err ? err : "not a record");
-        free(err);
-        return HA_EXIT_USAGE;
-    }
-    char why[400];
-    ab_tally t;
-    if (abjudge_usable(&r, why, sizeof why) != 0 || abjudge(&r, &found, &t) != 0) {
-        fprintf(stderr, "compare: %s: %s\n", file, why);
-        m_free_run(&r);
-        return HA_EXIT_USAGE;
-    }
-    m_free_run(&r);
-    return abjudge_settled(&t) ? HA_EXIT_OK : HA_EXIT_UNRESOLVED;
-}
-
-static const char *md, *js, *junit, *ser, *look;
+static const char *md, *js, *junit, *ser;
 static ha_opt_list thresholds;
 static double steady_pct = -1, contended_pct = -1; /* the rules in %; -1: not given */
 
@@ -312,8 +281,8 @@ static const ha_opt options[] = {
     {"series", HA_OPT_STRING, 0, 0, &ser, "RESULTS_DIR",
      "every run under RESULTS_DIR against the one before it of its device and backend", NULL},
     {"threshold", HA_OPT_LIST, 0, 0, &thresholds, "FAMILY=PCT",
-     "a family's practical threshold: read, memory, guarded, query, hardened, copy, fault or all "
-     "(default 5 each on runs of 4 processes or more, 8 on fewer); repeatable", NULL},
+     "a path family's practical threshold, or all families' (an unknown family is refused with the list; "
+     "default 5 each on runs of 4 processes or more, 8 on fewer); repeatable", NULL},
     {"steady-margin", HA_OPT_REAL, 0, 1e9, &steady_pct, "PCT",
      "a process whose syscall loop ran more than PCT % above its run's steadiest is left out of the guarded, query "
      "and hardened rows (default 10; docs/gate.md)", NULL},
@@ -322,8 +291,6 @@ static const ha_opt options[] = {
      "is left out of every row (default 70; docs/gate.md)", NULL},
     {"same-machine", HA_OPT_FLAG, 0, 0, &cfg.same_machine, NULL,
      "judge timings although host, device, CPU or machine start differ", NULL},
-    {"ab-look", HA_OPT_STRING, 0, 0, &look, "RECORD",
-     "internal (bench --ab): 0 when every row of the A/B session in RECORD is decided, 7 when not", NULL},
     {"allow-incomplete", HA_OPT_FLAG, 0, 0, &allow_incomplete, NULL, "read runs that are not whole, marked as such", NULL},
     {NULL, 0, 0, 0, NULL, NULL, NULL, NULL},
 };
@@ -377,8 +344,6 @@ int main(int argc, char **argv)
     int rc = ha_cli_parse(&cli, argc, argv, dirs, &nd);
     if (rc)
         return rc < 0 ? HA_EXIT_OK : rc;
-    if (look)
-        return nd || ser ? ha_usage_error("compare", "--ab-look takes a record alone") : ab_look(look);
     if ((ser && nd != 0) || (!ser && nd != 1 && nd != 2))
         return ha_usage_error("compare", "give two run folders, an A/B session's folder, or --series and a results folder");
     if (ser && junit)
