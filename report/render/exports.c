@@ -11,8 +11,6 @@
 #include "readfile.h"
 #include "text.h"
 
-const char *const export_files[] = {"junit.xml", "benchmark.json", "benchmark_bigger.json", "results.csv",
-                                    "bencher.json", NULL};
 
 void junit_case(FILE *f, const char *cls, const char *name, const char *kind, const char *msg,
                 const char *const *props)
@@ -446,3 +444,12 @@ int export_csv(FILE *f, const m_run *r)
     }
     return 0;
 }
+
+static int smaller_is_better(FILE *f, const m_run *r) { return export_benchmark(f, r, 0); }
+static int bigger_is_better(FILE *f, const m_run *r) { return export_benchmark(f, r, 1); }
+
+const export_def exports[] = {
+    {"junit.xml", export_junit},        {"benchmark.json", smaller_is_better},
+    {"benchmark_bigger.json", bigger_is_better}, {"results.csv", export_csv},
+    {"bencher.json", export_bmf},       {NULL, NULL},
+};

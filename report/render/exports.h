@@ -9,7 +9,14 @@
 
 #include "model.h"
 
-extern const char *const export_files[]; /* ended by NULL */
+/* The exports, one row each: the file and its writer. report writes them
+ * in this order, REPORT.md links them, and report refuses a folder that
+ * holds any of them. Ended by a NULL file. */
+typedef struct export_def {
+    const char *file;
+    int (*write)(FILE *f, const m_run *r);
+} export_def;
+extern const export_def exports[];
 
 /* JUnit: a candidate's verdict is a passing test case with the verdict as
  * a property; only broken expectations fail (the fixed kind not

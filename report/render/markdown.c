@@ -6,6 +6,7 @@
 
 #include "abjudge.h"
 #include "derive.h"
+#include "exports.h"
 #include "findings.h"
 #include "goals.h"
 #include "statusname.h"
@@ -756,10 +757,10 @@ void md_write(FILE *f, const m_run *r, const md_opts *o)
             fprintf(f, "Plot %s left out: gnuplot refused it (%s).\n\n", figure[i], md_text(o->plots->why[i]));
     /* The folder's name, not the path it was read from: a report made again
      * anywhere is the same bytes (tests/integration/test_committed.c). */
-    fprintf(f, "---\nMade by `report` from the records of run %s%s.\n", md_text(r->name),
-            o->pr ? "" : "; exports: [junit.xml](junit.xml), [benchmark.json](benchmark.json), "
-                         "[benchmark_bigger.json](benchmark_bigger.json), [results.csv](results.csv), "
-                         "[bencher.json](bencher.json)");
+    fprintf(f, "---\nMade by `report` from the records of run %s", md_text(r->name));
+    for (int i = 0; !o->pr && exports[i].file; i++)
+        fprintf(f, "%s[%s](%s)", i ? ", " : "; exports: ", exports[i].file, exports[i].file);
+    fputs(".\n", f);
 }
 
 int md_write_pr(FILE *f, const m_run *r, const md_opts *session)

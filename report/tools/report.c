@@ -83,10 +83,7 @@ static int export_rc(int rc)
     fprintf(stderr, "report: out of memory writing the exports: free some memory and run report again\n");
     return HA_EXIT_OUTPUT;
 }
-static int w_junit(FILE *f, const job *j) { return export_rc(export_junit(f, j->r)); }
-static int w_bench(FILE *f, const job *j) { return export_rc(export_benchmark(f, j->r, j->arg)); }
-static int w_csv(FILE *f, const job *j) { return export_rc(export_csv(f, j->r)); }
-static int w_bmf(FILE *f, const job *j) { return export_rc(export_bmf(f, j->r)); }
+static int w_export(FILE *f, const job *j) { return export_rc(exports[j->arg].write(f, j->r)); }
 
 static int w_pr(FILE *f, const job *j)
 {
@@ -155,7 +152,10 @@ static int full_report(const char *dir, const m_run *r, const char *run_link)
 {
     static const char *const md_name[] = {"REPORT.md", NULL};
     int rc = refuse_existing(dir, md_name);
-    rc = rc ? rc : refuse_existing(dir, export_files);
+    for (int i = 0; !rc && exports[i].file; i++) {
+        const char *const one[] = {exports[i].file, NULL};
+        rc = refuse_existing(dir, one);
+    }
     rc = rc ? rc : refuse_existing(dir, plot_files);
     if (rc)
         return rc;
@@ -171,12 +171,11 @@ static int full_report(const char *dir, const m_run *r, const char *run_link)
                   .no_plots_why = pr_rc == 2 ? "--no-plots" : "gnuplot is not installed here: apt-get install gnuplot-nox",
                   .run_link = run_link};
     judge_session(r, &mo);
-    job j = {r, 0, &mo}, big = {r, 1, &mo};
-    rc = write_file(dir, "junit.xml", w_junit, &j);
-    rc = rc ? rc : write_file(dir, "benchmark.json", w_bench, &j);
-    rc = rc ? rc : write_file(dir, "benchmark_bigger.json", w_bench, &big);
-    rc = rc ? rc : write_file(dir, "results.csv", w_csv, &j);
-    rc = rc ? rc : write_file(dir, "bencher.json", w_bmf, &j);
+    job j = {r, 0, &mo};
+    for (int i = 0; !rc && exports[i].file; i++) {
+        job e = {r, i, &mo};
+        rc = write_file(dir, exports[i].file, w_export, &e);
+    }
     rc = rc ? rc : write_file(dir, "REPORT.md", w_md, &j);
     if (rc) {
         undo();

@@ -262,8 +262,9 @@ static void a_compacted_torch_log_is_quoted_as_before(void **s)
 
 /* Bencher's bounds are in the unit of their value: a pool's share of the
  * ceiling and its steady cycles' range both in percent, the range around
- * the value; a latency's interval around its ns. Judged on what report
- * writes from a committed H200 run, not on the committed copy. */
+ * the value; a latency's interval around its ns. JUnit counts the pool's
+ * time once. Judged on what report writes from a committed H200 run, not
+ * on the committed copy. */
 static void bencher_bounds_hold_their_values(void **s)
 {
     (void)s;
@@ -286,6 +287,15 @@ static void bencher_bounds_hold_their_values(void **s)
                    "print(n, pct)\"", d);
     if (rc != 0)
         fail_msg("a Bencher bound does not hold its value: %s", it_out);
+    /* JUnit's times: the pool's wall time on the pool_check suite, once;
+     * the expectations, read from records, take none */
+    rc = it_sh("python3 -c \"import gzip, json, sys, xml.etree.ElementTree as E\n"
+               "t = {s.get('name'): float(s.get('time')) for s in E.parse('%s/junit.xml').getroot()}\n"
+               "w = json.load(gzip.open('%s/pool_check.json.gz'))['wall_time_s']\n"
+               "sys.exit(0 if t['expectations'] == 0 and abs(t['pool_check'] - w) < 0.001 else f'{t} {w}')\"",
+               d, d);
+    if (rc != 0)
+        fail_msg("JUnit's suite times do not add up: %s", it_out);
 }
 
 int main(void)
