@@ -36,56 +36,6 @@ const char *const run_files_b[RUN_NREC] = {"b_env.json", "b_probe_discriminator.
 /* torch_pool.txt is read for the report, never more than this. */
 #define TORCH_TEXT_MAX (1 << 20)
 
-/* ---- the arena: everything a run holds, freed at once ---- */
-
-struct m_arena {
-    struct m_arena *next;
-    size_t used, cap;
-    max_align_t data[];
-};
-
-void *m_alloc(m_run *r, size_t n)
-{
-    n = (n + sizeof(max_align_t) - 1) / sizeof(max_align_t) * sizeof(max_align_t);
-    m_arena *a = r->arena;
-    if (!a || a->cap - a->used < n) {
-        size_t cap = n > (1u << 20) ? n : (1u << 20);
-        m_arena *b = malloc(sizeof *b + cap);
-        if (!b)
-            return NULL;
-        b->next = a;
-        b->used = 0;
-        b->cap = cap;
-        r->arena = a = b;
-    }
-    void *p = (char *)a->data + a->used;
-    a->used += n;
-    memset(p, 0, n);
-    return p;
-}
-
-char *m_strdup(m_run *r, const char *s)
-{
-    size_t n = strlen(s ? s : "") + 1;
-    char *d = m_alloc(r, n);
-    if (d)
-        memcpy(d, s ? s : "", n);
-    return d ? d : "";
-}
-
-char *m_printf(m_run *r, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    char *s = NULL;
-    int n = rf_vasprintf(&s, fmt, ap);
-    va_end(ap);
-    if (n < 0)
-        return "";
-    char *d = m_strdup(r, s);
-    free(s);
-    return d;
-}
 
 /* ---- reading fields by their declaration ---- */
 
@@ -201,41 +151,6 @@ static void read_head(m_run *r, const json_t *root, m_head *h)
     read_env(r, ld_get(root, HF_ENV), &h->env);
 }
 
-/* Kind names to indices, so a candidate's cells line up with the kinds in
- * time linear in the record (a record of thousands of kinds stays quick). */
-static void index_kinds(m_run *r, m_probe *p)
-{
-    size_t cap = 16;
-    while (cap < 2 * p->nkinds)
-        cap *= 2;
-    p->kslot = m_alloc(r, cap * sizeof *p->kslot);
-    if (!p->kslot)
-        return;
-    p->kcap = cap;
-    for (size_t i = 0; i < cap; i++)
-        p->kslot[i] = -1;
-    for (size_t k = 0; k < p->nkinds; k++) {
-        size_t h = ha_fnv1a(HA_FNV_OFFSET, p->kinds[k].name) & (cap - 1);
-        while (p->kslot[h] >= 0 && strcmp(p->kinds[p->kslot[h]].name, p->kinds[k].name))
-            h = (h + 1) & (cap - 1);
-        if (p->kslot[h] < 0)
-            p->kslot[h] = (long)k; /* a name given twice keeps its first kind */
-    }
-}
-
-long m_probe_kind_index(const m_probe *p, const char *name)
-{
-    if (!p->kcap) {
-        for (size_t i = 0; i < p->nkinds; i++)
-            if (!strcmp(p->kinds[i].name, name))
-                return (long)i;
-        return -1;
-    }
-    for (size_t h = ha_fnv1a(HA_FNV_OFFSET, name) & (p->kcap - 1); p->kslot[h] >= 0; h = (h + 1) & (p->kcap - 1))
-        if (!strcmp(p->kinds[p->kslot[h]].name, name))
-            return p->kslot[h];
-    return -1;
-}
 
 static void read_probe(m_run *r, const json_t *root, m_probe *p)
 {
@@ -263,7 +178,7 @@ static void read_probe(m_run *r, const json_t *root, m_probe *p)
         d->writable = gt(k, HF_KIND_WRITABLE);
         d->isolation_agrees = gt(k, HF_KIND_ISOLATION_AGREES);
     }
-    index_kinds(r, p);
+    m_index_kinds(r, p);
     ARR(r, root, HF_CANDS, m_cand, p->cands, p->ncands);
     for (size_t i = 0; i < p->ncands; i++) {
         const json_t *c = json_array_get(ld_get(root, HF_CANDS), i);
@@ -349,46 +264,6 @@ static void numbers(m_run *r, const json_t *o, int id, double **out, size_t *n)
         (*out)[i] = json_number_value(json_array_get(ld_get(o, id), i));
 }
 
-static size_t row_hash(const char *path, const char *kind, const char *cand, long long repeat)
-{
-    unsigned long long h = HA_FNV_OFFSET ^ (unsigned long long)repeat;
-    const char *parts[] = {path, kind, cand};
-    for (int k = 0; k < 3; k++)
-        h = (ha_fnv1a(h, parts[k]) ^ 0xff) * HA_FNV_PRIME; /* "ab","c" is not "a","bc" */
-    return (size_t)h;
-}
-
-
-static bool row_is(const m_row *r, const char *path, const char *kind, const char *cand, long long repeat)
-{
-    return r->repeat == repeat && !r->skipped && !strcmp(r->path, path) && (!kind || !strcmp(r->kind, kind)) &&
-           (!cand || !strcmp(r->candidate, cand));
-}
-
-/* Rows by (path, kind, candidate, repeat), the first of equal keys kept
- * as the scan keeps it: compare and the derived facts look a row up per
- * row, and a record of 20,000 rows made that quadratic. */
-static void index_rows(m_run *r, m_bench *b)
-{
-    size_t cap = 16;
-    while (cap < 2 * b->nrows)
-        cap *= 2;
-    b->row_index = m_alloc(r, cap * sizeof *b->row_index);
-    if (!b->row_index)
-        return;
-    memset(b->row_index, 0, cap * sizeof *b->row_index);
-    b->row_index_mask = cap - 1;
-    for (size_t i = 0; i < b->nrows; i++) {
-        const m_row *x = &b->rows[i];
-        if (x->skipped)
-            continue;
-        size_t h = row_hash(x->path, x->kind, x->candidate, x->repeat) & b->row_index_mask;
-        while (b->row_index[h] && !row_is(&b->rows[b->row_index[h] - 1], x->path, x->kind, x->candidate, x->repeat))
-            h = (h + 1) & b->row_index_mask;
-        if (!b->row_index[h])
-            b->row_index[h] = i + 1;
-    }
-}
 
 static void read_ab(m_run *r, const json_t *o, m_ab *ab)
 {
@@ -589,7 +464,7 @@ static void read_bench(m_run *r, const json_t *root, m_bench *b)
     read_rows(r, root, b);
     read_sweep(r, ld_get(root, HF_SWEEP), b);
     split_sides(r, b);
-    index_rows(r, b);
+    m_index_rows(r, b);
     if (b->head.schema_version >= HA_SCHEMA_DERIVED_ON_READ)
         onread_headline(b);
 }
@@ -1091,10 +966,7 @@ void m_free_run(m_run *r)
 {
     if (r->side_b) /* in r's arena: its own parts first */
         m_free_run(r->side_b);
-    for (m_arena *a = r->arena, *n; a; a = n) {
-        n = a->next;
-        free(a);
-    }
+    m_arena_free(r);
     free(r->path);
     free(r->name);
     free(r->incomplete);
@@ -1198,49 +1070,3 @@ void m_free_names(char **names, long n)
     free(names);
 }
 
-/* ---- lookups ---- */
-
-const m_row *m_bench_row(const m_bench *b, const char *path, const char *kind, const char *cand, long long repeat)
-{
-    if (kind && cand && b->row_index) {
-        size_t h = row_hash(path, kind, cand, repeat) & b->row_index_mask;
-        for (; b->row_index[h]; h = (h + 1) & b->row_index_mask)
-            if (row_is(&b->rows[b->row_index[h] - 1], path, kind, cand, repeat))
-                return &b->rows[b->row_index[h] - 1];
-        return NULL;
-    }
-    for (size_t i = 0; i < b->nrows; i++)
-        if (row_is(&b->rows[i], path, kind, cand, repeat))
-            return &b->rows[i];
-    return NULL;
-}
-
-const char *m_row_family(const m_row *r)
-{
-    if (*r->family)
-        return r->family;
-    /* Records from before the field: the path names of that bench. */
-    static const struct { const char *prefix, *family; } legacy[] = {
-        {"harness", "harness"}, {"canary", "canary"},   {"fast_cold", "memory"}, {"fast", "read"},
-        {"guarded", "guarded"}, {"disc", "query"},      {"hardened", "hardened"}, {"copy", "copy"},
-        {"fault", "fault"},
-    };
-    for (size_t i = 0; i < sizeof legacy / sizeof legacy[0]; i++)
-        if (!strncmp(r->path, legacy[i].prefix, strlen(legacy[i].prefix)))
-            return legacy[i].family;
-    return "";
-}
-
-const m_cand *m_probe_cand(const m_probe *p, const char *name)
-{
-    for (size_t i = 0; i < p->ncands; i++)
-        if (!strcmp(p->cands[i].name, name))
-            return &p->cands[i];
-    return NULL;
-}
-
-const m_kind *m_probe_kind(const m_probe *p, const char *name)
-{
-    long i = m_probe_kind_index(p, name);
-    return i < 0 ? NULL : &p->kinds[i];
-}

@@ -432,5 +432,12 @@ long m_probe_kind_index(const m_probe *p, const char *name);
 void *m_alloc(m_run *r, size_t n);
 char *m_strdup(m_run *r, const char *s);
 char *m_printf(m_run *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Frees every allocation of the run's arena (arena.c). */
+void m_arena_free(m_run *r);
+
+/* The loader's indices, built once a run's kinds and rows are read
+ * (lookup.c): what m_probe_kind_index and m_bench_row then look in. */
+void m_index_kinds(m_run *r, m_probe *p);
+void m_index_rows(m_run *r, m_bench *b);
 
 #endif

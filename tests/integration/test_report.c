@@ -779,19 +779,24 @@ static void only_the_loader_parses_json(void **s)
         fail_msg("JSON parsed outside report/load/ (read it through the loader):\n%s", it_out);
 }
 
-/* The GPU side is layered too: no object of common/, and none of bench/,
- * calls into one that calls back into it, directly or around a loop (the
- * kinds' and candidates' recipes, vmmkinds.c and torchrule.c, once called
- * gpuhelpers.c, whose table walks list their rows). tsort names the loop. */
-static void common_and_bench_objects_call_in_no_loop(void **s)
+/* Every room is layered inside too: no object of common/, bench/ or a
+ * room of report/ calls into one of its room that calls back into it,
+ * directly or around a loop (the kinds' and candidates' recipes once
+ * called gpuhelpers.c, whose table walks list their rows; the loader's
+ * model.c and onread.c called each other, and so did regress.c and the
+ * process judgement it runs). tsort names the loop. */
+static void no_room_calls_around_a_loop(void **s)
 {
     (void)s;
     if (it_sh("command -v nm && command -v tsort && command -v join") != 0)
         it_skip("nm, tsort or join is not installed: nothing to list the calls with");
-    for (int i = 0; i < 2; i++) {
-        const char *dir = i ? "bench" : "common";
-        if (it_sh("test -e %s/%s/hostread.o || test -e %s/%s/procrun.o", it_build(), dir, it_build(), dir) != 0)
-            it_skip("the GPU tools' objects are not built (make probes)");
+    static const char *const rooms[] = {"common", "bench", "report/load", "report/derive", "report/stats",
+                                        "report/render"};
+    for (size_t i = 0; i < sizeof rooms / sizeof *rooms; i++) {
+        const char *dir = rooms[i];
+        if (it_sh("test -e %s/common/hostread.o && test -e %s/bench/procrun.o && test -e %s/report/load/model.o",
+                  it_build(), it_build(), it_build()) != 0)
+            it_skip("the tools' objects are not built (make probes)");
         int rc = it_sh("objs=$(ls %s/*.c | sed 's|^|%s/|; s|[.]c$|.o|') && "
                        "for o in $objs; do nm --defined-only $o | awk -v o=${o##*/} '$2 ~ /^[TDBR]$/ {print $3, o}'; "
                        "done | LC_ALL=C sort > %s/calls-defs && "
@@ -992,7 +997,7 @@ int main(void)
         cmocka_unit_test(a_slowed_run_says_so),
         cmocka_unit_test(the_report_tools_hold_no_gpu_code),
         cmocka_unit_test(no_stage_calls_a_later_one),
-        cmocka_unit_test(common_and_bench_objects_call_in_no_loop),
+        cmocka_unit_test(no_room_calls_around_a_loop),
         cmocka_unit_test(only_the_loader_parses_json),
         cmocka_unit_test(the_process_rules_are_compare_options),
         cmocka_unit_test(the_bench_units_below_bench_h_do_not_include_it),
