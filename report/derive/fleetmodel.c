@@ -49,6 +49,14 @@ static void set(fleet *fl, fleet_node *n, const char *name, bool judged, const c
     n->cell[c] = strdup(v);
 }
 
+bool fleet_timings(const m_run *r, char *t, size_t n)
+{
+    if (!r->has[RUN_BENCH] || !r->d.fast || !r->d.slow)
+        return false;
+    snprintf(t, n, "%.1f / %.0f", m_row_figure(r, r->d.fast)->ns, m_row_figure(r, r->d.slow)->ns);
+    return true;
+}
+
 static void fill(fleet *fl, fleet_node *n, const m_run *r)
 {
     const m_env *e = r->env;
@@ -93,11 +101,9 @@ static void fill(fleet *fl, fleet_node *n, const m_run *r)
         free(cell);
         free(s);
     }
-    if (r->has[RUN_BENCH] && r->bench.has_headline) {
-        char t[96];
-        snprintf(t, sizeof t, "%.1f / %.0f", r->bench.fast_median, r->bench.slow_median);
+    char t[96];
+    if (fleet_timings(r, t, sizeof t))
         set(fl, n, FLEET_TIMINGS, false, t);
-    }
 }
 
 const char *fleet_cell(const fleet *fl, size_t i, size_t c)

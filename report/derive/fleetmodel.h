@@ -44,6 +44,11 @@ typedef struct fleet {
 int fleet_load(fleet *fl, const char *dir, char **err);
 void fleet_free(fleet *fl);
 
+/* A run's "fast / slow ns" cell: the fast and slow rows' figures, as
+ * REPORT.md and the exports show them (rowest.h), never process 1's pooled
+ * median; false without a headline. */
+bool fleet_timings(const m_run *r, char *t, size_t n);
+
 /* Node i's value in column c ("" where it has none). */
 const char *fleet_cell(const fleet *fl, size_t i, size_t c);
 

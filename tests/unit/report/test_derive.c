@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include "exports.h"
+#include "fleetmodel.h"
 #include "goals.h"
 #include "markdown.h"
 #include "plots.h"
@@ -258,6 +259,9 @@ static void report_trend_and_the_exports_show_the_figure(void **s)
     assert_float_equal(csv_value, 4, 1e-9);
     assert_float_equal(bmf_value, 4, 1e-9);
     assert_float_equal(bmf_lo, m_row_figure(&run, run.d.fast)->lo, 1e-9);
+    char cell[96];
+    assert_true(fleet_timings(&run, cell, sizeof cell));
+    assert_memory_equal(cell, "4.0 / ", 6); /* the fleet table's figure too */
     bool headline = strstr(md, "(host DRAM): **4.00 ns**") != NULL;
     bool table = strstr(md, "| host read, 4 B (fast path) | 4.00 ns | 0.") != NULL;
     json_t *doc = json_loads(js, 0, NULL);
