@@ -376,6 +376,34 @@ static void compare_judges_at_the_look_the_session_stopped_at(void **s)
     json_decref(j);
 }
 
+/* A worker of side A that died in round 1 (HOSTACCESS_TEST_WORKER_STOPS:
+ * its record cut short): that round is not paired, the session runs a
+ * round more to its fewest, and compare judges what it holds, never "a
+ * record that contradicts itself" for a round the bench left unpaired. */
+static void a_round_with_a_dead_worker_is_not_paired(void **s)
+{
+    (void)s;
+    char dir[700];
+    copy_run("died", dir, sizeof dir);
+    if (it_sh("rm %s/bench_discriminator.json && HOSTACCESS_TEST_WORKER_STOPS=3 %s/bench_discriminator --backend sim "
+              "--ab env:HOSTACCESS_AB_SIDE=b --ab-budget 20 --iterations 200 --repeat 1 --no-sweep "
+              "--row-seconds 0.02 --json %s/bench_discriminator.json", dir, it_build(), dir) != 0)
+        fail_msg("a session with a dead worker did not finish:\n%s", it_out);
+    json_t *b = bench_of(dir), *ab = json_object_get(b, "ab_session"), *p;
+    long long rounds = json_integer_value(json_object_get(ab, "rounds"));
+    long long started = json_integer_value(json_object_get(ab, "rounds_started"));
+    size_t i, dead = 0;
+    json_array_foreach(json_object_get(json_object_get(b, "processes"), "list"), i, p)
+        dead += !json_is_true(json_object_get(p, "ok"));
+    json_decref(b);
+    assert_int_equal(dead, 1);
+    assert_int_equal(rounds, started - 1);
+    assert_int_equal(it_seal(dir), 0);
+    int rc = it_sh("%s/bin/compare %s", it_build(), dir);
+    if (rc != 7 || strstr(it_out, "contradicts"))
+        fail_msg("a session with one unpaired round: status %d\n%.2000s", rc, it_out);
+}
+
 /* A side whose processes lost an instrument is no session: refused (2). */
 static void a_side_without_an_instrument_is_refused(void **s)
 {
@@ -565,6 +593,7 @@ int main(void)
         cmocka_unit_test(a_row_at_the_threshold_keeps_the_session_going),
         cmocka_unit_test(a_side_without_an_instrument_is_refused),
         cmocka_unit_test(compare_judges_at_the_look_the_session_stopped_at),
+        cmocka_unit_test(a_round_with_a_dead_worker_is_not_paired),
         cmocka_unit_test(side_b_runs_its_own_probes_and_pool),
         cmocka_unit_test(side_b_is_judged_exactly_and_whole_or_not_at_all),
         cmocka_unit_test(bad_specs_get_one_line_each),
