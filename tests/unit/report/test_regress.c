@@ -1212,9 +1212,25 @@ static void the_judgement_is_numbers_without_words(void **s)
     assert_true(v.held > 0);
     assert_int_equal(v.found, 0);
     proc_verdicts_free(&v);
+    /* the family is the rows both runs timed: one the new run lacks is
+     * said missing, never counted in m (its share of alpha would be lost) */
+    size_t all = 0;
+    assert_int_equal(proc_judge(&cfg, &ra.bench, &rb.bench, false, false, &v), 0);
+    all = v.m;
+    proc_verdicts_free(&v);
+    size_t gone = 0;
+    while (gone < rb.bench.nrows && !regress_row_gated(&rb.bench.rows[gone]))
+        gone++;
+    assert_true(gone < rb.bench.nrows);
+    rb.bench.rows[gone].skipped = true; /* the new run did not time it */
+    assert_int_equal(proc_judge(&cfg, &ra.bench, &rb.bench, false, false, &v), 0);
+    assert_int_equal(v.nmissing, 1);
+    assert_int_equal(v.m, all - 1);
+    proc_verdicts_free(&v);
     rb.bench.nrows = 0; /* the new run timed none of them */
     assert_int_equal(proc_judge(&cfg, &ra.bench, &rb.bench, false, false, &v), 0);
     assert_int_equal(v.n, 0);
+    assert_int_equal(v.m, 0);
     assert_true(v.nmissing > 0);
     proc_verdicts_free(&v);
     m_free_run(&ra);
