@@ -374,6 +374,16 @@ static void compare_judges_at_the_look_the_session_stopped_at(void **s)
     assert_int_equal(json_integer_value(json_object_get(ses, "look")), (long long)looks);
     assert_int_equal(json_integer_value(json_object_get(ses, "rounds_judged")), rounds);
     json_decref(j);
+    /* the bench's own look and compare, on the record as it was written,
+     * make one judgement (ha_ab_judge over the values the record holds) */
+    copy_run("look-as-run", dir, sizeof dir);
+    b = bench_of(dir);
+    bool decided = json_is_true(json_object_get(json_object_get(b, "ab_session"), "decided"));
+    json_decref(b);
+    j = session_json(dir, &rc);
+    assert_non_null(j);
+    assert_int_equal(json_is_true(json_object_get(json_object_get(j, "session"), "settled")), decided);
+    json_decref(j);
 }
 
 /* A worker of side A that died in round 1 (HOSTACCESS_TEST_WORKER_STOPS:
