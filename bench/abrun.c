@@ -169,13 +169,12 @@ int bench_ab_run(bench *b, int argc, char **argv)
     int next_look = 0;
     while (s->rounds_started < HA_AB_MAX_ROUNDS) {
         double now = ha_now_s() - t0;
-        /* A round that would end past the budget is not started (its
-         * length: the longest so far, with a tenth to spare). */
-        if (s->rounds_started >= HA_AB_MIN_ROUNDS && now + 1.1 * round_s > s->budget_s) {
+        /* A round that would end past the budget is not started. */
+        if (ha_ab_budget_ends(s->rounds_started, now, round_s, s->budget_s)) {
             if (s->rounds < ha_ab_look_rounds[0])
                 stop(s, "its budget of %.0f s before its first look: %d rounds in %.0f s, and the first look needs "
                         "%d (give --ab-budget %.0f or more)",
-                     s->budget_s, s->rounds, now, ha_ab_look_rounds[0], ceil(1.1 * round_s * ha_ab_look_rounds[0]));
+                     s->budget_s, s->rounds, now, ha_ab_look_rounds[0], ha_ab_budget_for_first_look(round_s));
             else
                 stop(s, "its budget of %.0f s: %d rounds in %.0f s", s->budget_s, s->rounds, now);
             break;

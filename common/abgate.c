@@ -294,3 +294,15 @@ done:
     free(ok);
     return rc;
 }
+
+#define HA_AB_ROUND_SPARE 1.1 /* a round may run a tenth longer than the longest so far */
+
+int ha_ab_budget_ends(int started, double now_s, double longest_round_s, double budget_s)
+{
+    return started >= HA_AB_MIN_ROUNDS && now_s + HA_AB_ROUND_SPARE * longest_round_s > budget_s;
+}
+
+double ha_ab_budget_for_first_look(double longest_round_s)
+{
+    return ceil(HA_AB_ROUND_SPARE * longest_round_s * ha_ab_look_rounds[0]);
+}

@@ -170,6 +170,16 @@ typedef struct ha_ab_instrument {
  * The rows flagged, or -1 out of memory. */
 long ha_ab_judge(const ha_ab_table *t, int look, ha_ab_row *out, unsigned *use, ha_ab_instrument inst[2]);
 
+/* Whether a session that has started `started` rounds, `now_s` seconds
+ * into its rounds, stops before the next: once it has its fewest rounds,
+ * when a round as long as its longest so far (a tenth to spare) would end
+ * past the budget. */
+int ha_ab_budget_ends(int started, double now_s, double longest_round_s, double budget_s);
+
+/* The budget (s) the first look needs at rounds that long: what a
+ * session that stopped before it tells its user to give. */
+double ha_ab_budget_for_first_look(double longest_round_s);
+
 /* Whether a row's outcome is a decision (same, regression, improvement). */
 int ha_ab_decided(ha_ab_outcome o);
 

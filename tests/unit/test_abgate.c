@@ -465,6 +465,20 @@ static void a_row_reaching_past_the_threshold_is_not_settled(void **state)
     assert_true(out[0].in_zone && out[0].e.r.lo < 1 / (1 + HA_AB_THRESHOLD));
 }
 
+/* The budget: no stop before the fewest rounds; a stop when the next
+ * round, as long as the longest so far and a tenth, would end past it,
+ * not only once the budget is spent; and what the first look needs. */
+static void the_budget_counts_the_next_round(void **state)
+{
+    (void)state;
+    assert_false(ha_ab_budget_ends(HA_AB_MIN_ROUNDS - 1, 500, 10, 140)); /* the fewest rounds first */
+    assert_false(ha_ab_budget_ends(HA_AB_MIN_ROUNDS, 120, 10, 140));      /* 120 + 11 fits */
+    assert_true(ha_ab_budget_ends(HA_AB_MIN_ROUNDS, 130, 10, 140));       /* 130 + 11 does not */
+    assert_false(ha_ab_budget_ends(HA_AB_MIN_ROUNDS, 128, 10, 140));      /* 139 fits */
+    assert_true(ha_ab_budget_for_first_look(4) >= 4.0 * ha_ab_look_rounds[0]);
+    assert_true(ha_ab_budget_for_first_look(4) <= 1.1 * 4 * ha_ab_look_rounds[0] + 1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -482,6 +496,7 @@ int main(void)
         cmocka_unit_test(the_outlier_cut_is_in_robust_sds),
         cmocka_unit_test(a_row_that_follows_the_canary_is_adjusted),
         cmocka_unit_test(a_row_reaching_past_the_threshold_is_not_settled),
+        cmocka_unit_test(the_budget_counts_the_next_round),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
