@@ -308,18 +308,21 @@ static void say_session(findings *f, const m_run *run, const ab_tally *t, name_l
     findings_note(f, "judged at look %d of at most %d (its share of alpha %.4g of %.2g; the looks' shares add up to "
                      "it, so whatever look a session stops at, an A/A session flags any row with probability at most "
                      "%.0f %%) on the %zu paired rounds: each row's B/A is a least-squares fit over every process of "
-                     "both sides, with each process's %s as covariates (how far the row follows "
-                     "the host core's state, learnt from the session), a t interval on its degrees of freedom; the "
+                     "both sides, %s, a t interval on its degrees of freedom; the "
                      "rows flagged are the Benjamini-Hochberg discoveries of \"beyond +%.0f %%\"; a row is the same "
                      "when its %.4g %% interval lies within ±%.0f %% (two one-sided tests at %.3g %% each); %zu "
                      "row(s): %zu same, %zu regression(s), %zu improvement(s), %zu undecided, %zu the session cannot "
                      "resolve yet, %zu with fewer than %d processes a side; %zu process value(s) left out as outliers",
                   t->look + 1, HA_AB_MAX_LOOKS, ha_ab_look_alpha(HA_AB_ALPHA, t->look), HA_AB_ALPHA,
                   100 * HA_AB_ALPHA, t->pairs,
-                  t->use == HA_AB_USE_BOTH      ? "syscall loop and canary"
-                  : t->use == HA_AB_USE_SYSCALL ? "syscall loop (not the canary, which side B moved)"
-                  : t->use == HA_AB_USE_CANARY  ? "canary (not the syscall loop, which side B moved)"
-                                                : "values, raw (side B moved both instruments), and no instrument",
+                  t->use == HA_AB_USE_BOTH ? "with each process's syscall loop and canary as covariates (how far "
+                                             "the row follows the host core's state, learnt from the session)"
+                  : t->use == HA_AB_USE_SYSCALL ? "with each process's syscall loop as covariate (not the canary, "
+                                                  "which side B moved)"
+                  : t->use == HA_AB_USE_CANARY ? "with each process's canary as covariate (not the syscall loop, "
+                                                 "which side B moved)"
+                                               : "with no covariate (side B moved both instruments: the rows are "
+                                                 "judged on their raw values)",
                   100 * HA_AB_THRESHOLD,
                   100 * (1 - 2 * ha_ab_look_alpha(HA_AB_SAME_ALPHA, t->look)), 100 * HA_AB_SAME,
                   100 * ha_ab_look_alpha(HA_AB_SAME_ALPHA, t->look), t->rows, t->same, t->regressions,
