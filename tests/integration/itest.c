@@ -12,6 +12,12 @@
 
 char it_out[1 << 16];
 
+const char *it_tail(size_t n)
+{
+    size_t l = strlen(it_out);
+    return l > n ? it_out + l - n : it_out;
+}
+
 int it_sh(const char *fmt, ...)
 {
     char cmd[4096];

@@ -10,6 +10,9 @@
 
 /* Output (both streams) of the last it_sh() call. */
 extern char it_out[1 << 16];
+/* The last n bytes of it_out, where a command says why it failed (cmocka
+ * prints a message's head alone). */
+const char *it_tail(size_t n);
 
 /* Runs a shell command built like printf; returns its exit status (128 if
  * it did not exit normally). */

@@ -244,7 +244,7 @@ static void run_all_lays_out_one_folder_per_device(void **s)
     int rc = it_sh("HA_SIM_DEVICES=2 BUILD=%s ./run_all.sh --backend sim --results %s/r %s", build, tmp,
                 QUICK_BENCH);
     if (rc != 0) /* what run_all.sh said is what tells a broken tool from a busy machine */
-        fail_msg("run_all.sh over two simulated devices exited %d:\n%s", rc, it_out);
+        fail_msg("run_all.sh over two simulated devices exited %d; it ended:\n%s", rc, it_tail(1200));
     assert_non_null(strstr(it_out, "SIMULATED"));
     char r[96];
     snprintf(r, sizeof r, "%s/r", tmp);
