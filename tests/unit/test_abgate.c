@@ -438,6 +438,37 @@ static void an_instrument_side_b_moved_is_found_and_left_out(void **state)
     assert_int_equal(ha_ab_instrument_shift(sa, HA_GATE_MIN_PROCS - 1, sb, 24, &r, &moved), -1);
 }
 
+/* The session as a table (ha_ab_judge): side B moved the syscall loop
+ * (x0.9) and no row; the judgement finds it, fits without it, and flags
+ * nothing; the same table with B +10 % on the row flags it. */
+static void a_table_is_judged_without_the_instrument_b_moved(void **state)
+{
+    (void)state;
+    unsigned long long s = 33;
+    enum { P = 48 };
+    double v[2 * P], sys[P], can[P];
+    unsigned char is_b[P];
+    for (int i = 0; i < P; i++) {
+        is_b[i] = (unsigned char)(i % 2);
+        bool slow = (i / 2) % 2;
+        double x = 90 * (slow ? 1.3 : 1) * exp(0.01 * normal(&s));
+        v[i] = 500 * pow(x / 90, log(1.6) / log(1.3)) * exp(0.01 * normal(&s)); /* row 0: B unchanged */
+        v[P + i] = v[i] * (is_b[i] ? 1.10 : 1);                                  /* row 1: B +10 % */
+        sys[i] = x * (is_b[i] ? 0.9 : 1);
+        can[i] = 2 * exp(0.003 * normal(&s));
+    }
+    ha_ab_table t = {2, P, v, sys, can, is_b};
+    ha_ab_row out[2];
+    unsigned use = 99;
+    ha_ab_instrument inst[2];
+    assert_true(ha_ab_judge(&t, HA_AB_MAX_LOOKS - 1, out, &use, inst) >= 0);
+    assert_true(inst[0].judged && inst[0].moved);
+    assert_false(inst[1].moved);
+    assert_int_equal(use, HA_AB_USE_CANARY);
+    assert_true(out[0].outcome != HA_AB_REGRESSION && out[0].outcome != HA_AB_IMPROVEMENT);
+    assert_true(fabs(out[1].e.r.ratio - 1.10) < 0.1);
+}
+
 /* Shown the same, its interval still reaching past the flag threshold: in
  * the zone, not settled (the session goes on); within the threshold it
  * is; a flagged row is settled too. */
@@ -496,6 +527,7 @@ int main(void)
         cmocka_unit_test(the_outlier_cut_is_in_robust_sds),
         cmocka_unit_test(a_row_that_follows_the_canary_is_adjusted),
         cmocka_unit_test(a_row_reaching_past_the_threshold_is_not_settled),
+        cmocka_unit_test(a_table_is_judged_without_the_instrument_b_moved),
         cmocka_unit_test(the_budget_counts_the_next_round),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
