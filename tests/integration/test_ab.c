@@ -395,6 +395,8 @@ static void compare_judges_at_the_look_the_session_stopped_at(void **s)
 static void a_round_with_a_dead_worker_is_not_paired(void **s)
 {
     (void)s;
+    if (strstr(it_build(), "asan") || strstr(it_build(), "nohdr"))
+        it_skip("a whole session of its own, the same code in every pass: judged in make check's plain pass");
     char dir[700];
     copy_run("died", dir, sizeof dir);
     if (it_sh("rm %s/bench_discriminator.json && HOSTACCESS_TEST_WORKER_STOPS=3 %s/bench_discriminator --backend sim "
