@@ -100,9 +100,9 @@ static void look_table_free(look_table *lt)
 }
 
 /* Every row settled at this look (flagged, or the same within the flag
- * threshold)? 1 yes, 0 no, -1 out of memory (the look is not taken: its
- * alpha stays unspent). */
-static int look(bench *b)
+ * threshold)? Out of memory it is not taken (its alpha stays unspent) and
+ * settles nothing: a look that could not be made never ends a session. */
+static bool look(bench *b)
 {
     ab_session *s = &b->ab;
     look_table lt;
@@ -118,12 +118,12 @@ static int look(bench *b)
     look_table_free(&lt);
     if (settled < 0) {
         ha_log(HA_LOG_WARN, "A/B look after %d rounds: out of memory, not taken", s->rounds);
-        return -1;
+        return false;
     }
     s->looks[s->nlooks++] = s->rounds;
     ha_log(HA_LOG_INFO, "A/B look %d after %d rounds: %s", s->nlooks, s->rounds,
            settled ? "every row settled" : "rows unsettled, more rounds");
-    return settled;
+    return settled == 1;
 }
 
 /* ---- the rounds ---- */
@@ -203,7 +203,7 @@ int bench_ab_run(bench *b, int argc, char **argv)
         }
         if (next_look < HA_AB_MAX_LOOKS && s->rounds >= ha_ab_look_rounds[next_look]) {
             next_look++;
-            if (look(b) == 1) {
+            if (look(b)) {
                 s->decided = true;
                 stop(s, "every row settled at look %d, after %d rounds", s->nlooks, s->rounds);
                 break;
@@ -216,7 +216,7 @@ ended:
     /* A last look at what the session holds, if the budget came between two. */
     if (!s->decided && s->rounds >= HA_AB_MIN_ROUNDS &&
         (s->nlooks == 0 || s->looks[s->nlooks - 1] != s->rounds) && s->nlooks < HA_AB_MAX_LOOKS)
-        s->decided = look(b) == 1;
+        s->decided = look(b);
     ha_log(HA_LOG_INFO, "A/B session: %d rounds paired, stopped at %s", s->rounds, stopped(s));
     if (s->rounds < HA_AB_MIN_ROUNDS) {
         ha_log(HA_LOG_ERROR, "A/B session: %d of the %d rounds it needs paired (%s): not a whole session", s->rounds,

@@ -15,6 +15,7 @@
 #include "procstats.h"
 #include "rounds.h"
 #include "tool.h"
+#include "workerenv.h"
 
 extern char **environ;
 
@@ -253,43 +254,6 @@ static char **worker_argv(const bench_procs_view *b, int argc, char **argv, int 
 
 /* The environment, with HOSTACCESS_ENV_PAD of pad bytes and the workers'
  * progress lines quieted unless the caller chose a level. */
-static bool overridden(const char *var, char *const *extra, int nextra)
-{
-    for (int i = 0; i < nextra; i++) {
-        size_t l = strcspn(extra[i], "=");
-        if (!strncmp(var, extra[i], l + 1))
-            return true;
-    }
-    return false;
-}
-
-static char **worker_env(size_t pad, char **padvar, char *const *extra, int nextra)
-{
-    size_t n = 0;
-    while (environ[n])
-        n++;
-    char **e = calloc(n + 3 + (size_t)nextra, sizeof *e);
-    *padvar = malloc(pad + 32);
-    if (!e || !*padvar) {
-        free(e);
-        free(*padvar);
-        return NULL;
-    }
-    size_t k = 0;
-    for (size_t i = 0; i < n; i++)
-        if (strncmp(environ[i], "HOSTACCESS_ENV_PAD=", 19) && !overridden(environ[i], extra, nextra))
-            e[k++] = environ[i];
-    for (int i = 0; i < nextra; i++)
-        e[k++] = extra[i];
-    int l = snprintf(*padvar, 32, "HOSTACCESS_ENV_PAD=");
-    memset(*padvar + l, 'x', pad);
-    (*padvar)[l + (int)pad] = 0;
-    e[k++] = *padvar;
-    if (!getenv("HOSTACCESS_LOG"))
-        e[k++] = "HOSTACCESS_LOG=warn";
-    return e;
-}
-
 /* Waits for pid at most limit_s; ends it after that. The exit status as
  * waitpid gives it, or -1 when it had to be ended. */
 static int wait_bounded(pid_t pid, double limit_s, bool *timed_out)
@@ -336,7 +300,7 @@ void bench_procs_run_one(bench_procs_view *b, int argc, char **argv, int pi)
     char **av = worker_argv(b, argc, argv, pi, path, num);
     /* Side B of an A/B session: its variables over this environment, its bench. */
     bool side_b = p->side == 'b';
-    char **ev = worker_env(p->env_pad, &padvar, side_b ? b->ab->vars : NULL, side_b ? b->ab->nvars : 0);
+    char **ev = bench_worker_env(environ, p->env_pad, &padvar, side_b ? b->ab->vars : NULL, side_b ? b->ab->nvars : 0);
     const char *exe = side_b && b->ab->b_exe ? b->ab->b_exe : NULL;
     pid_t pid = av && ev ? fork() : -1;
     if (pid == 0) {

@@ -21,6 +21,11 @@ $(BUILD)/tests/test_measure: tests/unit/test_measure.c bench/measure.c bench/mea
 	@mkdir -p $(dir $@)
 	$(CC) $(BASE) -Ibench $(CFLAGS) $(LDFLAGS) $< bench/measure.c $(FILTER_OBJ) $(LIBCOMMON) -o $@ $(CMOCKA) $(JANSSON) $(LIBS)
 
+# A worker's environment alone: linked with bench/workerenv.c.
+$(BUILD)/tests/test_workerenv: tests/unit/test_workerenv.c bench/workerenv.c bench/workerenv.h $(LIBCOMMON) $(FILTER_OBJ)
+	@mkdir -p $(dir $@)
+	$(CC) $(BASE) -Ibench $(CFLAGS) $(LDFLAGS) $< bench/workerenv.c $(FILTER_OBJ) $(LIBCOMMON) -o $@ $(CMOCKA) $(JANSSON) $(LIBS)
+
 # compare's judgement, on synthetic runs: linked with the report code.
 REPORT_UNIT_SRC := $(wildcard tests/unit/report/test_*.c)
 REPORT_UNIT_BIN := $(REPORT_UNIT_SRC:tests/unit/report/%.c=$(BUILD)/tests/report_%)

@@ -418,6 +418,58 @@ static void a_round_with_a_dead_worker_is_not_paired(void **s)
         fail_msg("a session with one unpaired round: status %d\n%.2000s", rc, it_out);
 }
 
+/* On a backend whose timings are judged (the cuda backend over the
+ * stand-in libcuda; a simulated session stops at its fewest rounds and
+ * never looks mid-way), a round whose worker died is not paired, and the
+ * looks come at the paired rounds abgate.h schedules, never at rounds
+ * started: a session that stopped settled names the look it stopped at. */
+static void the_looks_come_at_paired_rounds(void **s)
+{
+    (void)s;
+    if (strstr(it_build(), "asan") || strstr(it_build(), "nohdr"))
+        it_skip("a whole session of its own, the same code in every pass: judged in make check's plain pass");
+    if (it_sh("test -e %s/fakes/cuda/libcuda.so.1", it_build()) != 0)
+        it_skip("the stand-in libcuda is not built in %s", it_build());
+    char dir[128];
+    assert_true((size_t)snprintf(dir, sizeof dir, "%s/timed", tmp) < sizeof dir);
+    assert_int_equal(it_sh("mkdir -p %s", dir), 0);
+    int rc = it_sh("HOSTACCESS_TEST_WORKER_STOPS=3 LD_LIBRARY_PATH=%s/fakes/cuda %s/bench_discriminator --backend cuda "
+                   "--path fast --ab env:HOSTACCESS_AB_SIDE=b --ab-budget 90 --iterations 100 --repeat 1 --no-sweep "
+                   "--row-seconds 0.01 --json %s/timed/bench_discriminator.json", it_build(), it_build(), tmp);
+    if (rc != 0)
+        fail_msg("a session on the stand-in libcuda: status %d\n%s", rc, it_tail(1500));
+    json_t *b = bench_of(dir), *ab = json_object_get(b, "ab_session");
+    assert_true(json_is_false(json_object_get(b, "simulated")));
+    long long rounds = json_integer_value(json_object_get(ab, "rounds"));
+    long long started = json_integer_value(json_object_get(ab, "rounds_started"));
+    json_t *looks = json_object_get(ab, "looks");
+    size_t n = json_array_size(looks);
+    bool settled = json_is_true(json_object_get(ab, "decided"));
+    const char *stopped = json_string_value(json_object_get(ab, "stopped"));
+    assert_int_equal(rounds, started - 1); /* process 3, round 1's second, died */
+    if (rounds < 8)
+        fail_msg("%lld paired rounds in a budget of 90 s: the first look (8) was never reached", rounds);
+    assert_true(n >= 1);
+    const long long scheduled[] = {8, 16, 24, 39};
+    for (size_t i = 0; i < n; i++) {
+        long long at = json_integer_value(json_array_get(looks, i));
+        bool on_schedule = false;
+        for (size_t k = 0; k < sizeof scheduled / sizeof *scheduled; k++)
+            on_schedule |= at == scheduled[k];
+        /* the last look may be the one at the rounds a budget left */
+        if (!on_schedule && !(i == n - 1 && !settled && at == rounds))
+            fail_msg("look %zu at %lld paired rounds (%lld started): %s", i + 1, at, started, stopped);
+        assert_true(at <= rounds && (i == 0 || at > json_integer_value(json_array_get(looks, i - 1))));
+    }
+    if (settled) {
+        char says[96];
+        snprintf(says, sizeof says, "at look %zu, after %lld rounds", n, rounds);
+        if (!strstr(stopped, says) || json_integer_value(json_array_get(looks, n - 1)) != rounds)
+            fail_msg("a settled session stopped at '%s', not %s", stopped, says);
+    }
+    json_decref(b);
+}
+
 /* A side whose processes lost an instrument is no session: refused (2). */
 static void a_side_without_an_instrument_is_refused(void **s)
 {
@@ -608,6 +660,7 @@ int main(void)
         cmocka_unit_test(a_side_without_an_instrument_is_refused),
         cmocka_unit_test(compare_judges_at_the_look_the_session_stopped_at),
         cmocka_unit_test(a_round_with_a_dead_worker_is_not_paired),
+        cmocka_unit_test(the_looks_come_at_paired_rounds),
         cmocka_unit_test(side_b_runs_its_own_probes_and_pool),
         cmocka_unit_test(side_b_is_judged_exactly_and_whole_or_not_at_all),
         cmocka_unit_test(bad_specs_get_one_line_each),

@@ -158,6 +158,42 @@ static void a_worker_that_stops_early_counts_for_nothing(void **s)
     json_decref(j);
 }
 
+/* Process p starts on the CPU the first process's survey ranks p-th
+ * steadiest (wrapping around the CPUs surveyed): workers spread over the
+ * steady CPUs, never all on the steadiest one. Compared by the surveyed
+ * p90, so two CPUs that tie are either's place. */
+static void starts_follow_the_survey(const json_t *j)
+{
+    const json_t *survey = json_object_get(json_object_get(j, "cpu_choice"), "survey");
+    size_t n = json_array_size(survey), i, k;
+    const json_t *pr, *c;
+    if (n < 2) {
+        printf("note: %zu CPU(s) surveyed: every process starts on one, the spread is not checked\n", n);
+        return;
+    }
+    double *p90 = calloc(n, sizeof *p90);
+    assert_non_null(p90);
+    json_array_foreach(survey, i, c) {
+        p90[i] = json_number_value(json_object_get(c, "empty_loop_p90_ns"));
+        for (k = i; k > 0 && p90[k] < p90[k - 1]; k--) { /* ascending: steadiest first */
+            double t = p90[k];
+            p90[k] = p90[k - 1];
+            p90[k - 1] = t;
+        }
+    }
+    json_array_foreach(json_object_get(json_object_get(j, "processes"), "list"), i, pr) {
+        json_int_t cpu = json_integer_value(json_object_get(pr, "start_cpu"));
+        double at = -1;
+        json_array_foreach(survey, k, c)
+            if (json_integer_value(json_object_get(c, "cpu")) == cpu)
+                at = json_number_value(json_object_get(c, "empty_loop_p90_ns"));
+        if (at != p90[i % n])
+            fail_msg("process %zu started on CPU %lld (p90 %g ns), not the %zu-th steadiest (p90 %g ns)", i + 1,
+                     (long long)cpu, at, i % n + 1, p90[i % n]);
+    }
+    free(p90);
+}
+
 /* Each process runs the row orders its own seed makes, shuffled anew every
  * round (issue 45): the record says what each one ran, not only the seed
  * it was given, so a worker that ran process 1's order, or one order every
@@ -182,6 +218,7 @@ static void each_process_runs_its_own_shuffled_orders(void **s)
         for (int b = a + 1; b < 3; b++)
             if (digest[a] && digest[b] && !strcmp(digest[a], digest[b]))
                 fail_msg("processes %d and %d ran the same row orders (%s)", a + 1, b + 1, digest[a]);
+    starts_follow_the_survey(j);
     json_decref(j);
 }
 

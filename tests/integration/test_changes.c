@@ -534,8 +534,8 @@ static void short_series_and_bad_input(void **s)
 }
 
 /* changes RESULTS reads the runs in a campaign's folders below it too
- * (results/CAMPAIGN/mN/RUN), each named by its path, and leaves out an
- * A/B session, saying so (issue 44, item 9). */
+ * (results/CAMPAIGN/mN/RUN, and from a folder holding a copy of results/),
+ * each named by its path, and leaves out an A/B session, saying so. */
 static void runs_in_campaign_folders_are_read(void **s)
 {
     (void)s;
@@ -552,6 +552,12 @@ static void runs_in_campaign_folders_are_read(void **s)
     assert_non_null(strstr(it_out, "2 whole run(s)"));
     assert_non_null(strstr(it_out, "campaign/m1/2026-01-01T000000Z-vm-sim-dev0"));
     assert_non_null(strstr(it_out, "Left out campaign/ab/session: an A/B session"));
+    /* a copy of that results folder, one level down (an archive of
+     * several machines' results/): the campaign's run is three levels down */
+    assert_int_equal(it_sh("mkdir -p %s/archive && cp -r %s %s/archive/results", tmp, dir, tmp), 0);
+    assert_int_equal(it_sh("report/changes %s/archive", tmp), 0);
+    assert_non_null(strstr(it_out, "2 whole run(s)"));
+    assert_non_null(strstr(it_out, "results/campaign/m1/2026-01-01T000000Z-vm-sim-dev0"));
 }
 
 int main(void)
