@@ -12,6 +12,7 @@ enum {
     HA_EXIT_OUTPUT = 5,     /* the record or an output could not be written, or exists */
     HA_EXIT_INCONCLUSIVE = 6, /* compare: no regression, but timings it could not judge (never 1) */
     HA_EXIT_UNRESOLVED = 7,   /* compare: no regression, but too few rows shown the same to call it clean */
+    HA_EXIT_NO_MEMORY = 8,    /* report tools: out of memory; nothing judged (a run dropped would read as whole) */
 };
 
 #endif

@@ -7,11 +7,7 @@
 #include "exitcodes.h"
 #include "readfile.h"
 
-static void oom(void)
-{
-    fprintf(stderr, "compare: out of memory\n");
-    exit(2);
-}
+static void oom(void) { rf_out_of_memory("listing what changed"); }
 
 void findings_add(findings *f, int cls, const char *what, const char *name, const char *fmt, ...)
 {

@@ -23,7 +23,7 @@ void *m_alloc(m_run *r, size_t n)
         size_t cap = n > (1u << 20) ? n : (1u << 20);
         m_arena *b = malloc(sizeof *b + cap);
         if (!b)
-            return NULL;
+            rf_out_of_memory("holding a run's records");
         b->next = a;
         b->used = 0;
         b->cap = cap;

@@ -578,11 +578,8 @@ int m_read_buffer(m_run *r, const char *buf, size_t len, char **err)
     r->path = strdup("(buffer)");
     r->name = strdup("(buffer)");
     r->keep_samples = true;
-    if (!r->path || !r->name) {
-        m_free_run(r);
-        *err = rf_printf("out of memory");
-        return -1;
-    }
+    if (!r->path || !r->name)
+        rf_out_of_memory("naming a record");
     json_t *j;
     int root;
     if (ld_parse_checked("(buffer)", buf, len, HF_NONE, &j, &root, err) != 0) {
@@ -887,12 +884,8 @@ static int read_side_b(m_run *r, const char *path, unsigned flags, char **err)
     if (!has_side_b(r, path))
         return 0;
     m_run *b = m_alloc(r, sizeof *b);
-    if (!b || !(b->path = strdup(r->path)) || !(b->name = strdup(r->name))) {
-        if (b)
-            free(b->path);
-        *err = rf_printf("out of memory");
-        return -1;
-    }
+    if (!(b->path = strdup(r->path)) || !(b->name = strdup(r->name)))
+        rf_out_of_memory("naming side B");
     r->side_b = b;
     b->manifest = r->manifest; /* its strings live in r's arena, which outlives b */
     b->complete = r->complete;
@@ -931,10 +924,8 @@ int m_read_run(m_run *r, const char *path, unsigned flags, char **err)
     r->name = strdup(base && base[1] ? base + 1 : real ? real : path);
     free(real);
     struct stat st;
-    if (!r->path) {
-        *err = rf_printf("out of memory");
-        return -1;
-    }
+    if (!r->path || !r->name)
+        rf_out_of_memory("naming a run");
     if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode)) {
         *err = rf_printf("%s: expected a run folder (results/<run>/)", path);
         m_free_run(r);
@@ -984,7 +975,9 @@ static bool has_record(const char *dir, const char *name)
     struct stat st;
     for (size_t i = 0; i < sizeof marks / sizeof marks[0]; i++) {
         char *p = rf_printf("%s/%s/%s", dir, name, marks[i]);
-        bool there = p && stat(p, &st) == 0;
+        if (!p)
+            rf_out_of_memory("listing the runs");
+        bool there = stat(p, &st) == 0;
         free(p);
         if (there)
             return true;
@@ -995,27 +988,18 @@ static bool has_record(const char *dir, const char *name)
 typedef struct name_list {
     char **v;
     long n, cap;
-    bool full; /* out of memory: what was listed is kept */
 } name_list;
 
 static void add_name(name_list *l, char *name)
 {
-    if (!name || l->full) {
-        free(name);
-        l->full = true;
-        return;
-    }
-    if (l->n == l->cap) {
+    if (name && l->n == l->cap) {
         long cap = l->cap ? 2 * l->cap : 64;
         char **g = realloc(l->v, (size_t)cap * sizeof *g);
-        if (!g) {
-            free(name);
-            l->full = true;
-            return;
-        }
-        l->v = g;
-        l->cap = cap;
+        l->v = g ? g : l->v;
+        l->cap = g ? cap : l->cap;
     }
+    if (!name || l->n == l->cap)
+        rf_out_of_memory("listing the runs");
     l->v[l->n++] = name;
 }
 
@@ -1023,7 +1007,9 @@ static void add_name(name_list *l, char *name)
 static int list_below(const char *root, const char *sub, int depth, name_list *l)
 {
     char *here = *sub ? rf_join(root, sub) : rf_printf("%s", root);
-    DIR *d = here ? opendir(here) : NULL;
+    if (!here)
+        rf_out_of_memory("listing the runs");
+    DIR *d = opendir(here);
     if (!d) {
         free(here);
         return -1;
@@ -1032,14 +1018,16 @@ static int list_below(const char *root, const char *sub, int depth, name_list *l
         if (e->d_name[0] == '.')
             continue;
         char *name = *sub ? rf_printf("%s/%s", sub, e->d_name) : rf_printf("%s", e->d_name);
-        struct stat st;
         char *path = name ? rf_join(root, name) : NULL;
-        bool folder = path && lstat(path, &st) == 0 && S_ISDIR(st.st_mode);
+        if (!path)
+            rf_out_of_memory("listing the runs");
+        struct stat st;
+        bool folder = lstat(path, &st) == 0 && S_ISDIR(st.st_mode);
         free(path);
-        if (name && has_record(root, name))
+        if (has_record(root, name))
             add_name(l, name);
         else {
-            if (name && folder && depth > 0)
+            if (folder && depth > 0)
                 list_below(root, name, depth - 1, l);
             free(name);
         }

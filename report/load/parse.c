@@ -12,6 +12,9 @@ int ld_parse_checked(const char *name, const char *buf, size_t len, int want, js
 {
     json_error_t je;
     json_t *j = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &je);
+    /* jansson leaves the error empty when it cannot start its lexer: out of memory too */
+    if (!j && (json_error_code(&je) == json_error_out_of_memory || !je.text[0]))
+        rf_out_of_memory("parsing a record");
     if (!j) {
         *err = rf_printf("%s: line %d, column %d: expected valid JSON (%s)", name, je.line, je.column, je.text);
         return -1;
@@ -40,7 +43,9 @@ int ld_parse_checked(const char *name, const char *buf, size_t len, int want, js
     char *why = NULL;
     if (v_check(j, r, json_integer_value(sv), &why) != 0 ||
         (r == HF_ROOT_BENCH && v_bench_processes(j, json_integer_value(sv), &why) != 0)) {
-        *err = rf_printf("%s: %s", name, why ? why : "out of memory");
+        if (!why)
+            rf_out_of_memory("checking a record");
+        *err = rf_printf("%s: %s", name, why);
         free(why);
         json_decref(j);
         return -1;

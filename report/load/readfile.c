@@ -11,6 +11,15 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "exitcodes.h"
+
+void rf_out_of_memory(const char *doing)
+{
+    fprintf(stderr, "%s: out of memory %s: free some memory (or give it fewer runs) and run it again\n",
+            program_invocation_short_name, doing);
+    exit(HA_EXIT_NO_MEMORY);
+}
+
 int (*rf_vasprintf)(char **strp, const char *fmt, va_list ap) = vasprintf;
 
 char *rf_vprintf(const char *fmt, va_list ap)
@@ -74,10 +83,8 @@ static int inflate_all(const char *path, const unsigned char *in, size_t inlen, 
         got = cap - z.avail_out;
     }
     inflateEnd(&z);
-    if (!buf) {
-        *err = rf_printf("%s: out of memory inflating it", path);
-        return -1;
-    }
+    if (!buf)
+        rf_out_of_memory("inflating a record");
     if (got > max) {
         free(buf);
         *err = rf_printf("%s: inflates to more than %zu MiB: expected a record of at most that", path, max >> 20);
@@ -129,7 +136,9 @@ int rf_read(const char *path, size_t max, bool gz, char **bufp, size_t *lenp, ch
         got += (size_t)r;
     }
     close(fd);
-    if (!buf || got != (size_t)st.st_size) {
+    if (!buf)
+        rf_out_of_memory("reading a record");
+    if (got != (size_t)st.st_size) {
         free(buf);
         *err = rf_printf("%s: cannot be read whole", path);
         return -1;
@@ -151,12 +160,8 @@ int rf_read_either(const char *dir, const char *name, size_t max, char **buf, si
     *found = false;
     *which = NULL;
     char *plain = rf_join(dir, name), *gz = rf_printf("%s/%s.gz", dir, name);
-    if (!plain || !gz) {
-        free(plain);
-        free(gz);
-        *err = rf_printf("out of memory");
-        return -1;
-    }
+    if (!plain || !gz)
+        rf_out_of_memory("naming a record");
     struct stat st, st2;
     int rc = 0;
     if (lstat(plain, &st) == 0 && lstat(gz, &st2) == 0) {

@@ -19,6 +19,11 @@ int rf_read(const char *path, size_t max, bool gz, char **buf, size_t *len, char
 int rf_read_either(const char *dir, const char *name, size_t max, char **buf, size_t *len, bool *found,
                    char **which, char **err);
 
+/* Out of memory reading or holding records: a run dropped or a field left
+ * empty would be judged as if whole, so the tool stops here, with one line
+ * naming what it was doing, and HA_EXIT_NO_MEMORY. */
+_Noreturn void rf_out_of_memory(const char *doing);
+
 /* dir/name joined, malloc'd (NULL when out of memory). */
 char *rf_join(const char *dir, const char *name);
 

@@ -217,10 +217,8 @@ int v_check(const json_t *root, int root_field, long long version, char **err)
         return -1;
     }
     for (int c = 1; c < HF_COUNT; c++)
-        if ((ha_fields[c].types & (T_OBJ | T_ARR)) && !members[c]) {
-            *err = rf_printf("out of memory checking the record");
-            return -1;
-        }
+        if ((ha_fields[c].types & (T_OBJ | T_ARR)) && !members[c])
+            rf_out_of_memory("checking a record");
     return object(&v, root, root_field);
 }
 
@@ -242,10 +240,8 @@ int v_bench_processes(const json_t *root, long long version, char **err)
     long long most = (long long)ha_fields[HF_RBP_PROCESS].max;
     bool *listed = calloc((size_t)most + 1, sizeof *listed), *seen = calloc((size_t)most + 1, sizeof *seen);
     int rc = -1;
-    if (!listed || !seen) {
-        *err = rf_printf("out of memory checking the record");
-        goto done;
-    }
+    if (!listed || !seen)
+        rf_out_of_memory("checking a record");
     json_array_foreach(list, i, e) {
         long long p = proc_id(e, HF_PROC_INDEX);
         if (p < 1 || p > most || listed[p]) {

@@ -55,20 +55,16 @@ static regress_cfg cfg;
 static void *grow(void *p, size_t n, size_t size)
 {
     void *q = realloc(p, (n + 1) * size);
-    if (!q) {
-        fprintf(stderr, "changes: out of memory\n");
-        exit(HA_EXIT_USAGE);
-    }
+    if (!q)
+        rf_out_of_memory("listing the series");
     return q;
 }
 
 static char *dupe(const char *s)
 {
     char *d = strdup(s ? s : "");
-    if (!d) {
-        fprintf(stderr, "changes: out of memory\n");
-        exit(HA_EXIT_USAGE);
-    }
+    if (!d)
+        rf_out_of_memory("listing the series");
     return d;
 }
 
@@ -100,10 +96,8 @@ static void pool_row(crun *u, const char *what, const m_tput *t, double frac)
     if (!(frac > 0))
         return;
     char *name = rf_printf("pool %s / %.0f bytes / %s", what, t->bytes, t->mode ? t->mode : "?");
-    if (!name) {
-        fprintf(stderr, "changes: out of memory\n");
-        exit(HA_EXIT_USAGE);
-    }
+    if (!name)
+        rf_out_of_memory("naming a pool row");
     size_t id = row_id(name, true);
     free(name);
     u->y[id] = log(frac);
@@ -168,10 +162,8 @@ static void summarise(crun *u, const m_run *r, const char *dir)
             continue;
         /* whole, never cut: two long names cut alike would join two rows' series */
         char *name = regress_row_name(row);
-        if (!name) {
-            fprintf(stderr, "changes: out of memory\n");
-            exit(HA_EXIT_USAGE);
-        }
+        if (!name)
+            rf_out_of_memory("naming a row");
         size_t id = row_id(name, false);
         free(name);
         /* records before per-process values (schema 1): the run's median is its value */
@@ -264,10 +256,8 @@ static size_t row_changes(const crun *c, size_t from, size_t to, size_t row, fou
     size_t n = 0, *idx = malloc((to - from + 1) * sizeof *idx);
     double *y = malloc((to - from + 1) * sizeof *y);
     ha_cp *cps = malloc((to - from + 1) * sizeof *cps);
-    if (!idx || !y || !cps) {
-        fprintf(stderr, "changes: out of memory\n");
-        exit(HA_EXIT_USAGE);
-    }
+    if (!idx || !y || !cps)
+        rf_out_of_memory("finding change points");
     for (size_t i = from; i < to; i++)
         if (isfinite(c[i].y[row])) {
             idx[n] = i;
@@ -475,7 +465,9 @@ static size_t read_runs(const char *dir, char **names, long n)
     for (long i = 0; i < n; i++) {
         char *p = rf_join(dir, names[i]), *e = NULL;
         m_run r;
-        if (!p || m_load_run(&r, p, 0, &e) != 0) {
+        if (!p)
+            rf_out_of_memory("naming a run");
+        if (m_load_run(&r, p, 0, &e) != 0) {
             /* the loader's message starts with the path; the folder's name is said already */
             const char *why = e ? e : "out of memory";
             if (p && !strncmp(why, p, strlen(p)) && !strncmp(why + strlen(p), ": ", 2))

@@ -259,11 +259,8 @@ static int ab_session(const char *dir, out *mdo, out *jso, out *juo)
         m_free_run(&r);
         return HA_EXIT_USAGE;
     }
-    if (abjudge(&r, &found, &t) != 0) {
-        fprintf(stderr, "compare: out of memory judging %s\n", dir);
-        m_free_run(&r);
-        return HA_EXIT_USAGE;
-    }
+    if (abjudge(&r, &found, &t) != 0)
+        rf_out_of_memory("judging the session");
     regress_side_b(&cfg, &r, &found);
     int rc2 = emit(mdo, jso, juo, &r, r.side_b ? r.side_b : &r);
     m_free_run(&r);

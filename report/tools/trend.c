@@ -34,10 +34,8 @@ static size_t nskipped;
 static void *more(void *p, size_t n, size_t size)
 {
     void *q = realloc(p, (n + 1) * size);
-    if (!q) {
-        fprintf(stderr, "trend: out of memory\n");
-        exit(HA_EXIT_USAGE);
-    }
+    if (!q)
+        rf_out_of_memory("listing the runs");
     return q;
 }
 

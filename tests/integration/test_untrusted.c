@@ -770,6 +770,37 @@ static void every_shape_of_a_long_record_is_read_in_linear_memory(void **s)
     }
 }
 
+/* Out of memory (a virtual-memory limit swept from too small to start to
+ * enough), a report tool either answers as it does unbounded, word for
+ * word, or stops with one line and status 8: never a run skipped as "not
+ * valid JSON" and a series judged without it (it exited 0 so before). */
+static void out_of_memory_is_said_never_judged_around(void **s)
+{
+    (void)s;
+    if (strstr(build, "asan"))
+        it_skip("a sanitizer build reserves more address space than any limit here leaves: the plain pass runs this");
+    const char *cmds[] = {"changes results/aa-calibration", "compare results/2026-12-03T014124Z-vm-cuda-dev0 "
+                          "results/2026-12-04T212129Z-vm-cuda-dev0"};
+    for (size_t c = 0; c < sizeof cmds / sizeof *cmds; c++) {
+        int want = it_sh("(%s/bin/%s > %s/oom-full.md)", build, cmds[c], tmp), stopped = 0;
+        for (int kib = 4000; kib <= 40000; kib += 2000) {
+            int rc = it_sh("(ulimit -v %d && %s/bin/%s > %s/oom.md)", kib, build, cmds[c], tmp);
+            if (rc == 127)
+                continue; /* too little to map the libraries: the tool never started */
+            if (rc == 8 && strstr(it_out, "out of memory") && !strchr(strchr(it_out, '\n') + 1, '\n')) {
+                stopped++;
+                continue;
+            }
+            if (rc != want || it_sh("cmp -s %s/oom.md %s/oom-full.md", tmp, tmp) != 0)
+                fail_msg("%s under %d KiB: status %d (unbounded %d), its answer not the unbounded one:\n%s", cmds[c],
+                         kib, rc, want, it_out);
+        }
+        if (!stopped)
+            printf("note: no limit from 4000 to 40000 KiB stopped '%s' here\n", cmds[c]);
+    }
+}
+
+
 static void pool_settings_are_refused_when_not_understood(void **s)
 {
     (void)s;
@@ -804,6 +835,7 @@ int main(void)
         cmocka_unit_test(compare_json_is_utf8_whatever_the_folder_name),
         cmocka_unit_test(hidden_characters_reach_no_output_and_no_terminal),
         cmocka_unit_test(small_ones),
+        cmocka_unit_test(out_of_memory_is_said_never_judged_around),
         cmocka_unit_test(a_pr_comment_cannot_mention_or_link),
         cmocka_unit_test(a_run_that_is_not_understood_is_skipped_by_series_and_trend),
         cmocka_unit_test(a_linked_or_unsealed_file_is_quoted_nowhere),
