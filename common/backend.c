@@ -15,18 +15,22 @@ const ha_backend_ops *ha_backend_find(const char *name)
     return NULL;
 }
 
+const char *ha_backend_names(char *buf, size_t n)
+{
+    size_t at = (size_t)snprintf(buf, n, "auto");
+    for (int i = 0; ha_all_backends[i] && at < n; i++)
+        at += (size_t)snprintf(buf + at, n - at, "%s%s", ha_all_backends[i + 1] ? ", " : " or ",
+                               ha_all_backends[i]->name);
+    return buf;
+}
+
 static int open_one(const ha_backend_ops *ops, int device, ha_backend *be, char *why, size_t n)
 {
     memset(be, 0, sizeof *be);
     be->ops = ops;
     be->device = device;
     if (!ops->compiled) {
-        /* what to do, not only what is missing */
-        snprintf(why, n, "%s backend %s: %s", ops->name, ops->build_note,
-                 !strcmp(ops->name, "hip") ? "install the HIP headers (ROCm, or Debian's libamdhip64-dev), or set "
-                                             "ROCM_PATH to them, then run 'make probes' again"
-                                           : "install the CUDA toolkit's headers, or set CUDA_PATH to them, then run "
-                                             "'make probes' again");
+        snprintf(why, n, "%s backend %s", ops->name, ops->build_note); /* it says what to do */
         return HA_EXIT_NO_RUNTIME;
     }
     return ops->open(be, device, why, n);
@@ -46,7 +50,8 @@ int ha_backend_open_ex(const char *want, int device, bool require_gpu, ha_backen
     if (strcmp(want, "auto") != 0) {
         const ha_backend_ops *ops = ha_backend_find(want);
         if (!ops) {
-            snprintf(msg, msglen, "unknown backend '%s' (auto, hip, cuda, sim)", want);
+            char names[64];
+            snprintf(msg, msglen, "unknown backend '%s' (%s)", want, ha_backend_names(names, sizeof names));
             return HA_EXIT_USAGE;
         }
         if (require_gpu && ops->simulated) {

@@ -17,6 +17,8 @@ extern const ha_backend_ops ha_backend_sim;
 
 /* hip, cuda, sim: the order auto tries them in. NULL-terminated. */
 extern const ha_backend_ops *const ha_all_backends[];
+/* "auto, hip, cuda or sim": what --backend takes, from ha_all_backends (n of 64 holds it). */
+const char *ha_backend_names(char *buf, size_t n);
 
 const ha_backend_ops *ha_backend_find(const char *name);
 

@@ -732,7 +732,8 @@ const ha_backend_ops ha_backend_cuda = {
 const ha_backend_ops ha_backend_cuda = {
     .name = "cuda",
     .desc = "CUDA driver API (libcuda.so.1)",
-    .build_note = "compiled out: no cuda.h under CUDA_PATH at build time",
+    .build_note = "compiled out: no cuda.h under CUDA_PATH at build time: install the CUDA toolkit's headers, or set "
+                  "CUDA_PATH to them, then run 'make probes' again",
     .header_label = "no cuda.h",
     .compiled = false,
 };

@@ -885,7 +885,8 @@ const ha_backend_ops ha_backend_hip = {
 const ha_backend_ops ha_backend_hip = {
     .name = "hip",
     .desc = "HIP runtime (libamdhip64.so)",
-    .build_note = "compiled out: no hip/hip_runtime_api.h under ROCM_PATH at build time",
+    .build_note = "compiled out: no hip/hip_runtime_api.h under ROCM_PATH at build time: install the HIP headers (ROCm, "
+                  "or Debian's libamdhip64-dev), or set ROCM_PATH to them, then run 'make probes' again",
     .header_label = "no HIP headers",
     .compiled = false,
 };

@@ -29,6 +29,11 @@ enum {
 #define T_TYPES (T_STR | T_INT | T_NUM | T_BOOL | T_OBJ | T_ARR | T_NULL)
 
 /* The schema version this build writes; readers take 1 to this. */
+/* The backend names a record may hold: those ha_all_backends (backend.c)
+ * lists, spelled here for the schema, which the report side reads without
+ * the backends (test_backendkit holds the two equal). */
+#define HA_BACKEND_VALUES "hip|cuda|sim"
+
 #define HA_SCHEMA_VERSION 4
 /* From this version on a record holds measurements and metadata alone:
  * whatever is derived from them (F_DERIVED) is derived once, on read. */

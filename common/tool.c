@@ -33,7 +33,7 @@ static int known_backend(const char *v, char *why, size_t n)
 {
     if (!strcmp(v, "auto") || ha_backend_find(v))
         return 0;
-    snprintf(why, n, "auto, hip, cuda or sim");
+    ha_backend_names(why, n);
     return -1;
 }
 

@@ -15,6 +15,7 @@
 #include "backend.h"
 #include "backendkit.h"
 #include "exitcodes.h"
+#include "fields.h"
 
 static const ha_runtime_words words = {"cuda", "libcuda.so.1", "the NVIDIA driver's library; reinstall the driver",
                                        "the driver", "no device"};
@@ -78,12 +79,26 @@ static void a_kind_accounts_for_itself(void **s)
     assert_int_equal(a.size, 4096);
 }
 
+/* The names the schema allows are the backends there are, in their order,
+ * and --backend's list says the same. */
+static void the_schema_names_every_backend(void **s)
+{
+    (void)s;
+    char joined[64] = "", names[64];
+    for (int i = 0; ha_all_backends[i]; i++)
+        snprintf(joined + strlen(joined), sizeof joined - strlen(joined), "%s%s", i ? "|" : "",
+                 ha_all_backends[i]->name);
+    assert_string_equal(joined, HA_BACKEND_VALUES);
+    assert_string_equal(ha_backend_names(names, sizeof names), "auto, hip, cuda or sim");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(entries_are_bound_and_what_is_wrong_is_named),
         cmocka_unit_test(the_device_count_is_checked),
         cmocka_unit_test(a_kind_accounts_for_itself),
+        cmocka_unit_test(the_schema_names_every_backend),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
