@@ -14,6 +14,7 @@
 #include "cpupick.h"
 #include "cpustate.h"
 #include "discriminate.h"
+#include "families.h"
 #include "measure.h"
 #include "pathdefs.h"
 #include "procrun.h"
@@ -106,7 +107,7 @@ static inline bench_procs_view bench_procs_of(bench *b)
 typedef struct headline {
     const char *kind;            /* the fast path's kind; NULL: no readable kind */
     const bench_row *fast, *cold, *slow, *fault;
-    const bench_row *slows[3];   /* copy_pageable, copy_pinned, copy_async from the slow kind */
+    const bench_row *slows[HA_HEADLINE_NCOPIES]; /* the runtime copies of the fast kind (families.h) */
     struct { const char *q; const bench_row *h, *d; } hard[HA_MAX_QUERIES];
     size_t nhard;
 } headline;

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "bench.h"
+#include "families.h"
 
 const bench_row *bench_find_row(const bench *b, const char *path, const char *kind, const char *cand, int rep)
 {
@@ -25,21 +26,20 @@ headline bench_find_headline(const bench *b)
     if (b->headline < 0)
         return h;
     h.kind = b->d.kinds[b->headline]->name;
-    h.fast = bench_find_row(b, "fast", h.kind, NULL, 1);
-    h.cold = bench_find_row(b, "fast_cold", h.kind, NULL, 1);
-    h.slow = bench_find_row(b, "copy_pageable", h.kind, NULL, 1);
-    const char *slows[] = {"copy_pageable", "copy_pinned", "copy_async"};
-    for (int i = 0; i < 3; i++)
-        h.slows[i] = bench_find_row(b, slows[i], h.slow ? h.slow->kind : h.kind, NULL, 1);
+    h.fast = bench_find_row(b, ha_headline.fast, h.kind, NULL, 1);
+    h.cold = bench_find_row(b, ha_headline.cold, h.kind, NULL, 1);
+    for (int i = 0; i < HA_HEADLINE_NCOPIES; i++)
+        h.slows[i] = bench_find_row(b, ha_headline.copies[i], h.kind, NULL, 1);
+    h.slow = h.slows[0];
     for (size_t qi = 0; qi < b->ngood && h.fast; qi++) {
-        const bench_row *hr = bench_find_row(b, "hardened", h.kind, b->good[qi]->name, 1);
+        const bench_row *hr = bench_find_row(b, ha_headline.hardened, h.kind, b->good[qi]->name, 1);
         if (!hr)
             continue;
         h.hard[h.nhard].q = b->good[qi]->name;
         h.hard[h.nhard].h = hr;
-        h.hard[h.nhard++].d = bench_find_row(b, "disc", h.kind, b->good[qi]->name, 1);
+        h.hard[h.nhard++].d = bench_find_row(b, ha_headline.alone, h.kind, b->good[qi]->name, 1);
     }
-    h.fault = bench_find_row(b, "fault_fallback", NULL, NULL, 1);
+    h.fault = bench_find_row(b, ha_headline.fault, NULL, NULL, 1);
     return h;
 }
 

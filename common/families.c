@@ -11,6 +11,9 @@ const ha_family ha_families[HA_NFAMILIES] = {
 #undef FAMILY
 };
 
+const ha_headline_rule ha_headline = {"fast", "fast_cold", {"copy_pageable", "copy_pinned", "copy_async"},
+                                      "hardened", "disc", "fault_fallback"};
+
 #define NAMES_INSTRUMENT(NAME)
 #define NAMES_PATH(NAME) #NAME ", "
 const char ha_family_path_names[] =

@@ -38,6 +38,18 @@ extern const char ha_family_path_names[];
 
 extern const ha_family ha_families[HA_NFAMILIES];
 
+/* The headline, by the rows' paths: the fast path read (on the kind the
+ * bench chose), its cold read, the runtime's copies of the same
+ * allocation (the first is the slow path the ratio is set against), each
+ * hardened path with its discriminator alone, and the contained fault's
+ * fallback. The bench finds them so as it measures (bench/headline.c), the
+ * report as it reads (report/derive/derive.c). */
+#define HA_HEADLINE_NCOPIES 3
+typedef struct ha_headline_rule {
+    const char *fast, *cold, *copies[HA_HEADLINE_NCOPIES], *hardened, *alone, *fault;
+} ha_headline_rule;
+extern const ha_headline_rule ha_headline;
+
 /* The family of that name, or NULL. */
 const ha_family *ha_family_find(const char *name);
 

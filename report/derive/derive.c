@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fields.h"
 #include "goals.h"
 #include "derive.h"
 #include "procstats.h"
@@ -120,23 +121,25 @@ static void bench_facts(m_run *r)
     figures(r);
     if (!b->has_headline)
         return;
-    d->fast = m_bench_row(b, "fast", b->fast_kind, NULL, 1);
-    d->cold = m_bench_row(b, "fast_cold", b->fast_kind, NULL, 1);
-    d->fault_fallback = m_bench_row(b, "fault_fallback", NULL, NULL, 1);
-    static const char *const copies[3] = {"copy_pageable", "copy_pinned", "copy_async"};
-    for (int i = 0; i < 3; i++)
-        d->copies[i] = m_bench_row(b, copies[i], *b->slow_kind ? b->slow_kind : b->fast_kind, NULL, 1);
+    d->fast = m_bench_row(b, ha_headline.fast, b->fast_kind, NULL, 1);
+    d->cold = m_bench_row(b, ha_headline.cold, b->fast_kind, NULL, 1);
+    d->fault_fallback = m_bench_row(b, ha_headline.fault, NULL, NULL, 1);
+    for (int i = 0; i < HA_HEADLINE_NCOPIES; i++)
+        d->copies[i] = m_bench_row(b, ha_headline.copies[i], *b->slow_kind ? b->slow_kind : b->fast_kind, NULL, 1);
     d->slow = *b->slow_kind ? d->copies[0] : NULL;
+    /* older records say it in their headline; later ones leave it to the row */
+    d->fast_crosses_bar = b->head.schema_version >= HA_SCHEMA_DERIVED_ON_READ ? d->fast && d->fast->comparable_to_bar
+                                                                               : b->fast_crosses_bar;
     d->hardened = m_alloc(r, (b->nrows + 1) * sizeof *d->hardened);
     d->alone = m_alloc(r, (b->nrows + 1) * sizeof *d->alone);
     if (!d->hardened || !d->alone)
         return;
     for (size_t i = 0; i < b->nrows; i++) {
         const m_row *x = &b->rows[i];
-        if (x->repeat != 1 || x->skipped || strcmp(x->path, "hardened") || strcmp(x->kind, b->fast_kind))
+        if (x->repeat != 1 || x->skipped || strcmp(x->path, ha_headline.hardened) || strcmp(x->kind, b->fast_kind))
             continue;
         d->hardened[d->nhardened] = x;
-        d->alone[d->nhardened++] = m_bench_row(b, "disc", b->fast_kind, x->candidate, 1);
+        d->alone[d->nhardened++] = m_bench_row(b, ha_headline.alone, b->fast_kind, x->candidate, 1);
     }
 }
 

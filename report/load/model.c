@@ -465,8 +465,6 @@ static void read_bench(m_run *r, const json_t *root, m_bench *b)
     read_sweep(r, ld_get(root, HF_SWEEP), b);
     split_sides(r, b);
     m_index_rows(r, b);
-    if (b->head.schema_version >= HA_SCHEMA_DERIVED_ON_READ)
-        onread_headline(b);
 }
 
 static void read_pool(m_run *r, const json_t *root, m_pool *p)

@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "families.h"
 #include "verdictname.h"
 
 /* The records a run folder may hold, in run order. */
@@ -333,7 +334,8 @@ typedef struct m_derived {
     const m_kind *fixed;      /* vmm-device+host, the fix */
     /* the headline's rows (repeat 1) */
     const m_row *fast, *cold, *fault_fallback;
-    const m_row *copies[3]; /* copy_pageable, copy_pinned, copy_async from the slow kind */
+    const m_row *copies[HA_HEADLINE_NCOPIES]; /* the runtime's copies of the slow kind (families.h) */
+    bool fast_crosses_bar;  /* the fast row reads device memory across the PCIe BAR */
     const m_row **hardened, **alone;
     size_t nhardened;
     const m_row *slow;     /* the headline's copy (copy_pageable of the slow kind) */

@@ -45,15 +45,3 @@ void onread_row(m_run *r, m_row *d)
     statistics(d);
     first_process(r, d);
 }
-
-void onread_headline(m_bench *b)
-{
-    if (!b->has_headline)
-        return;
-    const m_row *fast = m_bench_row(b, "fast", b->fast_kind, NULL, 1);
-    const m_row *slow = *b->slow_kind ? m_bench_row(b, "copy_pageable", b->slow_kind, NULL, 1) : NULL;
-    b->fast_median = fast ? fast->st.median : NAN;
-    b->slow_median = slow ? slow->st.median : NAN;
-    b->slow_over_fast = fast && slow ? slow->st.median / fast->st.median : NAN;
-    b->fast_crosses_bar = fast && fast->comparable_to_bar;
-}

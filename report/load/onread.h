@@ -17,8 +17,4 @@
  * in its processes. */
 void onread_row(m_run *r, m_row *d);
 
-/* The headline's figures, from the rows the bench named (after the rows
- * are indexed). */
-void onread_headline(m_bench *b);
-
 #endif

@@ -156,7 +156,7 @@ static void verdict_bench(FILE *f, const m_run *r)
         fprintf(f, "nothing here: no kind on this platform is host-readable |\n");
         return;
     }
-    const char *memory = b->fast_crosses_bar ? "device memory across the PCIe BAR" : "host DRAM";
+    const char *memory = d->fast_crosses_bar ? "device memory across the PCIe BAR" : "host DRAM";
     if (*b->slow_kind && strcmp(b->slow_kind, b->fast_kind))
         /* Records from before the headline compared like with like. */
         fprintf(f, "a 4 B host read of %s (%s): **%s**; the runtime copy of another allocation (%s): %s — not the "
@@ -167,7 +167,7 @@ static void verdict_bench(FILE *f, const m_run *r)
                    "**%s faster**. ",
                 md_text(b->fast_kind), memory, fmt_ns(m_fast_ns(r)), fmt_ns(m_slow_ns(r)),
                 fmt_times(m_slow_ns(r) / m_fast_ns(r)));
-    if (!b->fast_crosses_bar && d->cold)
+    if (!d->fast_crosses_bar && d->cold)
         fprintf(f, "Through a warm cache; with the line flushed first: %s.", fmt_ns(m_row_figure(r, d->cold)->ns));
     fprintf(f, " |\n| The hardened fast path (a query, then the read) | ");
     const m_row *best = NULL;

@@ -103,7 +103,7 @@ static int paths_plot(const m_run *r, const char *tmp)
             continue;
         /* the row's figure, as the tables show it (rowest.h) */
         const m_figure *g = m_row_figure(r, x);
-        if (slow && !strcmp(x->path, "copy_pageable"))
+        if (x == r->d.copies[0]) /* the headline's slow path */
             copy = g->ns;
         char *label = rf_printf("%s%s%s", x->path, *x->candidate ? " " : "", x->candidate);
         gp_data_str(f, label ? label : x->path);
