@@ -151,162 +151,215 @@ static void pattern(unsigned char *p, size_t n, unsigned seed)
         p[i] = (unsigned char)(i * 131 + seed * 7 + (i >> 12));
 }
 
-static void run_mode(const mode *m)
+/* One mode's pool, its two tagged allocations and what the device must
+ * hold in them (the checks below compare against the patterns). */
+typedef struct trial {
+    const mode *m;
+    refpool_config cfg;
+    refpool *p;
+    size_t g; /* the pool's granularity */
+    void *w, *k;
+    unsigned char *wpat, *kpat;
+    size_t wsize, ksize;
+} trial;
+
+static const char *const offload_weights[] = {"weights"};
+static const char *const offload_both[] = {"weights", "kv_cache"};
+
+/* A pool of two granules per chunk, so the allocations span several
+ * handles (a first pool tells the granularity). */
+static bool open_pool(trial *t)
 {
     const ha_backend *be = &G.t.be;
-    refpool_config cfg = refpool_default_config(be);
-    cfg.backing = m->backing;
-    cfg.host_access = m->fix;
+    t->cfg = refpool_default_config(be);
+    t->cfg.backing = t->m->backing;
+    t->cfg.host_access = t->m->fix;
     /* Test only: a pool that keeps its ranges reserved on sleep, which on
      * ROCm (and the model) keeps the VRAM taken: the check must fail it. */
     const char *keep = getenv("HOSTACCESS_TEST_POOL_KEEPS_RANGES");
     if (keep && !strcmp(keep, "1"))
-        cfg.re_reserve = false;
+        t->cfg.re_reserve = false;
     char why[300] = "";
-    refpool *p = NULL;
-    int rc = refpool_create(be, &cfg, &p, why, sizeof why);
-    if (rc == REFPOOL_E_UNSUPPORTED) {
-        add("create_pool", m->name, CK_UNSUPPORTED, "%s", why);
-        return;
+    int rc = refpool_create(be, &t->cfg, &t->p, why, sizeof why);
+    if (rc == 0) {
+        t->g = refpool_granularity(t->p);
+        refpool_destroy(t->p);
+        t->cfg.chunk_size = 2 * t->g;
+        rc = refpool_create(be, &t->cfg, &t->p, why, sizeof why);
     }
     if (rc) {
-        add("create_pool", m->name, CK_FAIL, "%s: %s", refpool_strerror(rc), why);
-        return;
+        t->p = NULL;
+        add("create_pool", t->m->name, rc == REFPOOL_E_UNSUPPORTED ? CK_UNSUPPORTED : CK_FAIL, "%s%s%s",
+            rc == REFPOOL_E_UNSUPPORTED ? "" : refpool_strerror(rc), rc == REFPOOL_E_UNSUPPORTED ? "" : ": ", why);
+        return false;
     }
-    size_t g = refpool_granularity(p);
-    refpool_destroy(p);
-    /* Two granules per chunk, so the test allocations span several handles. */
-    cfg.chunk_size = 2 * g;
-    rc = refpool_create(be, &cfg, &p, why, sizeof why);
-    if (rc) {
-        add("create_pool", m->name, CK_FAIL, "%s: %s", refpool_strerror(rc), why);
-        return;
-    }
-    add("create_pool", m->name, CK_PASS, "granularity %zu, chunk %zu, host access %s, %s backing", g,
-        cfg.chunk_size, m->fix ? "granted" : "not granted", ha_loc_name(m->backing));
+    add("create_pool", t->m->name, CK_PASS, "granularity %zu, chunk %zu, host access %s, %s backing", t->g,
+        t->cfg.chunk_size, t->m->fix ? "granted" : "not granted", ha_loc_name(t->m->backing));
+    return true;
+}
 
-    size_t wsize = 3 * g + 123, ksize = 2 * g;
-    void *w = NULL, *k = NULL;
-    if ((rc = refpool_alloc(p, wsize, "weights", &w)) || (rc = refpool_alloc(p, ksize, "kv_cache", &k))) {
-        add("alloc", m->name, CK_FAIL, "%s: %s", refpool_strerror(rc), refpool_last_error(p));
-        refpool_destroy(p);
-        return;
+/* weights and kv_cache allocated and written, the scalar read once. */
+static bool fill(trial *t)
+{
+    const ha_backend *be = &G.t.be;
+    t->wsize = 3 * t->g + 123;
+    t->ksize = 2 * t->g;
+    int rc;
+    if ((rc = refpool_alloc(t->p, t->wsize, "weights", &t->w)) || (rc = refpool_alloc(t->p, t->ksize, "kv_cache", &t->k))) {
+        add("alloc", t->m->name, CK_FAIL, "%s: %s", refpool_strerror(rc), refpool_last_error(t->p));
+        return false;
     }
-    unsigned char *wpat = malloc(wsize), *kpat = malloc(ksize);
-    pattern(wpat, wsize, 1);
-    pattern(kpat, ksize, 2);
-    be->ops->copy_h2d(be, w, wpat, wsize);
-    be->ops->copy_h2d(be, k, kpat, ksize);
+    t->wpat = malloc(t->wsize);
+    t->kpat = malloc(t->ksize);
+    if (!t->wpat || !t->kpat) {
+        add("alloc", t->m->name, CK_FAIL, "out of host memory for the patterns the device must hold");
+        return false;
+    }
+    pattern(t->wpat, t->wsize, 1);
+    pattern(t->kpat, t->ksize, 2);
+    int st = be->ops->copy_h2d(be, t->w, t->wpat, t->wsize);
+    st = st ? st : be->ops->copy_h2d(be, t->k, t->kpat, t->ksize);
+    if (st) {
+        add("alloc", t->m->name, CK_FAIL, "the patterns could not be written: %s", ha_status_name(be, st));
+        return false;
+    }
     /* The scalar sits in the second chunk, past a handle boundary. */
-    fast_path_read("fast_path_read_before_sleep", m, w, cfg.chunk_size + 4, 0x5ca1ab1e);
-    pattern(wpat, wsize, 1);
-    uint32_t scalar = 0x5ca1ab1e;
-    memcpy(wpat + cfg.chunk_size + 4, &scalar, 4);
+    fast_path_read("fast_path_read_before_sleep", t->m, t->w, t->cfg.chunk_size + 4, 0x5ca1ab1e);
+    memcpy(t->wpat + t->cfg.chunk_size + 4, &(uint32_t){0x5ca1ab1e}, 4);
+    return true;
+}
 
-    size_t mapped = refpool_mapped_bytes(p);
-    size_t before = free_bytes();
-    const char *offload[] = {"weights"};
-    rc = refpool_sleep(p, offload, 1);
+static void check_sleep_frees(trial *t)
+{
+    size_t mapped = refpool_mapped_bytes(t->p), before = free_bytes();
+    int rc = refpool_sleep(t->p, offload_weights, 1);
     size_t asleep = free_bytes();
     if (rc) {
-        add("sleep", m->name, CK_FAIL, "%s: %s", refpool_strerror(rc), refpool_last_error(p));
-    } else if (m->backing != HA_LOC_DEVICE) {
-        add("vram_freed_on_sleep", m->name, CK_UNSUPPORTED,
-            "host-backed memory holds no device memory to free");
+        add("sleep", t->m->name, CK_FAIL, "%s: %s", refpool_strerror(rc), refpool_last_error(t->p));
+    } else if (t->m->backing != HA_LOC_DEVICE) {
+        add("vram_freed_on_sleep", t->m->name, CK_UNSUPPORTED, "host-backed memory holds no device memory to free");
     } else {
         double delta = (double)asleep - (double)before;
         char rose[32], pool_b[32];
         ha_bytes_text(delta, rose, sizeof rose);
         ha_bytes_text((double)mapped, pool_b, sizeof pool_b);
-        add("vram_freed_on_sleep", m->name, ha_pool_freed_enough(delta, (double)mapped) ? CK_PASS : CK_FAIL,
+        add("vram_freed_on_sleep", t->m->name, ha_pool_freed_enough(delta, (double)mapped) ? CK_PASS : CK_FAIL,
             "free device memory rose by %s for a pool of %s mapped (%.1f%%; need >= %.0f%%)",
-            delta < 0 ? "a negative amount" : rose, pool_b, 100.0 * delta / (double)mapped, 100 * HA_POOL_FREED_FRACTION);
+            delta < 0 ? "a negative amount" : rose, pool_b, 100.0 * delta / (double)mapped,
+            100 * HA_POOL_FREED_FRACTION);
     }
-    rc = refpool_wake(p, NULL, 0);
-    if (rc) {
-        add("wake", m->name, CK_FAIL, "%s: %s", refpool_strerror(rc), refpool_last_error(p));
-    } else {
-        add("offloaded_tag_kept", m->name, same_bytes(w, wpat, wsize) ? CK_PASS : CK_FAIL,
-            "'weights' (%zu bytes, offloaded) after wake %s", wsize,
-            same_bytes(w, wpat, wsize) ? "matches byte for byte" : "DIFFERS");
-        fast_path_read("fast_path_read_after_wake", m, w, cfg.chunk_size + 8, 0x0ddba11u);
-        memcpy(wpat + cfg.chunk_size + 8, &(uint32_t){0x0ddba11u}, 4);
-    }
+}
 
-    /* Cycles: free memory, awake, must come back to the same level. */
+static void check_wake(trial *t)
+{
+    int rc = refpool_wake(t->p, NULL, 0);
+    if (rc) {
+        add("wake", t->m->name, CK_FAIL, "%s: %s", refpool_strerror(rc), refpool_last_error(t->p));
+        return;
+    }
+    bool same = same_bytes(t->w, t->wpat, t->wsize);
+    add("offloaded_tag_kept", t->m->name, same ? CK_PASS : CK_FAIL, "'weights' (%zu bytes, offloaded) after wake %s",
+        t->wsize, same ? "matches byte for byte" : "DIFFERS");
+    fast_path_read("fast_path_read_after_wake", t->m, t->w, t->cfg.chunk_size + 8, 0x0ddba11u);
+    memcpy(t->wpat + t->cfg.chunk_size + 8, &(uint32_t){0x0ddba11u}, 4);
+}
+
+/* Cycles: free memory, awake, must come back to the same level. */
+static void check_cycles(trial *t)
+{
     size_t ref = free_bytes(), worst = 0;
     long done = 0;
+    int rc = REFPOOL_OK;
     for (; done < G.cycles; done++) {
-        if ((rc = refpool_sleep(p, offload, 1)) || (rc = refpool_wake(p, NULL, 0)))
+        if ((rc = refpool_sleep(t->p, offload_weights, 1)) || (rc = refpool_wake(t->p, NULL, 0)))
             break;
         size_t now = free_bytes();
         size_t d = now > ref ? now - ref : ref - now;
         worst = d > worst ? d : worst;
     }
-    bool kept = rc == REFPOOL_OK && same_bytes(w, wpat, wsize);
-    add("cycles_no_drift", m->name, rc == REFPOOL_OK && worst <= g && kept ? CK_PASS : CK_FAIL,
+    bool kept = rc == REFPOOL_OK && same_bytes(t->w, t->wpat, t->wsize);
+    add("cycles_no_drift", t->m->name, rc == REFPOOL_OK && worst <= t->g && kept ? CK_PASS : CK_FAIL,
         "%ld of %ld sleep/wake cycles; largest free-memory change %zu bytes (allowed %zu); "
-        "offloaded bytes %s%s%s", done, G.cycles, worst, g, kept ? "intact" : "NOT intact",
-        rc ? "; stopped: " : "", rc ? refpool_last_error(p) : "");
+        "offloaded bytes %s%s%s", done, G.cycles, worst, t->g, kept ? "intact" : "NOT intact",
+        rc ? "; stopped: " : "", rc ? refpool_last_error(t->p) : "");
+}
 
-    /* A wake that fails midway leaves the pool asleep, leaks nothing, and a
-     * later wake works. */
+/* A wake that fails midway leaves the pool asleep, leaks nothing, and a
+ * later wake works. */
+static void check_wake_rollback(trial *t)
+{
     static const char *const what[] = {"create", "map"};
     for (int f = 0; f < 2; f++) {
         char name[48];
         snprintf(name, sizeof name, "wake_rollback_%s", what[f]);
-        if ((rc = refpool_sleep(p, offload, 1))) {
-            add(name, m->name, CK_FAIL, "sleep: %s", refpool_last_error(p));
+        if (refpool_sleep(t->p, offload_weights, 1)) {
+            add(name, t->m->name, CK_FAIL, "sleep: %s", refpool_last_error(t->p));
             continue;
         }
         size_t lvl = free_bytes();
-        refpool_inject_failure(p, f, 2); /* the third one: inside the second allocation */
-        int wrc = refpool_wake(p, NULL, 0);
-        size_t after = free_bytes(), handles = refpool_live_handles(p);
+        refpool_inject_failure(t->p, f, 2); /* the third one: inside the second allocation */
+        int wrc = refpool_wake(t->p, NULL, 0);
+        size_t after = free_bytes(), handles = refpool_live_handles(t->p);
         size_t leak = after > lvl ? after - lvl : lvl - after;
-        int rrc = refpool_wake(p, NULL, 0);
-        bool ok = wrc == REFPOOL_E_RUNTIME && handles == 0 && leak <= g && rrc == REFPOOL_OK &&
-                  same_bytes(w, wpat, wsize);
-        add(name, m->name, ok ? CK_PASS : CK_FAIL,
+        int rrc = refpool_wake(t->p, NULL, 0);
+        bool kept = same_bytes(t->w, t->wpat, t->wsize);
+        bool ok = wrc == REFPOOL_E_RUNTIME && handles == 0 && leak <= t->g && rrc == REFPOOL_OK && kept;
+        add(name, t->m->name, ok ? CK_PASS : CK_FAIL,
             "injected %s failure: wake gave '%s'; %zu handles left, free memory moved %zu bytes; "
             "the next wake gave '%s', offloaded bytes %s",
-            what[f], refpool_strerror(wrc), handles, leak, refpool_strerror(rrc),
-            same_bytes(w, wpat, wsize) ? "intact" : "NOT intact");
+            what[f], refpool_strerror(wrc), handles, leak, refpool_strerror(rrc), kept ? "intact" : "NOT intact");
     }
+}
 
-    /* A sleep whose copy fails midway, after a chunk was released, makes
-     * that chunk again from the backup: the pool stays awake and whole, and
-     * sleeps again with nothing leaked. Both tags offloaded: three chunk
-     * copies, the third one failing. Free memory is compared after the next
-     * cycle: where released VRAM stays held while its range is reserved
-     * (ROCm, the model), the chunk made again holds new memory until that
-     * sleep gives the range back. */
-    const char *both[] = {"weights", "kv_cache"};
-    be->ops->copy_h2d(be, k, kpat, ksize); /* the sleeps above did not keep kv_cache */
-    /* One whole cycle first: kv_cache's pinned backup is made there. */
-    int warm = refpool_sleep(p, both, 2);
+/* A sleep whose copy fails midway, after a chunk was released, makes that
+ * chunk again from the backup: the pool stays awake and whole, and sleeps
+ * again with nothing leaked. Both tags offloaded: three chunk copies, the
+ * third one failing. Free memory is compared after the next cycle: where
+ * released VRAM stays held while its range is reserved (ROCm, the model),
+ * the chunk made again holds new memory until that sleep gives the range
+ * back. */
+static void check_sleep_rollback(trial *t)
+{
+    const ha_backend *be = &G.t.be;
+    refpool *p = t->p;
+    /* the sleeps above did not keep kv_cache; one whole cycle first makes its pinned backup */
+    int warm = be->ops->copy_h2d(be, t->k, t->kpat, t->ksize) ? REFPOOL_E_RUNTIME : refpool_sleep(p, offload_both, 2);
     warm = warm ? warm : refpool_wake(p, NULL, 0);
     size_t lvl = free_bytes(), handles = refpool_live_handles(p), was_mapped = refpool_mapped_bytes(p);
     refpool_inject_failure(p, REFPOOL_INJECT_OFFLOAD, 2);
-    int src = refpool_sleep(p, both, 2);
+    int src = refpool_sleep(p, offload_both, 2);
     char said[768];
     snprintf(said, sizeof said, "%s", refpool_last_error(p));
     bool whole = refpool_live_handles(p) == handles && refpool_mapped_bytes(p) == was_mapped &&
-                 same_bytes(w, wpat, wsize) && same_bytes(k, kpat, ksize);
-    int again = refpool_sleep(p, both, 2);
+                 same_bytes(t->w, t->wpat, t->wsize) && same_bytes(t->k, t->kpat, t->ksize);
+    int again = refpool_sleep(p, offload_both, 2);
     int woke = again ? again : refpool_wake(p, NULL, 0);
     size_t after = free_bytes(), leak = after > lvl ? after - lvl : lvl - after;
-    bool kept_after = woke == REFPOOL_OK && same_bytes(w, wpat, wsize) && same_bytes(k, kpat, ksize);
-    add("sleep_rollback_copy", m->name,
-        !warm && src == REFPOOL_E_RUNTIME && whole && leak <= g && kept_after ? CK_PASS : CK_FAIL,
+    bool kept_after = woke == REFPOOL_OK && same_bytes(t->w, t->wpat, t->wsize) && same_bytes(t->k, t->kpat, t->ksize);
+    add("sleep_rollback_copy", t->m->name,
+        !warm && src == REFPOOL_E_RUNTIME && whole && leak <= t->g && kept_after ? CK_PASS : CK_FAIL,
         "%sinjected failure of the third chunk copy: sleep gave '%s' (%s); the pool %s; the next sleep and "
         "wake gave '%s', contents %s, free memory then %zu bytes from before",
         warm ? "the cycle before it failed; " : "", refpool_strerror(src), said,
         whole ? "stayed awake and whole" : "was NOT left whole", refpool_strerror(woke),
         kept_after ? "intact" : "NOT intact", leak);
-    free(wpat);
-    free(kpat);
-    refpool_destroy(p);
+}
+
+static void run_mode(const mode *m)
+{
+    trial t = {.m = m};
+    if (!open_pool(&t))
+        return;
+    if (fill(&t)) {
+        check_sleep_frees(&t);
+        check_wake(&t);
+        check_cycles(&t);
+        check_wake_rollback(&t);
+        check_sleep_rollback(&t);
+    }
+    free(t.wpat);
+    free(t.kpat);
+    refpool_destroy(t.p);
 }
 
 /* Every bad call gets its defined code, and nothing leaks (ASan watches on
@@ -357,10 +410,13 @@ static double median(const double *v, int n)
     return ha_stats_compute(v, (size_t)n, &st) == 0 ? st.median : NAN;
 }
 
-static void run_throughput(tput *tp, size_t bytes)
+/* The pool the throughput is timed on, with the host grant unless
+ * HOSTACCESS_POOL_HOST_ACCESS=0 (or the runtime refuses it on device
+ * memory: the grant only changes who may read, the copies are the same).
+ * NULL with tp->note said. */
+static refpool *throughput_pool(tput *tp)
 {
     const ha_backend *be = &G.t.be;
-    tp->bytes = bytes;
     refpool_config cfg = refpool_default_config(be);
     cfg.host_access = G.tput_fix;
     char why[300];
@@ -369,18 +425,47 @@ static void run_throughput(tput *tp, size_t bytes)
     if (!G.tput_fix)
         snprintf(tp->note, sizeof tp->note, "HOSTACCESS_POOL_HOST_ACCESS=0: timed without the host grant");
     if (refpool_create(be, &cfg, &p, why, sizeof why) == REFPOOL_E_UNSUPPORTED && G.tput_fix) {
-        /* The grant only changes who may read; the copies are the same. */
         cfg.host_access = false;
         tp->mode = "device-nofix";
         snprintf(tp->note, sizeof tp->note, "host grant refused on device memory here: measured without it");
-        if (refpool_create(be, &cfg, &p, why, sizeof why)) {
-            snprintf(tp->note, sizeof tp->note, "%s", why);
-            return;
-        }
-    } else if (!p) {
-        snprintf(tp->note, sizeof tp->note, "%s", why);
-        return;
+        if (refpool_create(be, &cfg, &p, why, sizeof why))
+            p = NULL;
     }
+    if (!p)
+        snprintf(tp->note, sizeof tp->note, "%s", why);
+    return p;
+}
+
+/* The steady cycles' medians, the first cycle beside them (it also
+ * allocates the pinned backup). */
+static void throughput_figures(tput *tp, const double *sl, const double *wk, const double *wk_now, const double *d2h,
+                               const double *h2d)
+{
+    size_t bytes = tp->bytes, n = TPUT_REPS - 1;
+    tp->ok = true;
+    tp->first_sleep_s = sl[0];
+    tp->first_wake_s = wk[0];
+    tp->sleep_gbs = gbs(bytes, median(sl + 1, n));
+    tp->wake_gbs = gbs(bytes, median(wk + 1, n));
+    tp->wake_now_gbs = gbs(bytes, median(wk_now + 1, n));
+    tp->d2h_gbs = gbs(bytes, median(d2h + 1, n));
+    tp->h2d_gbs = gbs(bytes, median(h2d + 1, n));
+    for (int i = 1; i < TPUT_REPS; i++) {
+        tp->sleep_frac[tp->nsteady] = d2h[i] / sl[i];
+        tp->wake_frac[tp->nsteady++] = h2d[i] / wk[i];
+    }
+}
+
+/* Each cycle: a sleep, the pause, the wake the goal is judged on, then a
+ * sleep and an immediate wake, then the pinned copies of the same bytes
+ * both ways (the ceiling). */
+static void run_throughput(tput *tp, size_t bytes)
+{
+    const ha_backend *be = &G.t.be;
+    tp->bytes = bytes;
+    refpool *p = throughput_pool(tp);
+    if (!p)
+        return;
     void *w = NULL, *pinned = NULL;
     int rc = refpool_alloc(p, bytes, "weights", &w);
     int st = be->ops->host_alloc_pinned(be, &pinned, bytes);
@@ -392,24 +477,19 @@ static void run_throughput(tput *tp, size_t bytes)
         refpool_destroy(p);
         return;
     }
-    enum { REPS = TPUT_REPS };
-    double sl[REPS], wk[REPS], wk_now[REPS], d2h[REPS], h2d[REPS];
-    const char *offload[] = {"weights"};
+    double sl[TPUT_REPS], wk[TPUT_REPS], wk_now[TPUT_REPS], d2h[TPUT_REPS], h2d[TPUT_REPS];
     const struct timespec pause = {0, WAKE_PAUSE_MS * 1000000L};
-    for (int i = 0; i < REPS && !rc; i++) {
+    for (int i = 0; i < TPUT_REPS && !rc; i++) {
         double t0 = ha_now_s();
-        rc = refpool_sleep(p, offload, 1);
+        rc = refpool_sleep(p, offload_weights, 1);
         double t1 = ha_now_s();
         nanosleep(&pause, NULL);
         double t2 = ha_now_s();
-        if (!rc)
-            rc = refpool_wake(p, NULL, 0);
+        rc = rc ? rc : refpool_wake(p, NULL, 0);
         double t3 = ha_now_s();
-        if (!rc)
-            rc = refpool_sleep(p, offload, 1);
+        rc = rc ? rc : refpool_sleep(p, offload_weights, 1);
         double t4 = ha_now_s();
-        if (!rc)
-            rc = refpool_wake(p, NULL, 0);
+        rc = rc ? rc : refpool_wake(p, NULL, 0);
         double t5 = ha_now_s();
         if (rc) {
             snprintf(tp->note, sizeof tp->note, "cycle %d: %s", i, refpool_last_error(p));
@@ -419,29 +499,20 @@ static void run_throughput(tput *tp, size_t bytes)
         wk[i] = t3 - t2;
         wk_now[i] = t5 - t4;
         double c0 = ha_now_s();
-        be->ops->copy_d2h(be, pinned, w, bytes);
+        st = be->ops->copy_d2h(be, pinned, w, bytes);
         double c1 = ha_now_s();
-        be->ops->copy_h2d(be, w, pinned, bytes);
+        st = st ? st : be->ops->copy_h2d(be, w, pinned, bytes);
         double c2 = ha_now_s();
+        if (st) {
+            snprintf(tp->note, sizeof tp->note, "cycle %d: the ceiling's copy failed: %s", i, ha_status_name(be, st));
+            rc = REFPOOL_E_RUNTIME;
+            break;
+        }
         d2h[i] = c1 - c0;
         h2d[i] = c2 - c1;
     }
-    if (!rc) {
-        tp->ok = true;
-        /* The first cycle also allocates the pinned backup; the figures are
-         * the steady state, the first cycle is kept beside them. */
-        tp->first_sleep_s = sl[0];
-        tp->first_wake_s = wk[0];
-        tp->sleep_gbs = gbs(bytes, median(sl + 1, REPS - 1));
-        tp->wake_gbs = gbs(bytes, median(wk + 1, REPS - 1));
-        tp->wake_now_gbs = gbs(bytes, median(wk_now + 1, REPS - 1));
-        tp->d2h_gbs = gbs(bytes, median(d2h + 1, REPS - 1));
-        tp->h2d_gbs = gbs(bytes, median(h2d + 1, REPS - 1));
-        for (int i = 1; i < REPS; i++) {
-            tp->sleep_frac[tp->nsteady] = d2h[i] / sl[i];
-            tp->wake_frac[tp->nsteady++] = h2d[i] / wk[i];
-        }
-    }
+    if (!rc)
+        throughput_figures(tp, sl, wk, wk_now, d2h, h2d);
     be->ops->host_free_pinned(be, pinned);
     refpool_destroy(p);
 }
@@ -564,18 +635,17 @@ static int mode_check(const char *v, char *why, size_t n)
     return -1;
 }
 
-int main(int argc, char **argv)
+/* The command line and HOSTACCESS_POOL_HOST_ACCESS, into G: 0, or the
+ * exit status (-1: --help and the like, done). */
+static int parse_command_line(int argc, char **argv, ha_opt_list *modes_given, bool *sizes_given)
 {
-    ha_tool_init(&G.t, "pool_check");
-    G.cycles = CYCLES;
     static const char *sizes;
-    static ha_opt_list modes_given;
     const ha_opt own[] = {
         {"throughput-sizes", HA_OPT_STRING, 0, 0, &sizes, "LIST",
          "pool sizes whose sleep/wake GB/s are measured, up to 8 of 1MiB to 1TiB comma-separated, or none "
          "(1GiB,4GiB; sim 64MiB,256MiB)", NULL},
         {"cycles", HA_OPT_LONG, 1, 100000, &G.cycles, "N", "sleep/wake cycles of the drift check (100)", NULL},
-        {"mode", HA_OPT_LIST, 0, 0, &modes_given, "NAME",
+        {"mode", HA_OPT_LIST, 0, 0, modes_given, "NAME",
          "check only this mode: device+fix, device-nofix, hostbacked+fix, hostbacked-nofix (repeatable)", mode_check},
         {NULL, 0, 0, 0, NULL, NULL, NULL, NULL},
     };
@@ -585,7 +655,7 @@ int main(int argc, char **argv)
                   0, 0, NULL};
     int prc = ha_tool_parse(&G.t, &cli, argc, argv);
     if (prc)
-        return prc < 0 ? HA_EXIT_OK : prc;
+        return prc;
     /* The pool's host-access switch, as fix/torch_alloc.c reads it: 0
      * times sleep and wake without the host grant, so an A/B session
      * (run_all.sh --ab env:HOSTACCESS_POOL_HOST_ACCESS=0) shows what the
@@ -598,7 +668,7 @@ int main(int argc, char **argv)
         return ha_tool_usage(&G.t, msg);
     }
     G.tput_fix = !grant || !strcmp(grant, "1");
-    bool sizes_given = sizes != NULL;
+    *sizes_given = sizes != NULL;
     if (sizes && strcmp(sizes, "none") == 0) {
         G.nsizes = 0;
     } else if (sizes && parse_sizes(sizes)) {
@@ -607,12 +677,46 @@ int main(int argc, char **argv)
                                   "(e.g. 1GiB,4GiB), or none, not '%.60s'", sizes);
         return ha_tool_usage(&G.t, msg);
     }
-    if (modes_given.n > 4)
+    if (modes_given->n > 4)
         return ha_tool_usage(&G.t, "--mode is given more than 4 times");
-    const char *only[4];
-    int nonly = 0;
-    for (int i = 0; i < modes_given.n; i++)
-        only[nonly++] = modes_given.v[i];
+    return 0;
+}
+
+/* The checks' count and each size's throughput against its goal; the
+ * number of failed checks. */
+static size_t print_summary(void)
+{
+    size_t failed = 0, passed = 0, uns = 0;
+    for (size_t i = 0; i < G.nchecks; i++) {
+        failed += G.checks[i].st == CK_FAIL;
+        passed += G.checks[i].st == CK_PASS;
+        uns += G.checks[i].st == CK_UNSUPPORTED;
+    }
+    printf("\npool_check: %zu passed, %zu failed, %zu unsupported on this platform\n", passed, failed, uns);
+    for (size_t i = 0; i < G.nsizes; i++) {
+        const tput *t = &G.tp[i];
+        if (!t->ok)
+            continue;
+        ha_goal_outcome sleep = ha_pool_goal_judge(t->sleep_frac, (size_t)t->nsteady, t->sleep_gbs / t->d2h_gbs),
+                        wake = ha_pool_goal_judge(t->wake_frac, (size_t)t->nsteady, t->wake_gbs / t->h2d_gbs);
+        printf("throughput %zu bytes: sleep %.0f%%, wake %.0f%% of the pinned-copy ceiling (medians of %d steady "
+               "cycles; goal >= %.0f%%: sleep %s, wake %s; wake %d ms after sleep; right after it %.0f%%)\n",
+               t->bytes, 100 * t->sleep_gbs / t->d2h_gbs, 100 * t->wake_gbs / t->h2d_gbs, t->nsteady,
+               100 * HA_POOL_THROUGHPUT_GOAL, ha_goal_name(sleep), ha_goal_name(wake), WAKE_PAUSE_MS,
+               100 * t->wake_now_gbs / t->h2d_gbs);
+    }
+    return failed;
+}
+
+int main(int argc, char **argv)
+{
+    ha_tool_init(&G.t, "pool_check");
+    G.cycles = CYCLES;
+    static ha_opt_list modes_given;
+    bool sizes_given = false;
+    int prc = parse_command_line(argc, argv, &modes_given, &sizes_given);
+    if (prc)
+        return prc < 0 ? HA_EXIT_OK : prc;
     double t0 = ha_now_s();
     int rc = ha_tool_start(&G.t);
     if (rc < 0)
@@ -628,9 +732,9 @@ int main(int argc, char **argv)
         return HA_EXIT_NO_RUNTIME;
     }
     for (size_t i = 0; i < sizeof modes / sizeof modes[0]; i++) {
-        bool want = nonly == 0;
-        for (int k = 0; k < nonly; k++)
-            want |= strcmp(only[k], modes[i].name) == 0;
+        bool want = modes_given.n == 0;
+        for (int k = 0; k < modes_given.n; k++)
+            want |= strcmp(modes_given.v[k], modes[i].name) == 0;
         if (want) {
             ha_log(HA_LOG_INFO, "mode %s", modes[i].name);
             run_mode(&modes[i]);
@@ -647,26 +751,7 @@ int main(int argc, char **argv)
     ha_env_print(&G.t.env);
     printf("\n");
     print_all();
-    size_t failed = 0, passed = 0, uns = 0;
-    for (size_t i = 0; i < G.nchecks; i++) {
-        failed += G.checks[i].st == CK_FAIL;
-        passed += G.checks[i].st == CK_PASS;
-        uns += G.checks[i].st == CK_UNSUPPORTED;
-    }
-    printf("\npool_check: %zu passed, %zu failed, %zu unsupported on this platform\n", passed,
-           failed, uns);
-    for (size_t i = 0; i < G.nsizes; i++) {
-        const tput *t = &G.tp[i];
-        if (!t->ok)
-            continue;
-        ha_goal_outcome sleep = ha_pool_goal_judge(t->sleep_frac, (size_t)t->nsteady, t->sleep_gbs / t->d2h_gbs),
-                        wake = ha_pool_goal_judge(t->wake_frac, (size_t)t->nsteady, t->wake_gbs / t->h2d_gbs);
-        printf("throughput %zu bytes: sleep %.0f%%, wake %.0f%% of the pinned-copy ceiling (medians of %d steady "
-               "cycles; goal >= %.0f%%: sleep %s, wake %s; wake %d ms after sleep; right after it %.0f%%)\n",
-               t->bytes, 100 * t->sleep_gbs / t->d2h_gbs, 100 * t->wake_gbs / t->h2d_gbs, t->nsteady,
-               100 * HA_POOL_THROUGHPUT_GOAL, ha_goal_name(sleep), ha_goal_name(wake), WAKE_PAUSE_MS,
-               100 * t->wake_now_gbs / t->h2d_gbs);
-    }
+    size_t failed = print_summary();
     printf("wall time %.1f s\n", wall);
     jw w = {0};
     if (G.t.have_rec) {

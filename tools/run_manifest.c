@@ -107,6 +107,117 @@ static bool leftover(const char *dir)
     return found;
 }
 
+typedef struct step {
+    char name[48], rec[64], status[8], hex[65];
+    long long bytes;
+    bool have;
+} step;
+
+typedef struct sealed {
+    long long bytes;
+    char hex[65];
+    bool have;
+} sealed;
+
+/* Only names the tools' own table knows go in: nothing of the caller's is
+ * pasted. 0, or the usage error's status. */
+static int read_steps(const char *dir, const char *const *pos, int npos, step *s, bool *complete)
+{
+    for (int i = 1; i < npos; i++) {
+        const char *colon = strchr(pos[i], ':');
+        long st;
+        if (!colon || (size_t)(colon - pos[i]) >= sizeof s[i].name ||
+            (strcmp(colon + 1, "-") && ha_parse_long(colon + 1, 0, 255, &st)))
+            return ha_usage_error("run_manifest", "a step is NAME:STATUS (a tool's name, 0 to 255 or -)");
+        int len = (int)(colon - pos[i]);
+        snprintf(s[i].name, sizeof s[i].name, "%.*s", len, pos[i]);
+        if (!ha_field_value_ok(HF_STEP_NAME, s[i].name))
+            return ha_usage_error("run_manifest", "a step names a tool run_all.sh does not run");
+        snprintf(s[i].status, sizeof s[i].status, "%s", colon + 1);
+        snprintf(s[i].rec, sizeof s[i].rec, "%.*s.json", len, pos[i]);
+        char *p = NULL;
+        s[i].have = asprintf(&p, "%s/%s", dir, s[i].rec) >= 0 && digest(p, &s[i].bytes, s[i].hex) == 0;
+        free(p);
+        *complete &= s[i].have;
+    }
+    return 0;
+}
+
+/* A named attachment that is not a regular file of the run (a link, a
+ * folder) is not sealed, and the run is not whole. */
+static void read_attachments(const char *dir, sealed *att, bool *complete)
+{
+    for (int i = 0; i < attachments.n; i++) {
+        char *p = NULL;
+        att[i].have = asprintf(&p, "%s/%s", dir, attachments.v[i]) >= 0 && digest(p, &att[i].bytes, att[i].hex) == 0;
+        if (!att[i].have)
+            fprintf(stderr, "run_manifest: %s/%s is not a regular file: not sealed\n", dir, attachments.v[i]);
+        free(p);
+        *complete &= att[i].have;
+    }
+}
+
+static void write_fallbacks(jw *w)
+{
+    hw_arr(w, HF_MAN_FALLBACKS);
+    for (int i = 0; i < fallbacks.n; i++) {
+        const char *f = fallbacks.v[i], *c1 = strchr(f, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
+        char be[16], num[8];
+        long st;
+        if (!c1 || !c2 || (size_t)(c1 - f) >= sizeof be)
+            continue;
+        snprintf(be, sizeof be, "%.*s", (int)(c1 - f), f);
+        snprintf(num, sizeof num, "%.*s", (int)(c2 - c1 - 1 < 7 ? c2 - c1 - 1 : 7), c1 + 1);
+        if (!ha_field_value_ok(HF_FALLBACK_BACKEND, be) || ha_parse_long(num, 0, 255, &st))
+            continue;
+        jw_obj(w);
+        hw_str(w, HF_FALLBACK_BACKEND, be);
+        hw_int(w, HF_FALLBACK_STATUS, st);
+        hw_str(w, HF_FALLBACK_WHY, c2 + 1);
+        jw_obj_end(w);
+    }
+    jw_arr_end(w);
+}
+
+static void write_steps(jw *w, const step *s, int npos)
+{
+    hw_arr(w, HF_STEPS);
+    for (int i = 1; i < npos; i++) {
+        jw_obj(w);
+        hw_str(w, HF_STEP_NAME, s[i].name);
+        hw_str(w, HF_STEP_RECORD, s[i].have ? s[i].rec : NULL);
+        long st;
+        if (ha_parse_long(s[i].status, 0, 255, &st) == 0)
+            hw_int(w, HF_STEP_EXIT, st);
+        else
+            hw_null(w, HF_STEP_EXIT);
+        if (s[i].have) {
+            hw_int(w, HF_STEP_BYTES, s[i].bytes);
+            hw_str(w, HF_STEP_SHA256, s[i].hex);
+        } else {
+            hw_null(w, HF_STEP_BYTES);
+            hw_null(w, HF_STEP_SHA256);
+        }
+        jw_obj_end(w);
+    }
+    jw_arr_end(w);
+}
+
+static void write_attachments(jw *w, const sealed *att)
+{
+    hw_arr(w, HF_MAN_ATTACH);
+    for (int i = 0; i < attachments.n; i++) {
+        if (!att[i].have)
+            continue;
+        jw_obj(w);
+        hw_str(w, HF_ATT_NAME, attachments.v[i]);
+        hw_int(w, HF_ATT_BYTES, att[i].bytes);
+        hw_str(w, HF_ATT_SHA256, att[i].hex);
+        jw_obj_end(w);
+    }
+    jw_arr_end(w);
+}
+
 int main(int argc, char **argv)
 {
     const char *pos[10];
@@ -116,52 +227,22 @@ int main(int argc, char **argv)
         return rc < 0 ? HA_EXIT_OK : rc;
     if (!backend || device < 0)
         return ha_usage_error("run_manifest", "--backend and --device are needed");
-    const char *dir = pos[0];
-    /* Only names the tools' own table knows go in: nothing of the caller's is pasted. */
-    for (int i = 1; i < npos; i++) {
-        const char *colon = strchr(pos[i], ':');
-        char name[48];
-        long st;
-        if (!colon || (size_t)(colon - pos[i]) >= sizeof name ||
-            (strcmp(colon + 1, "-") && ha_parse_long(colon + 1, 0, 255, &st)))
-            return ha_usage_error("run_manifest", "a step is NAME:STATUS (a tool's name, 0 to 255 or -)");
-        snprintf(name, sizeof name, "%.*s", (int)(colon - pos[i]), pos[i]);
-        if (!ha_field_value_ok(HF_STEP_NAME, name))
-            return ha_usage_error("run_manifest", "a step names a tool run_all.sh does not run");
-    }
-    char *out = NULL;
-    if (asprintf(&out, "%s/MANIFEST.json", dir) < 0)
-        return HA_EXIT_OUTPUT;
-    /* Looked at before the manifest's own temporary file exists. */
-    bool complete = !interrupted;
-    struct { char name[48]; char rec[64]; long long bytes; char hex[65]; bool have; char status[8]; } s[10];
-    for (int i = 1; i < npos; i++) {
-        const char *colon = strchr(pos[i], ':');
-        int len = (int)(colon - pos[i]);
-        snprintf(s[i].name, sizeof s[i].name, "%.*s", len, pos[i]);
-        snprintf(s[i].status, sizeof s[i].status, "%s", colon + 1);
-        snprintf(s[i].rec, sizeof s[i].rec, "%.*s.json", len, pos[i]);
-        char *p = NULL;
-        s[i].have = asprintf(&p, "%s/%s", dir, s[i].rec) >= 0 && digest(p, &s[i].bytes, s[i].hex) == 0;
-        free(p);
-        complete &= s[i].have;
-    }
-    complete &= !leftover(dir);
-    /* A named attachment that is not a regular file of the run (a link, a
-     * folder) is not sealed, and the run is not whole. */
-    struct { long long bytes; char hex[65]; bool have; } att[4] = {{0}};
     if (attachments.n > 4)
         return ha_usage_error("run_manifest", "at most 4 --attachment");
-    for (int i = 0; i < attachments.n; i++) {
-        char *p = NULL;
-        att[i].have = asprintf(&p, "%s/%s", dir, attachments.v[i]) >= 0 && digest(p, &att[i].bytes, att[i].hex) == 0;
-        if (!att[i].have)
-            fprintf(stderr, "run_manifest: %s/%s is not a regular file: not sealed\n", dir, attachments.v[i]);
-        free(p);
-        complete &= att[i].have;
-    }
+    const char *dir = pos[0];
+    /* Looked at before the manifest's own temporary file exists. */
+    bool complete = !interrupted;
+    step s[10];
+    sealed att[4] = {{0}};
+    rc = read_steps(dir, pos, npos, s, &complete);
+    if (rc)
+        return rc;
+    complete &= !leftover(dir);
+    read_attachments(dir, att, &complete);
+    char *out = NULL, err[1200];
     ha_record rec;
-    char err[1200];
+    if (asprintf(&out, "%s/MANIFEST.json", dir) < 0)
+        return HA_EXIT_OUTPUT;
     if (ha_record_open(&rec, out, err, sizeof err) != 0) {
         fprintf(stderr, "run_manifest: %s\n", err);
         free(out);
@@ -177,56 +258,9 @@ int main(int argc, char **argv)
     hw_int(&w, HF_MAN_DEVICE, device);
     hw_str(&w, HF_MAN_TOOL_VERSION, HA_VERSION);
     hw_str(&w, HF_MAN_CHOICE, choice ? choice : backend);
-    hw_arr(&w, HF_MAN_FALLBACKS);
-    for (int i = 0; i < fallbacks.n; i++) {
-        const char *f = fallbacks.v[i], *c1 = strchr(f, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
-        char be[16];
-        long st;
-        if (!c1 || !c2 || (size_t)(c1 - f) >= sizeof be)
-            continue;
-        snprintf(be, sizeof be, "%.*s", (int)(c1 - f), f);
-        char num[8];
-        snprintf(num, sizeof num, "%.*s", (int)(c2 - c1 - 1 < 7 ? c2 - c1 - 1 : 7), c1 + 1);
-        if (!ha_field_value_ok(HF_FALLBACK_BACKEND, be) || ha_parse_long(num, 0, 255, &st))
-            continue;
-        jw_obj(&w);
-        hw_str(&w, HF_FALLBACK_BACKEND, be);
-        hw_int(&w, HF_FALLBACK_STATUS, st);
-        hw_str(&w, HF_FALLBACK_WHY, c2 + 1);
-        jw_obj_end(&w);
-    }
-    jw_arr_end(&w);
-    hw_arr(&w, HF_STEPS);
-    for (int i = 1; i < npos; i++) {
-        jw_obj(&w);
-        hw_str(&w, HF_STEP_NAME, s[i].name);
-        hw_str(&w, HF_STEP_RECORD, s[i].have ? s[i].rec : NULL);
-        long st;
-        if (ha_parse_long(s[i].status, 0, 255, &st) == 0)
-            hw_int(&w, HF_STEP_EXIT, st);
-        else
-            hw_null(&w, HF_STEP_EXIT);
-        if (s[i].have) {
-            hw_int(&w, HF_STEP_BYTES, s[i].bytes);
-            hw_str(&w, HF_STEP_SHA256, s[i].hex);
-        } else {
-            hw_null(&w, HF_STEP_BYTES);
-            hw_null(&w, HF_STEP_SHA256);
-        }
-        jw_obj_end(&w);
-    }
-    jw_arr_end(&w);
-    hw_arr(&w, HF_MAN_ATTACH);
-    for (int i = 0; i < attachments.n; i++) {
-        if (!att[i].have)
-            continue;
-        jw_obj(&w);
-        hw_str(&w, HF_ATT_NAME, attachments.v[i]);
-        hw_int(&w, HF_ATT_BYTES, att[i].bytes);
-        hw_str(&w, HF_ATT_SHA256, att[i].hex);
-        jw_obj_end(&w);
-    }
-    jw_arr_end(&w);
+    write_fallbacks(&w);
+    write_steps(&w, s, npos);
+    write_attachments(&w, att);
     jw_obj_end(&w);
     if (jw_finish(&w) != 0) {
         ha_record_abort(&rec);
