@@ -4,7 +4,6 @@
  * report/load/ reads JSON (a test holds it). */
 #include "model.h"
 
-#include <dirent.h>
 #include <jansson.h>
 #include <math.h>
 #include <stdarg.h>
@@ -19,23 +18,14 @@
 #include "parse.h"
 #include "parsearena.h"
 #include "readfile.h"
-#include "sha256.h"
+#include "seal.h"
 #include "stats.h"
 #include "validate.h"
 
-const char *const run_files[RUN_NREC] = {"env.json", "probe_discriminator.json", "probe_memgetaccess.json",
-                                         "bench_discriminator.json", "pool_check.json"};
-const char *const run_tools[RUN_NREC] = {"env", "probe_discriminator", "probe_memgetaccess",
-                                         "bench_discriminator", "pool_check"};
 static const int run_roots[RUN_NREC] = {HF_ROOT_ENV, HF_ROOT_PROBE, HF_ROOT_MGA, HF_ROOT_BENCH, HF_ROOT_POOL};
-/* An A/B session's side B (run_all.sh --ab): its untimed records beside
- * A's; its bench is A's record, which holds both sides. NULL: not B's. */
-const char *const run_files_b[RUN_NREC] = {"b_env.json", "b_probe_discriminator.json", "b_probe_memgetaccess.json",
-                                           NULL, "b_pool_check.json"};
 
 /* torch_pool.txt is read for the report, never more than this. */
 #define TORCH_TEXT_MAX (1 << 20)
-
 
 /* ---- reading fields by their declaration ---- */
 
@@ -595,97 +585,6 @@ int m_read_buffer(m_run *r, const char *buf, size_t len, char **err)
 
 /* ---- whole runs ---- */
 
-/* A tool's temporary record (".NAME.json.XXXXXX") means it never finished. */
-static char *leftover(const char *path)
-{
-    DIR *d = opendir(path);
-    if (!d)
-        return NULL;
-    char *why = NULL;
-    for (struct dirent *e; !why && (e = readdir(d));)
-        if (e->d_name[0] == '.' && strstr(e->d_name, ".json."))
-            why = rf_printf("a tool's temporary file %s was left behind: it did not finish", e->d_name);
-    closedir(d);
-    return why;
-}
-
-static bool hex64(const char *s)
-{
-    if (strlen(s) != 64)
-        return false;
-    for (; *s; s++)
-        if (!((*s >= '0' && *s <= '9') || (*s >= 'a' && *s <= 'f')))
-            return false;
-    return true;
-}
-
-/* The manifest's step that lists record, or NULL. */
-static const m_step *step_for(const m_manifest *m, const char *record)
-{
-    for (size_t i = 0; i < m->nsteps; i++)
-        if (!strcmp(m->steps[i].record, record))
-            return &m->steps[i];
-    return NULL;
-}
-
-/* The seal of the bytes that are parsed: they are the ones the manifest's
- * size and SHA-256 name, read once (a file swapped between a check and a
- * second read cannot get in). */
-static char *seal_check(const char *name, const char *what, long long bytes, const char *sha256, const char *buf,
-                        size_t len)
-{
-    if (bytes < 0 || (size_t)bytes != len)
-        return rf_printf("%s: %zu bytes, MANIFEST.json says %lld: it is not the %s the run wrote", name, len, bytes,
-                         what);
-    ha_sha256 h;
-    char hex[65];
-    ha_sha256_init(&h);
-    ha_sha256_add(&h, buf, len);
-    ha_sha256_hex(&h, hex);
-    if (strcmp(hex, sha256))
-        return rf_printf("%s: its SHA-256 is not the one MANIFEST.json lists: it was changed after the run", name);
-    return NULL;
-}
-
-static bool known_record(const char *name)
-{
-    for (int i = 0; i < RUN_NREC; i++)
-        if (!strcmp(run_files[i], name) || (run_files_b[i] && !strcmp(run_files_b[i], name)))
-            return true;
-    return false;
-}
-
-/* The manifest's own word: complete, and sealing every record it names
- * with a size and a SHA-256; the records themselves are checked against
- * it as they are read (m_read_run). */
-static char *manifest_seals(const m_manifest *m)
-{
-    if (!m->complete)
-        return *m->interrupted ? rf_printf("interrupted by %s (MANIFEST.json)", m->interrupted)
-                               : rf_printf("MANIFEST.json says incomplete: a tool wrote no record");
-    for (size_t i = 0; i < m->nsteps; i++) {
-        const m_step *s = &m->steps[i];
-        if (!*s->record) {
-            if (s->exit_status == 0)
-                return rf_printf("MANIFEST.json: $.steps[%zu]: %s exited 0 with no record", i, s->name);
-            continue;
-        }
-        if (strchr(s->record, '/') || s->record[0] == '.' || !known_record(s->record))
-            return rf_printf("MANIFEST.json: $.steps[%zu].record: expected a record's file name", i);
-        if (s->bytes < 0 || !hex64(s->sha256))
-            return rf_printf("MANIFEST.json: $.steps[%zu]: %s is listed without its size and SHA-256: the manifest "
-                             "does not seal it", i, s->record);
-        for (size_t k = 0; k < i; k++)
-            if (!strcmp(m->steps[k].record, s->record))
-                return rf_printf("MANIFEST.json: $.steps[%zu]: %s is listed twice", i, s->record);
-    }
-    for (size_t i = 0; i < m->nattach; i++)
-        if (strcmp(m->attach[i].name, "torch_pool.txt") || m->attach[i].bytes < 0 || !hex64(m->attach[i].sha256))
-            return rf_printf("MANIFEST.json: $.attachments[%zu]: expected torch_pool.txt with its size and SHA-256",
-                             i);
-    return NULL;
-}
-
 /* Reads and parses MANIFEST.json into r->manifest; the reason a run is not
  * whole as far as the manifest and the folder's temporary files tell. */
 static int whole(m_run *tmp, const char *path, char **why)
@@ -715,9 +614,9 @@ static int whole(m_run *tmp, const char *path, char **why)
     }
     read_manifest(tmp, j, &tmp->manifest);
     json_decref(j);
-    *why = manifest_seals(&tmp->manifest);
+    *why = ld_manifest_seals(&tmp->manifest);
     if (!*why)
-        *why = leftover(path);
+        *why = ld_leftover(path);
     return *why ? -1 : 0;
 }
 
@@ -736,28 +635,6 @@ static bool any_record(const char *path, const char *const files[RUN_NREC])
         free(g);
     }
     return there;
-}
-
-/* A record read once: against the manifest's seal where the run is whole
- * so far; a record the manifest does not list, or one it lists that is not
- * there, makes it not whole. */
-static void seal_record(m_run *r, const char *name, bool there, const char *buf, size_t len)
-{
-    if (!r->complete)
-        return;
-    const m_step *s = step_for(&r->manifest, name);
-    char *why = NULL;
-    if (there && !s)
-        why = rf_printf("%s: not listed in MANIFEST.json: the run did not write it", name);
-    else if (!there && s)
-        why = rf_printf("%s: missing, though MANIFEST.json lists it", name);
-    else if (there)
-        why = seal_check(name, "record", s->bytes, s->sha256, buf, len);
-    if (why) {
-        r->complete = false;
-        free(r->incomplete);
-        r->incomplete = why;
-    }
 }
 
 int m_check_whole(const char *path, char **why)
@@ -801,7 +678,7 @@ static void torch_text(m_run *r)
             r->torch_text = m_printf(r, "(%s is not sealed by MANIFEST.json: not shown)", r->torch_file);
         else if (rc != 0)
             r->torch_text = m_printf(r, "(torch_pool.txt could not be read: %s)", err);
-        else if ((why = seal_check("torch_pool.txt", "file", a->bytes, a->sha256, buf, len)))
+        else if ((why = ld_seal_check("torch_pool.txt", "file", a->bytes, a->sha256, buf, len)))
             r->torch_text = m_printf(r, "(not shown: %s)", why);
         else
             r->torch_text = m_strdup(r, buf);
@@ -833,7 +710,7 @@ static int read_records(m_run *r, const char *path, const char *const files[RUN_
             free(which);
             return -1;
         }
-        seal_record(r, files[i], there, buf, len);
+        ld_seal_record(r, files[i], there, buf, len);
         if (!r->complete && !(flags & M_ALLOW_INCOMPLETE)) {
             *err = rf_printf("%s: not a whole run: %s; --allow-incomplete reports what is there, marked", path,
                              r->incomplete);
@@ -961,98 +838,3 @@ void m_free_run(m_run *r)
     free(r->incomplete);
     memset(r, 0, sizeof *r);
 }
-
-/* ---- listing ---- */
-
-static int by_name(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
-
-static bool has_record(const char *dir, const char *name)
-{
-    static const char *const marks[] = {"env.json", "env.json.gz", "probe_discriminator.json",
-                                        "probe_discriminator.json.gz"};
-    struct stat st;
-    for (size_t i = 0; i < sizeof marks / sizeof marks[0]; i++) {
-        char *p = rf_printf("%s/%s/%s", dir, name, marks[i]);
-        if (!p)
-            rf_out_of_memory("listing the runs");
-        bool there = stat(p, &st) == 0;
-        free(p);
-        if (there)
-            return true;
-    }
-    return false;
-}
-
-typedef struct name_list {
-    char **v;
-    long n, cap;
-} name_list;
-
-static void add_name(name_list *l, char *name)
-{
-    if (name && l->n == l->cap) {
-        long cap = l->cap ? 2 * l->cap : 64;
-        char **g = realloc(l->v, (size_t)cap * sizeof *g);
-        l->v = g ? g : l->v;
-        l->cap = g ? cap : l->cap;
-    }
-    if (!name || l->n == l->cap)
-        rf_out_of_memory("listing the runs");
-    l->v[l->n++] = name;
-}
-
-/* The runs in root/sub (sub "" for root itself), and below it to depth. */
-static int list_below(const char *root, const char *sub, int depth, name_list *l)
-{
-    char *here = *sub ? rf_join(root, sub) : rf_printf("%s", root);
-    if (!here)
-        rf_out_of_memory("listing the runs");
-    DIR *d = opendir(here);
-    if (!d) {
-        free(here);
-        return -1;
-    }
-    for (struct dirent *e; (e = readdir(d));) {
-        if (e->d_name[0] == '.')
-            continue;
-        char *name = *sub ? rf_printf("%s/%s", sub, e->d_name) : rf_printf("%s", e->d_name);
-        char *path = name ? rf_join(root, name) : NULL;
-        if (!path)
-            rf_out_of_memory("listing the runs");
-        struct stat st;
-        bool folder = lstat(path, &st) == 0 && S_ISDIR(st.st_mode);
-        free(path);
-        if (has_record(root, name))
-            add_name(l, name);
-        else {
-            if (folder && depth > 0)
-                list_below(root, name, depth - 1, l);
-            free(name);
-        }
-    }
-    closedir(d);
-    free(here);
-    return 0;
-}
-
-long m_list_runs_below(const char *dir, int depth, char ***names)
-{
-    name_list l = {0};
-    int rc = list_below(dir, "", depth, &l);
-    *names = l.v;
-    if (rc != 0)
-        return -1;
-    if (l.n)
-        qsort(l.v, (size_t)l.n, sizeof *l.v, by_name);
-    return l.n;
-}
-
-long m_list_runs(const char *dir, char ***names) { return m_list_runs_below(dir, 0, names); }
-
-void m_free_names(char **names, long n)
-{
-    for (long i = 0; i < n; i++)
-        free(names[i]);
-    free(names);
-}
-
