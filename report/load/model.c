@@ -65,186 +65,176 @@ static bool gb(const json_t *o, int id) { return json_is_true(ld_get(o, id)); }
             (n) = 0;                                                                                             \
     } while (0)
 
+/* A member filled from field ID of an object, by the member's own type
+ * (_Generic: a table row cannot write a type the member is not): const
+ * char * a string ("" absent), double a number (NaN absent), long long an
+ * integer (DFLT absent), int true 1, false 0, else -1, bool true. */
+typedef enum { B_STR, B_NUM, B_INT, B_TRI, B_BOOL } bind_type;
+typedef struct bind {
+    int id;
+    size_t off;
+    bind_type type;
+    long long dflt;
+} bind;
+#define BIND(ID, T, M, DFLT)                                                                                        \
+    {HF_##ID, offsetof(T, M),                                                                                      \
+     _Generic(((T *)0)->M, const char *: B_STR, double: B_NUM, long long: B_INT, int: B_TRI, bool: B_BOOL), DFLT}
+
+static void bind_fields(m_run *r, const json_t *o, const bind *b, size_t n, void *dst)
+{
+    for (size_t i = 0; i < n; i++) {
+        char *at = (char *)dst + b[i].off;
+        switch (b[i].type) {
+        case B_STR: *(const char **)at = gs(r, o, b[i].id); break;
+        case B_NUM: *(double *)at = gn(o, b[i].id); break;
+        case B_INT: *(long long *)at = gi(o, b[i].id, b[i].dflt); break;
+        case B_TRI: *(int *)at = gt(o, b[i].id); break;
+        case B_BOOL: *(bool *)at = gb(o, b[i].id); break;
+        }
+    }
+}
+#define BIND_ALL(r, o, table, dst) bind_fields(r, o, table, sizeof table / sizeof table[0], dst)
+
+/* Each element of array field id of o, bound by table into out[i]. */
+#define BIND_EACH(r, o, id, table, out, n)                                                                          \
+    do {                                                                                                           \
+        ARR(r, o, id, *(out), out, n);                                                                            \
+        for (size_t i_ = 0; i_ < (n); i_++)                                                                        \
+            BIND_ALL(r, json_array_get(ld_get(o, id), i_), table, &(out)[i_]);                                    \
+    } while (0)
+
 static void fallbacks(m_run *r, const json_t *o, int id, m_fallback **out, size_t *n)
 {
-    ARR(r, o, id, m_fallback, *out, *n);
-    for (size_t i = 0; i < *n; i++) {
-        const json_t *e = json_array_get(ld_get(o, id), i);
-        (*out)[i].backend = gs(r, e, HF_FALLBACK_BACKEND);
-        (*out)[i].status = gi(e, HF_FALLBACK_STATUS, -1);
-        (*out)[i].why = gs(r, e, HF_FALLBACK_WHY);
-    }
+    static const bind t[] = {BIND(FALLBACK_BACKEND, m_fallback, backend, 0),
+                             BIND(FALLBACK_STATUS, m_fallback, status, -1), BIND(FALLBACK_WHY, m_fallback, why, 0)};
+    BIND_EACH(r, o, id, t, *out, *n);
 }
 
 static void read_env(m_run *r, const json_t *e, m_env *v)
 {
-    static const struct { int id; size_t off; } strs[] = {
-        {HF_ENV_TOOL_VERSION, offsetof(m_env, tool_version)}, {HF_ENV_BACKEND, offsetof(m_env, backend)},
-        {HF_ENV_SIM_PROFILE, offsetof(m_env, sim_profile)}, {HF_ENV_GUARDS, offsetof(m_env, guards)},
-        {HF_ENV_HEADER_VERSION, offsetof(m_env, header_version)},
-        {HF_ENV_RUNTIME_VERSION, offsetof(m_env, runtime_version)},
-        {HF_ENV_DRIVER_VERSION, offsetof(m_env, driver_version)},
-        {HF_ENV_KERNEL_DRIVER, offsetof(m_env, kernel_driver)},
-        {HF_ENV_VERSION_WARNING, offsetof(m_env, version_warning)},
-        {HF_ENV_LAYOUT_SKEW, offsetof(m_env, layout_skew)}, {HF_ENV_DEVICE_NAME, offsetof(m_env, device_name)},
-        {HF_ENV_ARCH, offsetof(m_env, arch)}, {HF_ENV_PCI_BUS_ID, offsetof(m_env, pci_bus_id)},
-        {HF_ENV_FIRMWARE, offsetof(m_env, firmware)}, {HF_ENV_ROCM_VERSION, offsetof(m_env, rocm_version)},
-        {HF_ENV_KERNEL, offsetof(m_env, kernel)}, {HF_ENV_CPU, offsetof(m_env, cpu)},
-        {HF_ENV_CPU_GOVERNOR, offsetof(m_env, cpu_governor)}, {HF_ENV_CLOCKSOURCE, offsetof(m_env, clocksource)},
-        {HF_ENV_HOST, offsetof(m_env, host)}, {HF_ENV_BOOT_ID, offsetof(m_env, boot_id)},
-        {HF_ENV_TIME_UTC, offsetof(m_env, time_utc)},
+    static const bind env[] = {
+        BIND(ENV_TOOL_VERSION, m_env, tool_version, 0), BIND(ENV_BACKEND, m_env, backend, 0),
+        BIND(ENV_SIM_PROFILE, m_env, sim_profile, 0), BIND(ENV_GUARDS, m_env, guards, 0),
+        BIND(ENV_HEADER_VERSION, m_env, header_version, 0), BIND(ENV_RUNTIME_VERSION, m_env, runtime_version, 0),
+        BIND(ENV_DRIVER_VERSION, m_env, driver_version, 0), BIND(ENV_KERNEL_DRIVER, m_env, kernel_driver, 0),
+        BIND(ENV_VERSION_WARNING, m_env, version_warning, 0), BIND(ENV_LAYOUT_SKEW, m_env, layout_skew, 0),
+        BIND(ENV_DEVICE_NAME, m_env, device_name, 0), BIND(ENV_ARCH, m_env, arch, 0),
+        BIND(ENV_PCI_BUS_ID, m_env, pci_bus_id, 0), BIND(ENV_FIRMWARE, m_env, firmware, 0),
+        BIND(ENV_ROCM_VERSION, m_env, rocm_version, 0), BIND(ENV_KERNEL, m_env, kernel, 0),
+        BIND(ENV_CPU, m_env, cpu, 0), BIND(ENV_CPU_GOVERNOR, m_env, cpu_governor, 0),
+        BIND(ENV_CLOCKSOURCE, m_env, clocksource, 0), BIND(ENV_HOST, m_env, host, 0),
+        BIND(ENV_BOOT_ID, m_env, boot_id, 0), BIND(ENV_TIME_UTC, m_env, time_utc, 0),
+        BIND(ENV_SIMULATED, m_env, simulated, 0), BIND(ENV_DEVICE, m_env, device, -1),
+        BIND(ENV_DEVICE_COUNT, m_env, device_count, -1), BIND(ENV_CPU_COUNT, m_env, cpu_count, -1),
+        BIND(ENV_VRAM_BYTES, m_env, vram_bytes, 0), BIND(ENV_VMM_SUPPORTED, m_env, vmm_supported, 0),
     };
-    for (size_t i = 0; i < sizeof strs / sizeof strs[0]; i++)
-        *(const char **)((char *)v + strs[i].off) = gs(r, e, strs[i].id);
-    v->simulated = gb(e, HF_ENV_SIMULATED);
-    v->device = gi(e, HF_ENV_DEVICE, -1);
-    v->device_count = gi(e, HF_ENV_DEVICE_COUNT, -1);
-    v->cpu_count = gi(e, HF_ENV_CPU_COUNT, -1);
-    v->vram_bytes = gn(e, HF_ENV_VRAM_BYTES);
-    v->vmm_supported = gt(e, HF_ENV_VMM_SUPPORTED);
-    ARR(r, e, HF_ENV_ATTRS, m_attr, v->attrs, v->nattrs);
-    for (size_t i = 0; i < v->nattrs; i++) {
-        const json_t *a = json_array_get(ld_get(e, HF_ENV_ATTRS), i);
-        v->attrs[i].name = gs(r, a, HF_ENV_ATTR_NAME);
-        v->attrs[i].status = gi(a, HF_ENV_ATTR_STATUS, 0);
-        v->attrs[i].has_value = json_is_integer(ld_get(a, HF_ENV_ATTR_VALUE));
-        v->attrs[i].value = gi(a, HF_ENV_ATTR_VALUE, 0);
-    }
-    const json_t *lb = ld_get(e, HF_ENV_LARGE_BAR);
-    v->lb_runtime = gt(lb, HF_LB_RUNTIME);
-    v->lb_sysfs = gt(lb, HF_LB_SYSFS);
-    v->lb_runtime_note = gs(r, lb, HF_LB_RUNTIME_NOTE);
-    v->lb_sysfs_note = gs(r, lb, HF_LB_SYSFS_NOTE);
-    v->lb_vis_vram = gi(lb, HF_LB_VIS_VRAM, -1);
-    v->lb_vram = gi(lb, HF_LB_VRAM, -1);
-    v->lb_kfd_heap = gi(lb, HF_LB_KFD_HEAP, -1);
-    ARR(r, lb, HF_LB_BARS, m_bar, v->bars, v->nbars);
-    for (size_t i = 0; i < v->nbars; i++) {
-        const json_t *b = json_array_get(ld_get(lb, HF_LB_BARS), i);
-        v->bars[i].index = gi(b, HF_BAR_INDEX, 0);
-        v->bars[i].size = gn(b, HF_BAR_SIZE);
-        v->bars[i].prefetchable = gb(b, HF_BAR_PREFETCH);
-    }
-    const json_t *io = ld_get(e, HF_ENV_IOMMU);
-    v->iommu_sysfs = gs(r, io, HF_IOMMU_SYSFS);
-    v->iommu_cmdline = gs(r, io, HF_IOMMU_CMDLINE);
+    static const bind lb[] = {
+        BIND(LB_RUNTIME, m_env, lb_runtime, 0), BIND(LB_SYSFS, m_env, lb_sysfs, 0),
+        BIND(LB_RUNTIME_NOTE, m_env, lb_runtime_note, 0), BIND(LB_SYSFS_NOTE, m_env, lb_sysfs_note, 0),
+        BIND(LB_VIS_VRAM, m_env, lb_vis_vram, -1), BIND(LB_VRAM, m_env, lb_vram, -1),
+        BIND(LB_KFD_HEAP, m_env, lb_kfd_heap, -1),
+    };
+    static const bind io[] = {BIND(IOMMU_SYSFS, m_env, iommu_sysfs, 0), BIND(IOMMU_CMDLINE, m_env, iommu_cmdline, 0)};
+    static const bind attr[] = {BIND(ENV_ATTR_NAME, m_attr, name, 0), BIND(ENV_ATTR_STATUS, m_attr, status, 0),
+                                BIND(ENV_ATTR_VALUE, m_attr, value, 0)};
+    static const bind bar[] = {BIND(BAR_INDEX, m_bar, index, 0), BIND(BAR_SIZE, m_bar, size, 0),
+                               BIND(BAR_PREFETCH, m_bar, prefetchable, 0)};
+    BIND_ALL(r, e, env, v);
+    BIND_EACH(r, e, HF_ENV_ATTRS, attr, v->attrs, v->nattrs);
+    for (size_t i = 0; i < v->nattrs; i++)
+        v->attrs[i].has_value = json_is_integer(ld_get(json_array_get(ld_get(e, HF_ENV_ATTRS), i), HF_ENV_ATTR_VALUE));
+    const json_t *l = ld_get(e, HF_ENV_LARGE_BAR);
+    BIND_ALL(r, l, lb, v);
+    BIND_EACH(r, l, HF_LB_BARS, bar, v->bars, v->nbars);
+    BIND_ALL(r, ld_get(e, HF_ENV_IOMMU), io, v);
 }
 
 static void read_head(m_run *r, const json_t *root, m_head *h)
 {
+    static const bind t[] = {BIND(SCHEMA_VERSION, m_head, schema_version, 1), BIND(TOOL, m_head, tool, 0),
+                             BIND(BACKEND_CHOICE, m_head, backend_choice, 0), BIND(SIMULATED, m_head, simulated, 0)};
     h->present = true;
-    h->schema_version = gi(root, HF_SCHEMA_VERSION, 1);
-    h->tool = gs(r, root, HF_TOOL);
-    h->backend_choice = gs(r, root, HF_BACKEND_CHOICE);
-    h->simulated = gb(root, HF_SIMULATED);
+    BIND_ALL(r, root, t, h);
     fallbacks(r, root, HF_BACKEND_FALLBACKS, &h->fallbacks, &h->nfallbacks);
     read_env(r, ld_get(root, HF_ENV), &h->env);
 }
 
+static void read_cand(m_run *r, const json_t *c, m_cand *d)
+{
+    static const bind t[] = {BIND(CAND_NAME, m_cand, name, 0), BIND(CAND_API, m_cand, api, 0),
+                             BIND(CAND_SOURCE, m_cand, source, 0), BIND(CAND_WHY, m_cand, why, 0),
+                             BIND(CAND_DISTINGUISHES, m_cand, distinguishes, 0)};
+    static const bind wrong[] = {BIND(WRONG_KIND, m_wrong, kind, 0), BIND(WRONG_OUTCOME, m_wrong, outcome, 0)};
+    static const bind cell[] = {BIND(RES_KIND, m_cell, kind, 0), BIND(RES_OUTCOME, m_cell, outcome, 0),
+                                BIND(RES_STATUS_NAME, m_cell, status_name, 0), BIND(RES_VALUE, m_cell, value, 0),
+                                BIND(RES_CLASS, m_cell, cls, 0), BIND(RES_STATUS, m_cell, status, 0)};
+    BIND_ALL(r, c, t, d);
+    if (!*d->source) /* older records: the OS candidates are named os_* */
+        d->source = !strncmp(d->name, "os_", 3) ? "os" : "runtime";
+    d->verdict = ha_verdict_parse(json_string_value(ld_get(c, HF_CAND_VERDICT)));
+    BIND_EACH(r, c, HF_WRONG, wrong, d->wrong, d->nwrong);
+    for (size_t k = 0; k < d->nwrong; k++)
+        d->wrong[k].false_positive =
+            !strcmp(json_string_value(ld_get(json_array_get(ld_get(c, HF_WRONG), k), HF_WRONG_ERROR)), "false_positive");
+    BIND_EACH(r, c, HF_RESULTS, cell, d->cells, d->ncells);
+}
 
 static void read_probe(m_run *r, const json_t *root, m_probe *p)
 {
+    static const bind t[] = {BIND(PROBE_WALL, m_probe, wall, 0), BIND(PROBE_ISOLATION, m_probe, isolation, 0)};
+    static const bind kind[] = {
+        BIND(KIND_NAME, m_kind, name, 0), BIND(KIND_DESC, m_kind, description, 0),
+        BIND(KIND_DETAIL, m_kind, detail, 0), BIND(KIND_TRUTH_NOTE, m_kind, truth_note, 0),
+        BIND(KIND_CREATE_STATUS_NAME, m_kind, create_status_name, 0), BIND(KIND_READ_STATUS, m_kind, read_status, 0),
+        BIND(KIND_WRITE_STATUS, m_kind, write_status, 0), BIND(KIND_FORK_READ, m_kind, fork_read, 0),
+        BIND(KIND_FORK_WRITE, m_kind, fork_write, 0), BIND(KIND_CONTROL, m_kind, control, 0),
+        BIND(KIND_TORCH, m_kind, torch_allocator, 0), BIND(KIND_CREATED, m_kind, created, 0),
+        BIND(KIND_CREATE_STATUS, m_kind, create_status, 0), BIND(KIND_READABLE, m_kind, readable, 0),
+        BIND(KIND_WRITABLE, m_kind, writable, 0), BIND(KIND_ISOLATION_AGREES, m_kind, isolation_agrees, 0),
+    };
     read_head(r, root, &p->head);
-    p->wall = gn(root, HF_PROBE_WALL);
-    p->isolation = gs(r, root, HF_PROBE_ISOLATION);
-    ARR(r, root, HF_KINDS, m_kind, p->kinds, p->nkinds);
-    for (size_t i = 0; i < p->nkinds; i++) {
-        const json_t *k = json_array_get(ld_get(root, HF_KINDS), i);
-        m_kind *d = &p->kinds[i];
-        d->name = gs(r, k, HF_KIND_NAME);
-        d->description = gs(r, k, HF_KIND_DESC);
-        d->detail = gs(r, k, HF_KIND_DETAIL);
-        d->truth_note = gs(r, k, HF_KIND_TRUTH_NOTE);
-        d->create_status_name = gs(r, k, HF_KIND_CREATE_STATUS_NAME);
-        d->read_status = gs(r, k, HF_KIND_READ_STATUS);
-        d->write_status = gs(r, k, HF_KIND_WRITE_STATUS);
-        d->fork_read = gs(r, k, HF_KIND_FORK_READ);
-        d->fork_write = gs(r, k, HF_KIND_FORK_WRITE);
-        d->control = gb(k, HF_KIND_CONTROL);
-        d->torch_allocator = gb(k, HF_KIND_TORCH);
-        d->created = gb(k, HF_KIND_CREATED);
-        d->create_status = gi(k, HF_KIND_CREATE_STATUS, 0);
-        d->readable = gt(k, HF_KIND_READABLE);
-        d->writable = gt(k, HF_KIND_WRITABLE);
-        d->isolation_agrees = gt(k, HF_KIND_ISOLATION_AGREES);
-    }
+    BIND_ALL(r, root, t, p);
+    BIND_EACH(r, root, HF_KINDS, kind, p->kinds, p->nkinds);
     m_index_kinds(r, p);
     ARR(r, root, HF_CANDS, m_cand, p->cands, p->ncands);
-    for (size_t i = 0; i < p->ncands; i++) {
-        const json_t *c = json_array_get(ld_get(root, HF_CANDS), i);
-        m_cand *d = &p->cands[i];
-        d->name = gs(r, c, HF_CAND_NAME);
-        d->api = gs(r, c, HF_CAND_API);
-        d->source = gs(r, c, HF_CAND_SOURCE);
-        if (!*d->source) /* older records: the OS candidates are named os_* */
-            d->source = !strncmp(d->name, "os_", 3) ? "os" : "runtime";
-        d->why = gs(r, c, HF_CAND_WHY);
-        d->verdict = ha_verdict_parse(json_string_value(ld_get(c, HF_CAND_VERDICT)));
-        d->distinguishes = gb(c, HF_CAND_DISTINGUISHES);
-        ARR(r, c, HF_WRONG, m_wrong, d->wrong, d->nwrong);
-        for (size_t k = 0; k < d->nwrong; k++) {
-            const json_t *w = json_array_get(ld_get(c, HF_WRONG), k);
-            d->wrong[k].kind = gs(r, w, HF_WRONG_KIND);
-            d->wrong[k].outcome = gs(r, w, HF_WRONG_OUTCOME);
-            d->wrong[k].false_positive = !strcmp(json_string_value(ld_get(w, HF_WRONG_ERROR)), "false_positive");
-        }
-        ARR(r, c, HF_RESULTS, m_cell, d->cells, d->ncells);
-        for (size_t k = 0; k < d->ncells; k++) {
-            const json_t *x = json_array_get(ld_get(c, HF_RESULTS), k);
-            d->cells[k].kind = gs(r, x, HF_RES_KIND);
-            d->cells[k].outcome = gs(r, x, HF_RES_OUTCOME);
-            d->cells[k].status_name = gs(r, x, HF_RES_STATUS_NAME);
-            d->cells[k].value = gs(r, x, HF_RES_VALUE);
-            d->cells[k].cls = gs(r, x, HF_RES_CLASS);
-            d->cells[k].status = gi(x, HF_RES_STATUS, 0);
-        }
-    }
+    for (size_t i = 0; i < p->ncands; i++)
+        read_cand(r, json_array_get(ld_get(root, HF_CANDS), i), &p->cands[i]);
 }
 
 static void read_mga(m_run *r, const json_t *root, m_mga *m)
 {
+    static const bind shape[] = {BIND(SHAPE_KIND, m_shape, kind, 0), BIND(SHAPE_DETAIL, m_shape, detail, 0),
+                                 BIND(SHAPE_CREATED, m_shape, created, 0)};
+    static const bind stage[] = {BIND(STAGE_NAME, m_stage, stage, 0), BIND(STAGE_STATUS_NAME, m_stage, status_name, 0),
+                                 BIND(STAGE_HOST_READ, m_stage, host_read, 0), BIND(STAGE_STATUS, m_stage, status, 0),
+                                 BIND(STAGE_REACHED, m_stage, reached, 0)};
+    static const bind acc[] = {BIND(ACC_LOCATION, m_access, location, 0), BIND(ACC_OUTCOME, m_access, outcome, 0),
+                               BIND(ACC_STATUS_NAME, m_access, status_name, 0), BIND(ACC_STATUS, m_access, status, 0),
+                               BIND(ACC_FLAGS, m_access, flags, 0)};
     read_head(r, root, &m->head);
     m->wall = gn(root, HF_MGA_WALL);
-    ARR(r, root, HF_SHAPES, m_shape, m->shapes, m->nshapes);
+    BIND_EACH(r, root, HF_SHAPES, shape, m->shapes, m->nshapes);
     for (size_t i = 0; i < m->nshapes; i++) {
         const json_t *s = json_array_get(ld_get(root, HF_SHAPES), i);
         m_shape *d = &m->shapes[i];
-        d->kind = gs(r, s, HF_SHAPE_KIND);
-        d->detail = gs(r, s, HF_SHAPE_DETAIL);
-        d->created = gb(s, HF_SHAPE_CREATED);
-        ARR(r, s, HF_STAGES, m_stage, d->stages, d->nstages);
+        BIND_EACH(r, s, HF_STAGES, stage, d->stages, d->nstages);
         for (size_t k = 0; k < d->nstages; k++) {
             const json_t *st = json_array_get(ld_get(s, HF_STAGES), k);
             m_stage *g = &d->stages[k];
-            g->stage = gs(r, st, HF_STAGE_NAME);
-            g->status_name = gs(r, st, HF_STAGE_STATUS_NAME);
-            g->host_read = gs(r, st, HF_STAGE_HOST_READ);
-            g->status = gi(st, HF_STAGE_STATUS, 0);
-            g->reached = gt(st, HF_STAGE_REACHED);
-            ARR(r, st, HF_ACCESS, m_access, g->access, g->naccess);
-            for (size_t a = 0; a < g->naccess; a++) {
-                const json_t *x = json_array_get(ld_get(st, HF_ACCESS), a);
-                g->access[a].location = gs(r, x, HF_ACC_LOCATION);
-                g->access[a].outcome = gs(r, x, HF_ACC_OUTCOME);
-                g->access[a].status_name = gs(r, x, HF_ACC_STATUS_NAME);
-                g->access[a].status = gi(x, HF_ACC_STATUS, 0);
-                g->access[a].has_flags = json_is_integer(ld_get(x, HF_ACC_FLAGS));
-                g->access[a].flags = gi(x, HF_ACC_FLAGS, 0);
-            }
+            BIND_EACH(r, st, HF_ACCESS, acc, g->access, g->naccess);
+            for (size_t a = 0; a < g->naccess; a++)
+                g->access[a].has_flags = json_is_integer(ld_get(json_array_get(ld_get(st, HF_ACCESS), a), HF_ACC_FLAGS));
         }
     }
 }
 
 static void read_stats(const json_t *o, m_stats *s)
 {
-    s->min = gn(o, HF_ST_MIN);
-    s->median = gn(o, HF_ST_MEDIAN);
-    s->p90 = gn(o, HF_ST_P90);
-    s->p99 = gn(o, HF_ST_P99);
-    s->max = gn(o, HF_ST_MAX);
-    s->mean = gn(o, HF_ST_MEAN);
-    s->mad = gn(o, HF_ST_MAD);
-    s->spread = gn(o, HF_ST_SPREAD);
+    static const bind t[] = {BIND(ST_MIN, m_stats, min, 0),       BIND(ST_MEDIAN, m_stats, median, 0),
+                             BIND(ST_P90, m_stats, p90, 0),       BIND(ST_P99, m_stats, p99, 0),
+                             BIND(ST_MAX, m_stats, max, 0),       BIND(ST_MEAN, m_stats, mean, 0),
+                             BIND(ST_MAD, m_stats, mad, 0),       BIND(ST_SPREAD, m_stats, spread, 0)};
+    BIND_ALL(NULL, o, t, s);
 }
 
 static void numbers(m_run *r, const json_t *o, int id, double **out, size_t *n)
@@ -257,17 +247,14 @@ static void numbers(m_run *r, const json_t *o, int id, double **out, size_t *n)
 
 static void read_ab(m_run *r, const json_t *o, m_ab *ab)
 {
+    static const bind t[] = {BIND(AB_SPEC, m_ab, spec, 0),       BIND(AB_B_BENCH, m_ab, b_bench, 0),
+                             BIND(AB_STOPPED, m_ab, stopped, 0), BIND(AB_SEED, m_ab, seed, 0),
+                             BIND(AB_BUDGET, m_ab, budget_s, 0), BIND(AB_ROUNDS, m_ab, rounds, 0),
+                             BIND(AB_STARTED, m_ab, rounds_started, 0), BIND(AB_DECIDED, m_ab, decided, 0)};
     ab->on = json_is_object(o);
     if (!ab->on)
         return;
-    ab->spec = gs(r, o, HF_AB_SPEC);
-    ab->b_bench = gs(r, o, HF_AB_B_BENCH);
-    ab->stopped = gs(r, o, HF_AB_STOPPED);
-    ab->seed = gs(r, o, HF_AB_SEED);
-    ab->budget_s = gn(o, HF_AB_BUDGET);
-    ab->rounds = gi(o, HF_AB_ROUNDS, 0);
-    ab->rounds_started = gi(o, HF_AB_STARTED, 0);
-    ab->decided = gb(o, HF_AB_DECIDED);
+    BIND_ALL(r, o, t, ab);
     ARR(r, o, HF_AB_VARS, const char *, ab->vars, ab->nvars);
     for (size_t i = 0; i < ab->nvars; i++)
         ab->vars[i] = m_strdup(r, json_string_value(json_array_get(ld_get(o, HF_AB_VARS), i)));
@@ -321,65 +308,52 @@ static void split_sides(m_run *r, m_bench *b)
 /* The bench's processes (schema 3): each one sample of the run. */
 static void read_procs(m_run *r, const json_t *ps, m_bench *b)
 {
+    static const bind t[] = {BIND(PROCS_REQUESTED, m_bench, procs_requested, 1),
+                             BIND(PROCS_FINISHED, m_bench, procs_finished, 1)};
+    static const bind proc[] = {
+        BIND(PROC_INDEX, m_proc, index, 0),       BIND(PROC_START_CPU, m_proc, start_cpu, -1),
+        BIND(PROC_OK, m_proc, ok, 0),             BIND(PROC_DETAIL, m_proc, detail, 0),
+        BIND(PROC_WALL, m_proc, wall, 0),         BIND(PROC_OPEN, m_proc, open, 0),
+        BIND(PROC_PREPARE, m_proc, prepare, 0),   BIND(PROC_MEASURE, m_proc, measure, 0),
+        BIND(PROC_ROUND, m_proc, round, 0),       BIND(PROC_SLOT, m_proc, slot, 0),
+    };
     b->has_procs = json_is_object(ps);
-    b->procs_requested = gi(ps, HF_PROCS_REQUESTED, 1);
-    b->procs_finished = gi(ps, HF_PROCS_FINISHED, 1);
-    ARR(r, ps, HF_PROCS_LIST, m_proc, b->procs, b->nprocs);
+    BIND_ALL(r, ps, t, b);
+    BIND_EACH(r, ps, HF_PROCS_LIST, proc, b->procs, b->nprocs);
     for (size_t i = 0; i < b->nprocs; i++) {
-        const json_t *x = json_array_get(ld_get(ps, HF_PROCS_LIST), i);
-        m_proc *p = &b->procs[i];
-        p->index = gi(x, HF_PROC_INDEX, 0);
-        p->start_cpu = gi(x, HF_PROC_START_CPU, -1);
-        p->ok = gb(x, HF_PROC_OK);
-        p->detail = gs(r, x, HF_PROC_DETAIL);
-        p->wall = gn(x, HF_PROC_WALL);
-        p->open = gn(x, HF_PROC_OPEN);
-        p->prepare = gn(x, HF_PROC_PREPARE);
-        p->measure = gn(x, HF_PROC_MEASURE);
-        const char *side = gs(r, x, HF_PROC_SIDE);
-        p->side = side && (!strcmp(side, "a") || !strcmp(side, "b")) ? side[0] : 0;
-        p->round = gi(x, HF_PROC_ROUND, 0);
-        p->slot = gi(x, HF_PROC_SLOT, 0);
+        const char *side = json_string_value(ld_get(json_array_get(ld_get(ps, HF_PROCS_LIST), i), HF_PROC_SIDE));
+        b->procs[i].side = side && (!strcmp(side, "a") || !strcmp(side, "b")) ? side[0] : 0;
     }
 }
 
 /* The timed rows, each with its samples and every process's block medians. */
 static void read_rows(m_run *r, const json_t *root, m_bench *b)
 {
-    ARR(r, root, HF_ROWS, m_row, b->rows, b->nrows);
+    static const bind row[] = {
+        BIND(ROW_PATH, m_row, path, 0),           BIND(ROW_KIND, m_row, kind, 0),
+        BIND(ROW_CANDIDATE, m_row, candidate, 0), BIND(ROW_WHAT, m_row, what, 0),
+        BIND(ROW_FAMILY, m_row, family, 0),       BIND(ROW_SKIP_REASON, m_row, skip_reason, 0),
+        BIND(ROW_BAR, m_row, comparable_to_bar, 0), BIND(ROW_SKIPPED, m_row, skipped, 0),
+        BIND(ROW_CAPPED, m_row, capped, 0),       BIND(ROW_SLOW_FIRST, m_row, slow_first, 0),
+        BIND(ROW_REPEAT, m_row, repeat, 1),       BIND(ROW_LOOP_STATUS, m_row, loop_status, 0),
+        BIND(ROW_FALLBACKS, m_row, fallbacks, 0), BIND(ROW_BATCH, m_row, batch, 0),
+        BIND(ROW_N, m_row, n, 0),                 BIND(ROW_BLOCK_SAMPLES, m_row, block_samples, 0),
+        BIND(ROW_OUTLIERS, m_row, outliers, 0),   BIND(ROW_RETAKEN, m_row, retaken, 0),
+        BIND(ROW_FIRST_BATCH, m_row, first_batch, 0), BIND(ROW_OVERHEAD, m_row, overhead, 0),
+        BIND(ROW_OVERHEAD_PCT, m_row, overhead_pct, 0),
+    };
+    static const bind proc[] = {BIND(RBP_PROCESS, m_rowproc, process, 0)};
+    BIND_EACH(r, root, HF_ROWS, row, b->rows, b->nrows);
     for (size_t i = 0; i < b->nrows; i++) {
         const json_t *x = json_array_get(ld_get(root, HF_ROWS), i);
         m_row *d = &b->rows[i];
-        d->path = gs(r, x, HF_ROW_PATH);
-        d->kind = gs(r, x, HF_ROW_KIND);
-        d->candidate = gs(r, x, HF_ROW_CANDIDATE);
-        d->what = gs(r, x, HF_ROW_WHAT);
-        d->family = gs(r, x, HF_ROW_FAMILY);
-        d->skip_reason = gs(r, x, HF_ROW_SKIP_REASON);
-        d->comparable_to_bar = gb(x, HF_ROW_BAR);
-        d->skipped = gb(x, HF_ROW_SKIPPED);
-        d->capped = gb(x, HF_ROW_CAPPED);
-        d->slow_first = gb(x, HF_ROW_SLOW_FIRST);
-        d->repeat = gi(x, HF_ROW_REPEAT, 1);
-        d->loop_status = gi(x, HF_ROW_LOOP_STATUS, 0);
-        d->fallbacks = gi(x, HF_ROW_FALLBACKS, 0);
-        d->batch = gi(x, HF_ROW_BATCH, 0);
-        d->n = gi(x, HF_ROW_N, 0);
-        d->block_samples = gi(x, HF_ROW_BLOCK_SAMPLES, 0);
-        d->outliers = gi(x, HF_ROW_OUTLIERS, 0);
-        d->retaken = gi(x, HF_ROW_RETAKEN, 0);
         read_stats(x, &d->st);
-        d->first_batch = gn(x, HF_ROW_FIRST_BATCH);
-        d->overhead = gn(x, HF_ROW_OVERHEAD);
-        d->overhead_pct = gn(x, HF_ROW_OVERHEAD_PCT);
         numbers(r, x, HF_ROW_SAMPLES, &d->samples, &d->nsamples);
         numbers(r, x, HF_ROW_BLOCK_STATE, &d->block_state, &d->nblock_state);
-        ARR(r, x, HF_ROW_BY_PROCESS, m_rowproc, d->procs, d->nprocs);
-        for (size_t k = 0; k < d->nprocs; k++) {
-            const json_t *p = json_array_get(ld_get(x, HF_ROW_BY_PROCESS), k);
-            d->procs[k].process = gi(p, HF_RBP_PROCESS, 0);
-            numbers(r, p, HF_RBP_BLOCKS, &d->procs[k].blocks, &d->procs[k].nblocks);
-        }
+        BIND_EACH(r, x, HF_ROW_BY_PROCESS, proc, d->procs, d->nprocs);
+        for (size_t k = 0; k < d->nprocs; k++)
+            numbers(r, json_array_get(ld_get(x, HF_ROW_BY_PROCESS), k), HF_RBP_BLOCKS, &d->procs[k].blocks,
+                    &d->procs[k].nblocks);
         if (b->head.schema_version >= HA_SCHEMA_DERIVED_ON_READ)
             onread_row(r, d);
         if (!r->keep_samples) {
@@ -392,14 +366,14 @@ static void read_rows(m_run *r, const json_t *root, m_bench *b)
 /* The copy-against-read size sweep. */
 static void read_sweep(m_run *r, const json_t *sw, m_bench *b)
 {
+    static const bind t[] = {BIND(SWEEP_KIND, m_bench, sweep_kind, 0), BIND(SWEEP_TIMING, m_bench, sweep_timing, 0),
+                             BIND(SWEEP_CROSSOVER, m_bench, crossover, -1)};
+    static const bind point[] = {BIND(SP_SIZE, m_point, size, 0)};
     b->has_sweep = json_is_object(sw);
-    b->sweep_kind = gs(r, sw, HF_SWEEP_KIND);
-    b->sweep_timing = gs(r, sw, HF_SWEEP_TIMING);
-    b->crossover = gi(sw, HF_SWEEP_CROSSOVER, -1);
-    ARR(r, sw, HF_SWEEP_POINTS, m_point, b->points, b->npoints);
+    BIND_ALL(r, sw, t, b);
+    BIND_EACH(r, sw, HF_SWEEP_POINTS, point, b->points, b->npoints);
     for (size_t i = 0; i < b->npoints; i++) {
         const json_t *x = json_array_get(ld_get(sw, HF_SWEEP_POINTS), i);
-        b->points[i].size = gi(x, HF_SP_SIZE, 0);
         read_stats(ld_get(x, HF_SP_COPY), &b->points[i].copy);
         read_stats(ld_get(x, HF_SP_READ), &b->points[i].read);
         b->points[i].has_read_nt = json_is_object(ld_get(x, HF_SP_READ_NT));
@@ -409,48 +383,43 @@ static void read_sweep(m_run *r, const json_t *sw, m_bench *b)
 
 static void read_bench(m_run *r, const json_t *root, m_bench *b)
 {
+    static const bind top[] = {BIND(BENCH_WALL, m_bench, wall, 0), BIND(PINNED_CPU, m_bench, pinned_cpu, -1)};
+    static const bind plan[] = {BIND(PLAN_ROUNDS, m_bench, rounds, 0), BIND(PLAN_ITERATIONS, m_bench, iterations, 0),
+                                BIND(PLAN_REPEAT, m_bench, repeat, 0)};
+    static const bind state[] = {
+        BIND(STATE_FAST_NS, m_bench, state_fast_ns, 0),       BIND(STATE_FACTOR, m_bench, state_factor, 0),
+        BIND(STATE_CONTENDED_SHARE, m_bench, state_share, 0), BIND(STATE_BLOCKS, m_bench, state_blocks, 0),
+        BIND(STATE_RETAKEN, m_bench, state_retaken, 0),       BIND(STATE_KEPT_CONTENDED, m_bench, state_kept, 0),
+        BIND(STATE_MOVES, m_bench, state_moves, 0),
+    };
+    static const bind window[] = {BIND(WINDOW_FROM, m_bench, window_from, 0),
+                                  BIND(WINDOW_UNTIL, m_bench, window_until, 0)};
+    static const bind slowdown[] = {BIND(SLOW_PATH, m_slowdown, path, 0), BIND(SLOW_PERCENT, m_slowdown, percent, 0)};
+    static const bind headline[] = {
+        BIND(HL_FAST_KIND, m_bench, fast_kind, 0),     BIND(HL_SLOW_KIND, m_bench, slow_kind, 0),
+        BIND(HL_FAST_MEDIAN, m_bench, fast_median, 0), BIND(HL_SLOW_MEDIAN, m_bench, slow_median, 0),
+        BIND(HL_SLOW_OVER_FAST, m_bench, slow_over_fast, 0), BIND(HL_BAR, m_bench, fast_crosses_bar, 0),
+    };
     read_head(r, root, &b->head);
-    b->wall = gn(root, HF_BENCH_WALL);
-    const json_t *plan = ld_get(root, HF_PLAN);
-    b->has_rounds = json_is_integer(ld_get(plan, HF_PLAN_ROUNDS));
-    b->rounds = gi(plan, HF_PLAN_ROUNDS, 0);
-    b->iterations = gi(plan, HF_PLAN_ITERATIONS, 0);
-    b->repeat = gi(plan, HF_PLAN_REPEAT, 0);
-    b->pinned_cpu = gi(root, HF_PINNED_CPU, -1);
+    BIND_ALL(r, root, top, b);
+    const json_t *pl = ld_get(root, HF_PLAN), *st = ld_get(root, HF_STATE), *win = ld_get(root, HF_WINDOW),
+                 *h = ld_get(root, HF_HEADLINE);
+    b->has_rounds = json_is_integer(ld_get(pl, HF_PLAN_ROUNDS));
+    BIND_ALL(r, pl, plan, b);
     b->cpu_how = gs(r, ld_get(root, HF_CPU_CHOICE), HF_CPU_HOW);
-    const json_t *st = ld_get(root, HF_STATE);
     b->has_state = json_is_object(st);
-    b->state_fast_ns = gn(st, HF_STATE_FAST_NS);
-    b->state_factor = gn(st, HF_STATE_FACTOR);
-    b->state_share = gn(st, HF_STATE_CONTENDED_SHARE);
-    b->state_blocks = gi(st, HF_STATE_BLOCKS, 0);
-    b->state_retaken = gi(st, HF_STATE_RETAKEN, 0);
-    b->state_kept = gi(st, HF_STATE_KEPT_CONTENDED, 0);
-    b->state_moves = gi(st, HF_STATE_MOVES, 0);
-    const json_t *win = ld_get(root, HF_WINDOW);
+    BIND_ALL(r, st, state, b);
     b->has_window = json_is_object(win);
-    b->window_from = gn(win, HF_WINDOW_FROM);
-    b->window_until = gn(win, HF_WINDOW_UNTIL);
-    ARR(r, root, HF_SLOWDOWN, m_slowdown, b->slowdowns, b->nslowdowns);
-    for (size_t i = 0; i < b->nslowdowns; i++) {
-        const json_t *x = json_array_get(ld_get(root, HF_SLOWDOWN), i);
-        b->slowdowns[i].path = gs(r, x, HF_SLOW_PATH);
-        b->slowdowns[i].percent = gi(x, HF_SLOW_PERCENT, 0);
-    }
+    BIND_ALL(r, win, window, b);
+    BIND_EACH(r, root, HF_SLOWDOWN, slowdown, b->slowdowns, b->nslowdowns);
     read_procs(r, ld_get(root, HF_PROCS), b);
     read_ab(r, ld_get(root, HF_AB), &b->ab);
     b->clock_read_ns = gn(ld_get(root, HF_CLOCK), HF_CLOCK_READ);
     ARR(r, root, HF_BENCH_DISTINGUISHING, const char *, b->distinguishing, b->ndistinguishing);
     for (size_t i = 0; i < b->ndistinguishing; i++)
         b->distinguishing[i] = m_strdup(r, json_string_value(json_array_get(ld_get(root, HF_BENCH_DISTINGUISHING), i)));
-    const json_t *h = ld_get(root, HF_HEADLINE);
     b->has_headline = json_is_object(h);
-    b->fast_kind = gs(r, h, HF_HL_FAST_KIND);
-    b->slow_kind = gs(r, h, HF_HL_SLOW_KIND);
-    b->fast_median = gn(h, HF_HL_FAST_MEDIAN);
-    b->slow_median = gn(h, HF_HL_SLOW_MEDIAN);
-    b->slow_over_fast = gn(h, HF_HL_SLOW_OVER_FAST);
-    b->fast_crosses_bar = gb(h, HF_HL_BAR);
+    BIND_ALL(r, h, headline, b);
     read_rows(r, root, b);
     read_sweep(r, ld_get(root, HF_SWEEP), b);
     split_sides(r, b);
@@ -459,70 +428,50 @@ static void read_bench(m_run *r, const json_t *root, m_bench *b)
 
 static void read_pool(m_run *r, const json_t *root, m_pool *p)
 {
+    static const bind top[] = {BIND(POOL_WALL, m_pool, wall, 0), BIND(POOL_CYCLES, m_pool, cycles, 0)};
+    static const bind sum[] = {BIND(SUM_PASSED, m_pool, passed, 0), BIND(SUM_FAILED, m_pool, failed, 0),
+                               BIND(SUM_UNSUPPORTED, m_pool, unsupported, 0)};
+    static const bind check[] = {BIND(CHECK_NAME, m_check, name, 0),     BIND(CHECK_MODE, m_check, mode, 0),
+                                 BIND(CHECK_STATUS, m_check, status, 0), BIND(CHECK_DETAIL, m_check, detail, 0),
+                                 BIND(CHECK_PASSED, m_check, passed, 0)};
+    static const bind tput[] = {
+        BIND(TP_BYTES, m_tput, bytes, 0),           BIND(TP_MODE, m_tput, mode, 0),
+        BIND(TP_NOTE, m_tput, note, 0),             BIND(TP_MEASURED, m_tput, measured, 0),
+        BIND(TP_SLEEP, m_tput, sleep, 0),           BIND(TP_WAKE, m_tput, wake, 0),
+        BIND(TP_D2H, m_tput, d2h, 0),               BIND(TP_H2D, m_tput, h2d, 0),
+        BIND(TP_SLEEP_FRAC, m_tput, sleep_frac, 0), BIND(TP_WAKE_FRAC, m_tput, wake_frac, 0),
+        BIND(TP_WAKE_NOW, m_tput, wake_now, 0),     BIND(TP_WAKE_NOW_FRAC, m_tput, wake_now_frac, 0),
+        BIND(TP_PAUSE, m_tput, pause_ms, -1),
+    };
     read_head(r, root, &p->head);
-    p->wall = gn(root, HF_POOL_WALL);
-    p->cycles = gi(root, HF_POOL_CYCLES, 0);
-    const json_t *s = ld_get(root, HF_SUMMARY);
-    p->passed = gi(s, HF_SUM_PASSED, 0);
-    p->failed = gi(s, HF_SUM_FAILED, 0);
-    p->unsupported = gi(s, HF_SUM_UNSUPPORTED, 0);
-    ARR(r, root, HF_CHECKS, m_check, p->checks, p->nchecks);
-    for (size_t i = 0; i < p->nchecks; i++) {
-        const json_t *c = json_array_get(ld_get(root, HF_CHECKS), i);
-        p->checks[i].name = gs(r, c, HF_CHECK_NAME);
-        p->checks[i].mode = gs(r, c, HF_CHECK_MODE);
-        p->checks[i].status = gs(r, c, HF_CHECK_STATUS);
-        p->checks[i].detail = gs(r, c, HF_CHECK_DETAIL);
-        p->checks[i].passed = gt(c, HF_CHECK_PASSED);
-    }
-    ARR(r, root, HF_TPUT, m_tput, p->tputs, p->ntputs);
+    BIND_ALL(r, root, top, p);
+    BIND_ALL(r, ld_get(root, HF_SUMMARY), sum, p);
+    BIND_EACH(r, root, HF_CHECKS, check, p->checks, p->nchecks);
+    BIND_EACH(r, root, HF_TPUT, tput, p->tputs, p->ntputs);
     for (size_t i = 0; i < p->ntputs; i++) {
         const json_t *t = json_array_get(ld_get(root, HF_TPUT), i);
-        m_tput *d = &p->tputs[i];
-        d->bytes = gn(t, HF_TP_BYTES);
-        d->mode = gs(r, t, HF_TP_MODE);
-        d->note = gs(r, t, HF_TP_NOTE);
-        d->measured = gb(t, HF_TP_MEASURED);
-        d->sleep = gn(t, HF_TP_SLEEP);
-        d->wake = gn(t, HF_TP_WAKE);
-        d->d2h = gn(t, HF_TP_D2H);
-        d->h2d = gn(t, HF_TP_H2D);
-        d->sleep_frac = gn(t, HF_TP_SLEEP_FRAC);
-        d->wake_frac = gn(t, HF_TP_WAKE_FRAC);
-        d->wake_now = gn(t, HF_TP_WAKE_NOW);
-        d->wake_now_frac = gn(t, HF_TP_WAKE_NOW_FRAC);
-        d->pause_ms = gi(t, HF_TP_PAUSE, -1);
-        numbers(r, t, HF_TP_SLEEP_BY_CYCLE, &d->sleep_cyc, &d->nsleep_cyc);
-        numbers(r, t, HF_TP_WAKE_BY_CYCLE, &d->wake_cyc, &d->nwake_cyc);
+        numbers(r, t, HF_TP_SLEEP_BY_CYCLE, &p->tputs[i].sleep_cyc, &p->tputs[i].nsleep_cyc);
+        numbers(r, t, HF_TP_WAKE_BY_CYCLE, &p->tputs[i].wake_cyc, &p->tputs[i].nwake_cyc);
     }
 }
 
 static void read_manifest(m_run *r, const json_t *root, m_manifest *m)
 {
+    static const bind top[] = {
+        BIND(MAN_COMPLETE, m_manifest, complete, 0),         BIND(MAN_INTERRUPTED, m_manifest, interrupted, 0),
+        BIND(MAN_BACKEND, m_manifest, backend, 0),           BIND(MAN_TOOL_VERSION, m_manifest, tool_version, 0),
+        BIND(MAN_CHOICE, m_manifest, backend_choice, 0),     BIND(MAN_DEVICE, m_manifest, device, -1),
+    };
+    static const bind step[] = {BIND(STEP_NAME, m_step, name, 0),     BIND(STEP_RECORD, m_step, record, 0),
+                                BIND(STEP_SHA256, m_step, sha256, 0), BIND(STEP_EXIT, m_step, exit_status, -1),
+                                BIND(STEP_BYTES, m_step, bytes, -1)};
+    static const bind att[] = {BIND(ATT_NAME, m_attach, name, 0), BIND(ATT_SHA256, m_attach, sha256, 0),
+                               BIND(ATT_BYTES, m_attach, bytes, -1)};
     m->present = true;
-    m->complete = gb(root, HF_MAN_COMPLETE);
-    m->interrupted = gs(r, root, HF_MAN_INTERRUPTED);
-    m->backend = gs(r, root, HF_MAN_BACKEND);
-    m->tool_version = gs(r, root, HF_MAN_TOOL_VERSION);
-    m->backend_choice = gs(r, root, HF_MAN_CHOICE);
-    m->device = gi(root, HF_MAN_DEVICE, -1);
+    BIND_ALL(r, root, top, m);
     fallbacks(r, root, HF_MAN_FALLBACKS, &m->fallbacks, &m->nfallbacks);
-    ARR(r, root, HF_STEPS, m_step, m->steps, m->nsteps);
-    for (size_t i = 0; i < m->nsteps; i++) {
-        const json_t *s = json_array_get(ld_get(root, HF_STEPS), i);
-        m->steps[i].name = gs(r, s, HF_STEP_NAME);
-        m->steps[i].record = gs(r, s, HF_STEP_RECORD);
-        m->steps[i].sha256 = gs(r, s, HF_STEP_SHA256);
-        m->steps[i].exit_status = gi(s, HF_STEP_EXIT, -1);
-        m->steps[i].bytes = gi(s, HF_STEP_BYTES, -1);
-    }
-    ARR(r, root, HF_MAN_ATTACH, m_attach, m->attach, m->nattach);
-    for (size_t i = 0; i < m->nattach; i++) {
-        const json_t *a = json_array_get(ld_get(root, HF_MAN_ATTACH), i);
-        m->attach[i].name = gs(r, a, HF_ATT_NAME);
-        m->attach[i].sha256 = gs(r, a, HF_ATT_SHA256);
-        m->attach[i].bytes = gi(a, HF_ATT_BYTES, -1);
-    }
+    BIND_EACH(r, root, HF_STEPS, step, m->steps, m->nsteps);
+    BIND_EACH(r, root, HF_MAN_ATTACH, att, m->attach, m->nattach);
 }
 
 static void put(m_run *r, const json_t *j, int root)
