@@ -93,10 +93,13 @@ once() {
     given="$given$1 "
 }
 
-# A value that looks like an option (--results -res) is said as such; a
-# folder of that name is ./-res.
+# A value that looks like an option (--results -res) is said as such (a
+# folder of that name is ./-res), and an empty one is refused.
 not_option() {
-    case "$2" in -*) echo "run_all.sh: $1 takes a value, not the option-like '$2' (a folder of that name: ./$2)" >&2; usage ;; esac
+    case "$2" in
+        '') echo "run_all.sh: $1 takes a value, not ''" >&2; usage ;;
+        -*) echo "run_all.sh: $1 takes a value, not the option-like '$2' (a folder of that name: ./$2)" >&2; usage ;;
+    esac
 }
 
 
@@ -107,7 +110,7 @@ while [ $# -gt 0 ]; do
         --device) [ $# -ge 2 ] || needs_value "$1"; once --device; not_option "$1" "$2"; device=$2; device_given=1; shift 2 ;;
         --device=*) once --device; device=${1#*=}; device_given=1; shift ;;
         --results) [ $# -ge 2 ] || needs_value "$1"; once --results; not_option "$1" "$2"; results=$2; shift 2 ;;
-        --results=*) once --results; results=${1#*=}; shift ;;
+        --results=*) once --results; results=${1#*=}; [ -n "$results" ] || not_option --results ""; shift ;;
         --isolate) [ $# -ge 2 ] || needs_value "$1"; once --isolate; isolate=$2; shift 2 ;;
         --isolate=*) once --isolate; isolate=${1#*=}; shift ;;
         --bench-args) [ $# -ge 2 ] || needs_value "$1"; once --bench-args; bench_args=$2; shift 2 ;;

@@ -183,8 +183,8 @@ static int parse_profile(ab_session *s, const char *name, const char *a_profile,
 {
     const ha_rocm_profile *p = ha_rocm_profile_find(name);
     if (!p) {
-        snprintf(why, n, "--ab sim-profile: '%.40s%s' is not a stand-in release: --list-sim-profiles names them",
-                 name, strlen(name) > 40 ? "..." : "");
+        snprintf(why, n, "%s '%.40s%s' is not a stand-in release: --list-sim-profiles names them",
+                 s->alone ? "--sim-profile" : "--ab sim-profile:", name, strlen(name) > 40 ? "..." : "");
         return -1;
     }
     if (!a_profile && !s->alone) {

@@ -527,6 +527,10 @@ static void run_all_refuses_before_a_folder_and_never_calls_a_partial_run_whole(
     assert_int_equal(it_sh("BUILD=%s ./run_all.sh --backend sim --no-torch --results /etc/passwd", build), 5);
     assert_non_null(strstr(it_out, "name a writable folder"));
     /* a value that looks like an option is said as such, and no folder '-res' is made */
+    /* an empty folder name is bad command-line input (2), never a folder write failing (5) */
+    assert_int_equal(it_sh("BUILD=%s ./run_all.sh --backend sim --no-torch --results ''", build), 2);
+    assert_non_null(strstr(it_out, "--results takes a value, not ''"));
+    assert_int_equal(it_sh("BUILD=%s ./run_all.sh --backend sim --no-torch --results=", build), 2);
     assert_int_equal(it_sh("d=$PWD && cd %s && BUILD=%s \"$d/run_all.sh\" --results -res", tmp, build), 2);
     assert_non_null(strstr(it_out, "--results takes a value, not the option-like '-res'"));
     assert_int_not_equal(it_sh("test -e %s/-res", tmp), 0);
