@@ -147,7 +147,5 @@ void bench_print(const bench *b, const headline *h, double wall);
  * field table into w, which ha_tool_finish closes and commits. */
 int bench_write_sweep_csv(const bench *b);
 void bench_record(bench *b, const headline *h, double wall, jw *w);
-/* The record as it stands, into f (an A/B session's look): 0 or -1. */
-int bench_record_file(bench *b, FILE *f);
 
 #endif

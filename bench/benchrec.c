@@ -353,16 +353,3 @@ void bench_record(bench *b, const headline *h, double wall, jw *w)
     ha_tool_json_head(&b->t, w);
     write_json(b, h, w, wall);
 }
-
-int bench_record_file(bench *b, FILE *f)
-{
-    jw w;
-    headline h = bench_find_headline(b);
-    memset(&w, 0, sizeof w);
-    jw_init(&w, f, true);
-    jw_obj(&w);
-    ha_tool_json_head(&b->t, &w);
-    write_json(b, &h, &w, ha_now_s());
-    jw_obj_end(&w);
-    return jw_finish(&w) == 0 ? 0 : -1;
-}
