@@ -125,6 +125,16 @@ static void the_figures_derived_on_read_are_the_benchs(void **s)
     assert_int_equal(now.d.fast_crosses_bar, old.bench.fast_crosses_bar);
     m_free_run(&old);
     m_free_run(&now);
+    /* a fast row that reads across the PCIe BAR (an AMD large-BAR GPU's
+     * VRAM) says so, and the headline follows its row */
+    size_t i;
+    json_t *row;
+    json_array_foreach(json_object_get(v4, "rows"), i, row)
+        if (!strcmp(json_string_value(json_object_get(row, "path")), "fast"))
+            json_object_set_new(row, "comparable_to_bar_read", json_true());
+    load(v4, &now);
+    assert_true(now.d.fast_crosses_bar);
+    m_free_run(&now);
     json_decref(v3);
     json_decref(v4);
 }
