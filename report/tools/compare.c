@@ -163,7 +163,16 @@ static int series(const char *dir, out *md, out *js)
         return HA_EXIT_USAGE;
     }
     if (n == 0) {
-        fprintf(stderr, "compare: %s: no run folders in it: expected results/<run>/ folders\n", dir);
+        /* a campaign's folder (results/CAMPAIGN/mN/RUN) holds its runs further down */
+        char **below = NULL;
+        long deeper = m_list_runs_below(dir, 2, &below);
+        m_free_names(below, deeper > 0 ? deeper : 0);
+        if (deeper > 0)
+            fprintf(stderr, "compare: %s: no run folders in it, %ld further down: give the folder that holds them "
+                            "(--series compares the runs of one folder), or report/changes %s, which reads below\n",
+                    dir, deeper, dir);
+        else
+            fprintf(stderr, "compare: %s: no run folders in it: expected results/<run>/ folders\n", dir);
         return HA_EXIT_USAGE;
     }
     FILE *o = md->f ? md->f : stdout;

@@ -552,6 +552,9 @@ static void runs_in_campaign_folders_are_read(void **s)
     assert_non_null(strstr(it_out, "2 whole run(s)"));
     assert_non_null(strstr(it_out, "campaign/m1/2026-01-01T000000Z-vm-sim-dev0"));
     assert_non_null(strstr(it_out, "Left out campaign/ab/session: an A/B session"));
+    /* compare --series reads one folder's runs: given a campaign's, it says where they are */
+    assert_int_equal(it_sh("report/compare --series %s/campaign", dir), 2);
+    assert_non_null(strstr(it_out, "2 further down"));
     /* a copy of that results folder, one level down (an archive of
      * several machines' results/): the campaign's run is three levels down */
     assert_int_equal(it_sh("mkdir -p %s/archive && cp -r %s %s/archive/results", tmp, dir, tmp), 0);
