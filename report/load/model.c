@@ -1,6 +1,7 @@
 /* The loader: a run folder's records, parsed with jansson and checked
- * against their declarations (parse.c, validate.c), then copied into the
- * typed model. Every key comes from the field table; nothing outside
+ * against their declarations (parse.c, validate.c), sealed (seal.c), then
+ * copied into the typed model by tables of field ids bound to its members
+ * (BIND). Every key comes from the field table; nothing outside
  * report/load/ reads JSON (a test holds it). */
 #include "model.h"
 

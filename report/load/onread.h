@@ -2,7 +2,8 @@
  * the record holds what was measured and how (process 1's samples and block
  * states, the other processes' block medians, the bench's choice of kinds),
  * as pyperf's runs hold values and metadata; every figure that follows from
- * them is derived here, once, on read, by the functions the bench itself
+ * them is derived once, on read (a row's here, the headline's rows in
+ * derive.c by families.h's rule), by the functions the bench itself
  * uses (common/stats.c, common/procstats.c). The bench keeps its samples as
  * the record writes them, so its own text and every view of the record
  * show one figure. Older records carry their figures and are read as they
