@@ -154,6 +154,22 @@ static void series_totals(FILE *o, jw *w, size_t pairs, size_t ngroups, size_t r
     }
 }
 
+/* --series over a folder without runs: a campaign's folder
+ * (results/CAMPAIGN/mN/RUN) holds them further down, and is told so. */
+static int no_runs_in(const char *dir)
+{
+    char **below = NULL;
+    long deeper = m_list_runs_below(dir, 2, &below);
+    m_free_names(below, deeper > 0 ? deeper : 0);
+    if (deeper > 0)
+        fprintf(stderr, "compare: %s: no run folders in it, %ld further down: give the folder that holds them "
+                        "(--series compares the runs of one folder), or report/changes %s, which reads below\n",
+                dir, deeper, dir);
+    else
+        fprintf(stderr, "compare: %s: no run folders in it: expected results/<run>/ folders\n", dir);
+    return HA_EXIT_USAGE;
+}
+
 static int series(const char *dir, out *md, out *js)
 {
     char **names = NULL;
@@ -162,19 +178,8 @@ static int series(const char *dir, out *md, out *js)
         fprintf(stderr, "compare: %s: expected a folder of runs (results/)\n", dir);
         return HA_EXIT_USAGE;
     }
-    if (n == 0) {
-        /* a campaign's folder (results/CAMPAIGN/mN/RUN) holds its runs further down */
-        char **below = NULL;
-        long deeper = m_list_runs_below(dir, 2, &below);
-        m_free_names(below, deeper > 0 ? deeper : 0);
-        if (deeper > 0)
-            fprintf(stderr, "compare: %s: no run folders in it, %ld further down: give the folder that holds them "
-                            "(--series compares the runs of one folder), or report/changes %s, which reads below\n",
-                    dir, deeper, dir);
-        else
-            fprintf(stderr, "compare: %s: no run folders in it: expected results/<run>/ folders\n", dir);
-        return HA_EXIT_USAGE;
-    }
+    if (n == 0)
+        return no_runs_in(dir);
     FILE *o = md->f ? md->f : stdout;
     jw w;
     if (js->f) {
