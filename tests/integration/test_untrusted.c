@@ -777,7 +777,7 @@ static void every_shape_of_a_long_record_is_read_in_linear_memory(void **s)
 /* Out of memory (a virtual-memory limit swept from too small to start to
  * enough), a report tool either answers as it does unbounded, word for
  * word, or stops with one line and status 8: never a run skipped as "not
- * valid JSON" and a series judged without it (it exited 0 so before). */
+ * valid JSON" and a series judged without it, which reads as no regression. */
 static void out_of_memory_is_said_never_judged_around(void **s)
 {
     (void)s;
