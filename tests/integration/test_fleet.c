@@ -19,9 +19,14 @@ static char tmp[256];
 #define FAST "--backend sim --bench-args \"--processes 2 --iterations 100 --rounds 2 --no-sweep --row-seconds 0.01\" " \
              "--pool-args \"--cycles 2 --throughput-sizes 1MiB\""
 
+/* One host's task; a failing one says how its log ends (the survey, and
+ * the log with it, is gone once the suite ends). */
 static int task(const char *host, const char *env)
 {
-    return it_sh("HOSTACCESS_HOST=%s %s fleet/task.sh %s/survey " FAST, host, env, tmp);
+    int rc = it_sh("HOSTACCESS_HOST=%s %s fleet/task.sh %s/survey " FAST, host, env, tmp);
+    if (rc != 0 && it_sh("tail -n 20 %s/survey/tasks/%s.log", tmp, host) == 0)
+        fprintf(stderr, "fleet task %s exited %d; its log ends:\n%s", host, rc, it_out);
+    return rc;
 }
 
 static int setup(void **s)
