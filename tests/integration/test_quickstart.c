@@ -40,8 +40,12 @@ static void readme_quick_start_writes_a_report(void **s)
     /* The clone builds with its own defaults: nothing from this make. */
     int rc = it_sh("cd %s/clone && env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u BUILD -u CFLAGS -u LDFLAGS "
                    "sh -c 'make probes >make.log 2>&1 && ./run_all.sh'", tmp);
-    if (rc != 0)
-        fail_msg("the quick start exited %d:\n%s", rc, it_out);
+    if (rc != 0) {
+        char out[8192];
+        snprintf(out, sizeof out, "%s", it_tail(sizeof out - 1));
+        it_sh("cd %s/clone && for f in results/*/*.log; do echo \"== $f\"; tail -n 15 \"$f\"; done", tmp);
+        fail_msg("the quick start exited %d:\n%s\nits tools' logs end:\n%s", rc, out, it_tail(6000));
+    }
     if (strstr(it_out, "not built")) {
         char out[4096];
         snprintf(out, sizeof out, "%.4000s", it_out);
