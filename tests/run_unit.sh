@@ -12,6 +12,11 @@ case "$jobs" in '' | *[!0-9]* | 0)
 esac
 logs=$(mktemp -d /tmp/ha-suites-XXXXXX) || exit 2
 trap 'rm -rf "$logs"' EXIT
+# On a GPU the suites share one device: their run_all.sh's timed steps (the
+# bench, pool_check) take turns on this lock, as --parallel's devices do, so
+# no suite's timings or free-memory checks see another suite's pool. (The
+# simulation's pools are each process's own: no turns without a GPU.)
+if [ -e /dev/nvidiactl ] || [ -e /dev/kfd ]; then export HOSTACCESS_TIMED_LOCK="$logs/timed.lock"; fi
 run_one() { # index binary: its output, status and seconds into $logs/index.*
     local t0=$SECONDS
     "$2" >"$logs/$1.out" 2>&1
