@@ -101,7 +101,7 @@ check-integration:
 
 SAN := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 check-sanitize:
-	$(MAKE) BUILD=build-asan CFLAGS="$(SAN)" LDFLAGS="-fsanitize=address,undefined" check-unit check-integration check-fuzz-corpus
+	$(MAKE) -j1 BUILD=build-asan CFLAGS="$(SAN)" LDFLAGS="-fsanitize=address,undefined" check-unit check-integration check-fuzz-corpus
 
 # The fuzz corpus, replayed through both fuzz targets (ASan in check-sanitize):
 # the record reader alone, and the whole report path behind it.
@@ -199,8 +199,11 @@ check-nohdr:
 	$(MAKE) $(NOHDR) INT_SKIP="$$skip" check-integration
 
 # diag is built too: the evidence tools are run only on the GPU machine, and
-# one that no longer compiles would be found there, on device time.
+# one that no longer compiles would be found there, on device time. The
+# goals run one after another (-j1) under make -jN too: each builds its own
+# binaries -j$(JOBS), and two at once would build one library side by side
+# (a link reading libhacommon.a while ar rewrote it, seen under make -j16).
 check:
-	$(MAKE) check-unit check-integration check-fuzz-corpus check-torch check-standin diag
+	$(MAKE) -j1 check-unit check-integration check-fuzz-corpus check-torch check-standin diag
 	$(MAKE) check-sanitize
 	@echo "check: all test suites passed (plain and ASan+UBSan)"
