@@ -9,7 +9,9 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 out=$dir/torch_pool.txt
 [ -e "$out" ] && { echo "torch_check: $out exists; not overwritten" >&2; exit 5; }
 export HOSTACCESS_POOL_LIB=${HOSTACCESS_POOL_LIB:-${BUILD:-$here/build}/libhostaccess_pool.so}
-if python3 -c 'import pytest' 2>/dev/null; then runner=(python3 -m pytest -v -rs -s); else runner=(python3 -m unittest -v); fi
+# Nothing written into the checkout: no bytecode, no pytest cache.
+export PYTHONDONTWRITEBYTECODE=1
+if python3 -c 'import pytest' 2>/dev/null; then runner=(python3 -m pytest -v -rs -s -p no:cacheprovider); else runner=(python3 -m unittest -v); fi
 # The four configurations run side by side (each is its own process and
 # CUDA context; one import of torch costs seconds), then are written out in
 # order, so the file reads as if they had run one after another.

@@ -143,7 +143,7 @@ fuzz-%:
 
 # The PyTorch test skips, saying why, where torch or a GPU is missing.
 check-torch: fix
-	HOSTACCESS_POOL_LIB=$(abspath $(BUILD))/libhostaccess_pool.so python3 -m unittest -v tests/torch/test_pool_torch.py
+	PYTHONDONTWRITEBYTECODE=1 HOSTACCESS_POOL_LIB=$(abspath $(BUILD))/libhostaccess_pool.so python3 -m unittest -v tests/torch/test_pool_torch.py
 
 # On a GPU machine: everything check does, then PyTorch through the pool in
 # every pool configuration, where "no torch" or "no GPU" is a failure, not a skip.

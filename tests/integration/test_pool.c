@@ -119,6 +119,25 @@ static void a_pool_that_keeps_its_vram_asleep_fails_the_check(void **s)
     assert_non_null(strstr(it_out, "| vram_freed_on_sleep | device-nofix | FAIL |"));
 }
 
+/* The PyTorch step (run_all.sh's, make check-torch's) leaves the checkout
+ * as it was: Python's bytecode and pytest's cache would be untracked files
+ * in a user's tree (and make a clean checkout look changed). */
+static void the_torch_step_leaves_the_checkout_as_it_was(void **s)
+{
+    (void)s;
+    if (it_sh("command -v python3") != 0)
+        it_skip("no python3");
+    /* no GPU visible: PyTorch's tests skip, and no pool of theirs moves the
+     * free memory another suite's pool_check is reading */
+    assert_int_equal(it_sh("touch %s/before && export CUDA_VISIBLE_DEVICES= HIP_VISIBLE_DEVICES= && "
+                           "unset PYTHONDONTWRITEBYTECODE && mkdir -p %s/torch && BUILD=%s fix/torch_check.sh %s/torch && "
+                           "make -s --no-print-directory BUILD=%s check-torch",
+                           tmp, tmp, it_build(), tmp, it_build()), 0);
+    assert_int_equal(it_sh("find tests/torch fix .pytest_cache -newer %s/before 2>/dev/null; true", tmp), 0);
+    if (it_out[0])
+        fail_msg("the PyTorch step left files in the checkout:\n%s", it_out);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -126,6 +145,7 @@ int main(void)
         cmocka_unit_test(bad_input_is_refused),
         cmocka_unit_test(the_pool_api_answers_as_documented),
         cmocka_unit_test(a_pool_that_keeps_its_vram_asleep_fails_the_check),
+        cmocka_unit_test(the_torch_step_leaves_the_checkout_as_it_was),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
