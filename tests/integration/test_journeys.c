@@ -233,8 +233,9 @@ static void the_commit_recipe_sets_this_commit_against_the_last(void **s)
         it_skip("the recipe builds its own trees: judged in make check's plain pass");
     if (it_sh("git rev-parse --verify -q HEAD~1") != 0)
         it_skip("not a git checkout with a commit before this one");
-    if (it_sh("test -z \"$(git status --porcelain)\"") != 0)
-        it_skip("the tree has uncommitted changes: a clone of HEAD would not be what BUILD was made from");
+    if (it_sh("git status --porcelain | head -3 | tr '\\n' ' '") == 0 && it_out[0])
+        it_skip("the tree has uncommitted changes (%s): a clone of HEAD would not be what BUILD was made from",
+                it_out);
     if (it_sh("test -x %s/bin/compare", it_build()) != 0)
         it_skip("report tools are not built (libjansson-dev)");
     char lines[4096], clone[256];
