@@ -18,8 +18,8 @@ typedef struct finding {
 } finding;
 
 /* How far the two runs' figures are apart: what "repeatable" means for
- * this pair, whatever the verdicts. A figure is a row's median over all
- * its blocks (the median of block medians, as judged); |new - old| / old
+ * this pair, whatever the verdicts. A figure is the row's figure over its
+ * processes, as report shows it (m_row_figure); |new - old| / old
  * in %, as measured and after normalisation. */
 typedef struct stability {
     int have;

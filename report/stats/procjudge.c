@@ -43,7 +43,7 @@ static int proc_verdicts_alloc(proc_verdicts *v, size_t rows)
 
 /* The rows judged and their estimates, then the family at once. -1: out
  * of memory. */
-static int judge_rows(const regress_cfg *cfg, const m_bench *a, const m_bench *b, bool clock_off, bool state_off,
+static int judge_rows(const regress_cfg *cfg, const m_bench *a, const m_bench *b, bool clock_off,
                       proc_verdicts *v)
 {
     for (size_t i = 0; i < a->nrows; i++) {
@@ -64,12 +64,12 @@ static int judge_rows(const regress_cfg *cfg, const m_bench *a, const m_bench *b
             continue;
         }
         family_threshold ft = regress_family(cfg, m_row_family(ra));
-        if (clock_off || (state_off && ft.state_bound)) {
+        if (clock_off) {
             v->held++;
             continue;
         }
         size_t n = v->n;
-        v->rule[n] = (ha_gate_rule){GATE_ALPHA, v->m, ft.proc_pct / 100, GATE_RESOLVE, GATE_POWER, path_group(a, ra)};
+        v->rule[n] = (ha_gate_rule){GATE_ALPHA, v->m, ft.pct / 100, GATE_RESOLVE, GATE_POWER, path_group(a, ra)};
         if (m_row_estimate(a, ra, M_EST_NORMALISED, &cfg->rules, &v->ea[n]) != 0 ||
             m_row_estimate(b, rb, M_EST_NORMALISED, &cfg->rules, &v->eb[n]) != 0)
             v->ea[n].k = v->eb[n].k = 0; /* too few: judged so */
@@ -106,10 +106,9 @@ static void tally_rows(const m_bench *a, proc_verdicts *v)
     }
 }
 
-int proc_judge(const regress_cfg *cfg, const m_bench *a, const m_bench *b, bool clock_off, bool state_off,
-               proc_verdicts *v)
+int proc_judge(const regress_cfg *cfg, const m_bench *a, const m_bench *b, bool clock_off, proc_verdicts *v)
 {
-    if (proc_verdicts_alloc(v, a->nrows) != 0 || judge_rows(cfg, a, b, clock_off, state_off, v) != 0)
+    if (proc_verdicts_alloc(v, a->nrows) != 0 || judge_rows(cfg, a, b, clock_off, v) != 0)
         return -1;
     tally_rows(a, v);
     return 0;

@@ -28,12 +28,11 @@ typedef struct proc_verdicts {
 } proc_verdicts;
 
 /* Bench b judged against bench a, row by row, the family at once (the
- * discoveries depend on every row's p-value), then tallied. clock_off and
- * state_off: an instrument moved more than normalisation corrects, so the
- * rows that follow it are held, not judged. 0, or -1 out of memory; *v is
+ * discoveries depend on every row's p-value), then tallied. clock_off: the
+ * canary moved more than normalisation corrects, so every row is held, not
+ * judged. 0, or -1 out of memory; *v is
  * proc_verdicts_free'd by the caller either way. */
-int proc_judge(const regress_cfg *cfg, const m_bench *a, const m_bench *b, bool clock_off, bool state_off,
-               proc_verdicts *v);
+int proc_judge(const regress_cfg *cfg, const m_bench *a, const m_bench *b, bool clock_off, proc_verdicts *v);
 void proc_verdicts_free(proc_verdicts *v);
 
 #endif

@@ -30,11 +30,11 @@ static char *joined(char *list, const char *sep, const char *fmt, ...)
     return s;
 }
 
-char *regress_family_names(const regress_cfg *cfg, bool steady_only)
+char *regress_steady_families(const regress_cfg *cfg)
 {
     char *s = rf_printf("%s", "");
     for (int i = 0; s && i < REGRESS_NFAM; i++)
-        if (steady_only ? cfg->thr[i].steady_only : cfg->thr[i].state_bound)
+        if (cfg->thr[i].steady_only)
             s = joined(s, ", ", "%s", cfg->thr[i].family);
     return s;
 }
@@ -88,7 +88,7 @@ void proc_say_notes(const regress_cfg *cfg, const m_bench *a, const m_bench *b, 
                           side[s], n, runs[s]->nprocs, list, 100.0 * cfg->rules.contended_share);
         free(list);
     }
-    char *fams = regress_family_names(cfg, true);
+    char *fams = regress_steady_families(cfg);
     for (int s = 0; s < 2; s++) {
         const m_row *sys = m_bench_row(runs[s], "syscall", "", "", 1);
         double low = m_steadiest(runs[s], sys, &cfg->rules);
@@ -112,10 +112,15 @@ void proc_say_notes(const regress_cfg *cfg, const m_bench *a, const m_bench *b, 
     free(fams);
 }
 
-void proc_say_missing(const m_bench *a, const proc_verdicts *v, findings *f)
+void proc_say_missing(const m_bench *a, const m_bench *b, const proc_verdicts *v, findings *f)
 {
     for (size_t i = 0; i < v->nmissing; i++)
         say_row_only_in(f, &a->rows[v->missing[i]], "old");
+    for (size_t i = 0; i < b->nrows; i++) {
+        const m_row *r = &b->rows[i];
+        if (r->repeat == 1 && regress_row_judged(r) && !m_bench_row(a, r->path, r->kind, r->candidate, 1))
+            say_row_only_in(f, r, "new");
+    }
 }
 
 static int finding_class(int outcome)
@@ -144,7 +149,7 @@ int proc_say_flagged(const regress_cfg *cfg, const m_bench *a, const proc_verdic
                      ft.state_bound ? "syscall loop's ns" : "canary's ns to its family's clock share", v->ea[j].k,
                      v->eb[j].k, g->r.ratio, g->r.lo, g->r.hi, 100 * g->level, v->m, v->found,
                      g->prior_df > 0 ? "its spread shrunk toward its path's" : "its own spread (Welch)", g->r.df, fam,
-                     ft.proc_pct, 100 * GATE_RESOLVE, 100 * g->detectable,
+                     ft.pct, 100 * GATE_RESOLVE, 100 * g->detectable,
                      g->detectable > GATE_RESOLVE ? " (a monitor-only row: flagged because its interval is "
                                                     "wholly beyond the threshold)"
                                                   : "");

@@ -15,8 +15,9 @@
 /* The processes each run leaves out (not finished, contended, in a slow
  * state), the rules that chose them, and CPUs or counts that differ. */
 void proc_say_notes(const regress_cfg *cfg, const m_bench *a, const m_bench *b, findings *f);
-/* Each old row the new run did not time (v->missing). */
-void proc_say_missing(const m_bench *a, const proc_verdicts *v, findings *f);
+/* Each old row the new run did not time (v->missing), and each new row
+ * the old run did not. */
+void proc_say_missing(const m_bench *a, const m_bench *b, const proc_verdicts *v, findings *f);
 /* Each row flagged or inconclusive, in the old run's order. -1: out of
  * memory naming one. */
 int proc_say_flagged(const regress_cfg *cfg, const m_bench *a, const proc_verdicts *v, findings *f);
@@ -29,8 +30,8 @@ void proc_say_resolved(const proc_verdicts *v, findings *f);
 
 /* A row timed in one run of the pair only ("old" or "new"). */
 void say_row_only_in(findings *f, const m_row *r, const char *side);
-/* The families of the table that are steady_only (else state_bound),
- * ", "-joined (malloc'd; NULL out of memory). */
-char *regress_family_names(const regress_cfg *cfg, bool steady_only);
+/* The families of the table that are steady_only, ", "-joined (malloc'd;
+ * NULL out of memory). */
+char *regress_steady_families(const regress_cfg *cfg);
 
 #endif

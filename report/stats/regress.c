@@ -17,7 +17,6 @@
 #include "readfile.h"
 #include "rowest.h"
 #include "stats.h"
-#include "timing.h"
 
 /* ---- what is compared ---- */
 
@@ -351,8 +350,6 @@ static void cmp_pool(const m_pool *a, const m_pool *b, bool same, findings *f)
 /* ---- timings ---- */
 
 /* A row's seed: from its name, never 0 (xorshift's one dead state). */
-static unsigned long long seed_of(const char *s) { return ha_fnv1a(HA_FNV_OFFSET, s) | 1; }
-
 static double pct_of(double *v, size_t n, double p)
 {
     if (!n)
@@ -370,53 +367,16 @@ static double max_overhead(const m_bench *b)
     return m;
 }
 
-/* A row's figure for the run-to-run table: the one report shows, over
- * the processes (m_row_figure, derived once); a record before the
- * processes: the median of its block medians, or without blocks the first
- * repeat's median. */
-static double figure(const m_run *run, const m_row *r)
-{
-    const m_figure *g = m_row_figure(run, r);
-    if (g->k)
-        return g->ns;
-    const m_bench *b = &run->bench;
-    row_blocks bl;
-    if (timing_blocks(b, r->path, r->kind, r->candidate, &bl) == 0) {
-        double m = ha_median(bl.med, bl.n);
-        timing_blocks_free(&bl);
-        return m;
-    }
-    return r->st.median;
-}
-
 typedef struct instruments {
-    bool have;                   /* both runs hold the canary in blocks */
     double canary, harness, sys; /* new/old; NaN where absent */
-    bool clock_off, state_off;   /* moved more than normalisation corrects */
+    bool clock_off;              /* moved more than normalisation corrects */
 } instruments;
 
-/* An instrument's new/old: the ratio of its figures over the processes
- * where both runs have them (the rows' own unit), else of process 1's
- * blocks (timing.h). */
+/* An instrument's new/old: the ratio of its figures, the rows' own unit. */
 static double instrument(const m_run *ra, const m_run *rb, const char *path)
 {
-    const m_bench *a = &ra->bench, *b = &rb->bench;
-    const m_figure *fa = m_row_figure(ra, m_bench_row(a, path, "", "", 1)),
-                   *fb = m_row_figure(rb, m_bench_row(b, path, "", "", 1));
-    if (fa->k && fb->k)
-        return fb->ns / fa->ns;
-    row_blocks ba, bb;
-    timing_change c;
-    double r = NAN;
-    if (timing_blocks(a, path, "", "", &ba) == 0) {
-        if (timing_blocks(b, path, "", "", &bb) == 0) {
-            if (timing_compare(&ba, &bb, seed_of(path), &c) == 0)
-                r = c.ratio;
-            timing_blocks_free(&bb);
-        }
-        timing_blocks_free(&ba);
-    }
-    return r;
+    return m_row_figure(rb, m_bench_row(&rb->bench, path, "", "", 1))->ns /
+           m_row_figure(ra, m_bench_row(&ra->bench, path, "", "", 1))->ns;
 }
 
 static void read_instruments(const m_run *ra, const m_run *rb, instruments *in, findings *f)
@@ -424,40 +384,18 @@ static void read_instruments(const m_run *ra, const m_run *rb, instruments *in, 
     in->canary = instrument(ra, rb, "canary");
     in->harness = instrument(ra, rb, "harness");
     in->sys = instrument(ra, rb, "syscall");
-    in->have = isfinite(in->canary);
-    if (!in->have) {
-        bool rows = m_bench_row(&ra->bench, "canary", "", "", 1) && m_bench_row(&rb->bench, "canary", "", "", 1);
-        findings_note(f, rows ? "the machine-speed canary kept no value in a run (every block of it dropped as "
-                                "taken on a contended CPU): timings are not normalised"
-                              : "no machine-speed canary in both runs: timings are not normalised");
+    if (!isfinite(in->canary)) {
+        findings_note(f, "no machine-speed canary figure in both runs: timings are not normalised");
         in->canary = 1;
         return;
     }
     in->clock_off = fabs(in->canary - 1) > INSTR_CANARY_LIMIT;
     double h = in->harness / in->canary, s = in->sys / in->canary;
-    in->state_off = (isfinite(h) && fabs(h - 1) > INSTR_STATE_LIMIT) || (isfinite(s) && fabs(s - 1) > INSTR_STATE_LIMIT);
     char shares[200];
     findings_note(f, "instruments, new/old: canary (a multiply-add chain: the core clock) ×%.3f; empty loop ×%.3f and "
                      "syscall loop ×%.3f against it (the host core's state); each timing is divided by the canary "
                      "raised to its family's clock share (1; %s)",
                   in->canary, h, s, ha_family_shares(shares, sizeof shares) == 0 ? shares : "common/families.def");
-}
-
-static void inconclusive_families(const regress_cfg *cfg, const instruments *in, findings *f)
-{
-    if (in->clock_off)
-        findings_add(f, INCONCLUSIVE, "instrument", "canary",
-                     "the machine's clock moved %+.1f %% between the runs, more than the %.0f %% normalisation is "
-                     "trusted for: no timing judged", 100 * (in->canary - 1), 100 * INSTR_CANARY_LIMIT);
-    else if (in->state_off) {
-        char *fams = regress_family_names(cfg, false);
-        findings_add(f, INCONCLUSIVE, "instrument", "host core state",
-                     "the empty loop moved %+.1f %% and the syscall loop %+.1f %% against the canary (limit %.0f %%): "
-                     "the CPUs' state differed between the runs, which the canary cannot correct; not judged: %s",
-                     100 * (in->harness / in->canary - 1), 100 * (in->sys / in->canary - 1), 100 * INSTR_STATE_LIMIT,
-                     fams ? fams : "the state-bound families (out of memory naming them)");
-        free(fams);
-    }
 }
 
 static void run_to_run(const regress_cfg *cfg, const m_run *ra, const m_run *rb, double canary, stability *st)
@@ -473,7 +411,7 @@ static void run_to_run(const regress_cfg *cfg, const m_run *ra, const m_run *rb,
             if (x->repeat != 1 || !regress_row_judged(x))
                 continue;
             const m_row *xb = m_bench_row(b, x->path, x->kind, x->candidate, 1);
-            double fa = figure(ra, x), fb = xb ? figure(rb, xb) : NAN;
+            double fa = m_row_figure(ra, x)->ns, fb = xb ? m_row_figure(rb, xb)->ns : NAN;
             if (!xb || !(fa > 0) || !(fb > 0))
                 continue;
             family_threshold ft = regress_family(cfg, m_row_family(x));
@@ -500,62 +438,16 @@ static void run_to_run(const regress_cfg *cfg, const m_run *ra, const m_run *rb,
         free(v[i]);
 }
 
-static void cmp_timing_row(const regress_cfg *cfg, const m_bench *a, const m_bench *b, const m_row *ra,
-                           const instruments *in, findings *f, int *fallback, size_t *held)
-{
-    const char *fam = m_row_family(ra);
-    family_threshold ft = regress_family(cfg, fam);
-    if (in->clock_off || (in->state_off && ft.state_bound)) {
-        (*held)++;
-        return;
-    }
-    char *name = regress_row_name(ra);
-    if (!name) {
-        (*fallback)++;
-        return;
-    }
-    double thr = ft.pct / 100, norm = pow(in->canary, ft.clock_share);
-    row_blocks ba, bb;
-    timing_change t;
-    int ga = timing_blocks(a, ra->path, ra->kind, ra->candidate, &ba);
-    int gb = ga == 0 ? timing_blocks(b, ra->path, ra->kind, ra->candidate, &bb) : -1;
-    if (ga == 0 && gb == 0) {
-        if (ba.n < MIN_CLEAN_BLOCKS || bb.n < MIN_CLEAN_BLOCKS) {
-            findings_add(f, INCONCLUSIVE, "timing", name,
-                         "%zu and %zu uncontended blocks (%zu and %zu kept contended): too few to judge", ba.n, bb.n,
-                         ba.contended, bb.contended);
-        } else if (timing_compare(&ba, &bb, seed_of(name), &t) == 0) {
-            double r = t.ratio / norm, lo = t.lo / norm, hi = t.hi / norm;
-            int cls = lo > 1 && r > 1 + thr ? REGRESSION : hi < 1 && r < 1 / (1 + thr) ? IMPROVEMENT : -1;
-            if (cls >= 0)
-                findings_add(f, cls, "timing", name,
-                             "%.4g → %.4g ns: ×%.3f normalised, 95%% interval [%.3f, %.3f] (%+.1f %%); beyond the %s "
-                             "threshold of %.0f %%; %zu and %zu blocks", t.a, t.b, r, lo, hi, 100 * (r - 1), fam,
-                             100 * thr, ba.n, bb.n);
-        }
-        timing_blocks_free(&ba);
-        timing_blocks_free(&bb);
-        free(name);
-        return;
-    }
-    if (ga == 0)
-        timing_blocks_free(&ba);
-    free(name);
-    (*fallback)++;
-}
-
-/* A path the new run slowed on purpose: how many of its rows were caught.
- * The A/A check reads this line to prove the gate sees a known change. */
-/* How many of the slowed path's rows the pair flagged; with gated (the
- * process path), also of those the pair resolves: the power goal is about
- * gated rows, monitor-only ones are reported, never gated. */
-static void slowdown_caught(const m_bench *a, const m_bench *b, const m_slowdown *s, bool (*ungated)(const m_row *),
-                            const bool *gated, findings *f)
+/* A path the new run slowed on purpose: how many of its rows the pair
+ * flagged, and of the gated ones (the power goal is about those;
+ * monitor-only rows are reported, never gated). The A/A check reads this
+ * line to prove the gate sees a known change. */
+static void slowdown_caught(const m_bench *a, const m_bench *b, const m_slowdown *s, const bool *gated, findings *f)
 {
     size_t rows = 0, caught = 0, ngated = 0, caught_gated = 0;
     for (size_t i = 0; i < a->nrows; i++) {
         const m_row *r = &a->rows[i];
-        if (r->repeat != 1 || !regress_row_judged(r) || ungated(r) || strcmp(r->path, s->path) ||
+        if (r->repeat != 1 || !regress_row_judged(r) || regress_row_run_bound(r) || strcmp(r->path, s->path) ||
             !m_bench_row(b, s->path, r->kind, r->candidate, 1))
             continue;
         rows++;
@@ -565,18 +457,12 @@ static void slowdown_caught(const m_bench *a, const m_bench *b, const m_slowdown
             hit |= f->v[k].cls == REGRESSION && !strcmp(f->v[k].name, name);
         free(name);
         caught += hit;
-        if (gated && gated[i]) {
-            ngated++;
-            caught_gated += hit;
-        }
+        ngated += gated[i];
+        caught_gated += hit && gated[i];
     }
-    if (gated)
-        findings_note(f, "the new run was slowed on purpose (HOSTACCESS_TEST_SLOWDOWN: %s +%lld%%): %zu of %zu rows "
-                         "flagged; of the %zu gated (the rest monitor-only), %zu flagged",
-                      s->path, s->percent, caught, rows, ngated, caught_gated);
-    else
-        findings_note(f, "the new run was slowed on purpose (HOSTACCESS_TEST_SLOWDOWN: %s +%lld%%): %zu of %zu rows "
-                         "flagged", s->path, s->percent, caught, rows);
+    findings_note(f, "the new run was slowed on purpose (HOSTACCESS_TEST_SLOWDOWN: %s +%lld%%): %zu of %zu rows "
+                     "flagged; of the %zu gated (the rest monitor-only), %zu flagged",
+                  s->path, s->percent, caught, rows, ngated, caught_gated);
 }
 
 
@@ -589,9 +475,9 @@ static void cmp_proc_rows(const regress_cfg *cfg, const m_bench *a, const m_benc
 {
     proc_say_notes(cfg, a, b, f);
     proc_verdicts v;
-    int rc = proc_judge(cfg, a, b, in->clock_off, in->state_off, &v);
+    int rc = proc_judge(cfg, a, b, in->clock_off, &v);
     if (rc == 0) {
-        proc_say_missing(a, &v, f);
+        proc_say_missing(a, b, &v, f);
         rc = proc_say_flagged(cfg, a, &v, f);
     }
     if (rc != 0) {
@@ -602,7 +488,7 @@ static void cmp_proc_rows(const regress_cfg *cfg, const m_bench *a, const m_benc
     proc_say_family(&v, f);
     proc_say_unjudged(&v, f);
     for (size_t i = 0; i < b->nslowdowns; i++)
-        slowdown_caught(a, b, &b->slowdowns[i], regress_row_run_bound, v.gated, f);
+        slowdown_caught(a, b, &b->slowdowns[i], v.gated, f);
     proc_say_resolved(&v, f);
     proc_verdicts_free(&v);
 }
@@ -642,62 +528,6 @@ static bool two_devices_of_one_machine(const m_env *x, const m_env *y)
         return false;
     return (x->device >= 0 && y->device >= 0 && x->device != y->device) ||
            (*x->pci_bus_id && *y->pci_bus_id && strcmp(x->pci_bus_id, y->pci_bus_id));
-}
-
-/* Runs of fewer than HA_GATE_MIN_PROCS processes (or before schema 3):
- * each row on the blocks of one process per run. */
-static void cmp_block_rows(const regress_cfg *cfg, const m_bench *a, const m_bench *b, const instruments *in,
-                           findings *f)
-{
-    f->timings = "judged on the blocks, as of one process per run (a record before schema 3, or fewer than 4 "
-                 "processes): a process's layout and CPU are not sampled, so a change may be the process, not the "
-                 "code.";
-    inconclusive_families(cfg, in, f);
-    findings_note(f, "fewer than %d processes per run on a side (%zu and %zu finished): the block bootstrap inside "
-                     "one process is used, which cannot see the spread between processes; run the bench with "
-                     "--processes 8",
-                  HA_GATE_MIN_PROCS, regress_usable_procs(a), regress_usable_procs(b));
-    int fallback = 0;
-    size_t held = 0;
-    size_t ungated = 0;
-    for (size_t i = 0; i < a->nrows; i++) {
-        const m_row *r = &a->rows[i];
-        if (r->repeat != 1 || !regress_row_judged(r))
-            continue;
-        if (regress_row_layout_bound(r) && m_bench_row(b, r->path, r->kind, r->candidate, 1)) {
-            ungated++;
-            continue;
-        }
-        if (!m_bench_row(b, r->path, r->kind, r->candidate, 1))
-            say_row_only_in(f, r, "old");
-        else
-            cmp_timing_row(cfg, a, b, r, in, f, &fallback, &held);
-    }
-    for (size_t i = 0; i < b->nrows; i++) {
-        const m_row *r = &b->rows[i];
-        if (r->repeat != 1 || !regress_row_judged(r) || m_bench_row(a, r->path, r->kind, r->candidate, 1))
-            continue;
-        say_row_only_in(f, r, "new");
-    }
-    if (held)
-        findings_note(f, "%zu row(s) not judged: their family follows an instrument that moved (above)", held);
-    if (ungated)
-        findings_note(f, "%zu os_proc_maps row(s) reported, not gated: their cost follows where the mapping lands in "
-                         "/proc/self/maps, which the process's layout decides each run", ungated);
-    if (fallback)
-        findings_add(f, INCONCLUSIVE, "timing", "rows without blocks",
-                     "%d row(s) without samples in blocks: nothing honest to resample, not judged", fallback);
-    if (a->nslowdowns)
-        findings_note(f, "the old run was slowed on purpose (HOSTACCESS_TEST_SLOWDOWN): not evidence");
-    for (size_t i = 0; i < b->nslowdowns; i++)
-        slowdown_caught(a, b, &b->slowdowns[i], regress_row_layout_bound, NULL, f);
-    /* The blocks of one process can flag a row, never show it the same:
-     * their spread is not the spread between processes, so no
-     * row is decided and the pair is never called clean. */
-    findings_unresolved(f, "0 timed rows decided: judged on the blocks of one process a run (%zu and %zu processes "
-                           "finished, fewer than %d), which can flag a row but never show it the same; a bench with "
-                           "--processes 8 on both sides, or an A/B session (run_all.sh --ab), resolves them",
-                        regress_usable_procs(a), regress_usable_procs(b), HA_GATE_MIN_PROCS);
 }
 
 /* Returns whether timings were looked at (false: not comparable, or one run twice). */
@@ -748,23 +578,25 @@ static bool cmp_bench(const regress_cfg *cfg, const m_run *ra, const m_run *rb, 
                      "uncontended CPU, which no instrument corrects: timings cannot be normalised, not judged");
         return true;
     }
-    if (regress_usable_procs(a) >= HA_GATE_MIN_PROCS && regress_usable_procs(b) >= HA_GATE_MIN_PROCS) {
-        /* The host core's state is sampled by the processes (each its own
-         * CPU and time): it is in their spread, not a run-level fact to
-         * hold families on. Only a clock that moved past what the
-         * normalisation is trusted for still holds every row. */
-        in.state_off = false;
-        inconclusive_families(cfg, &in, f);
-        f->timings = "judged per process: each run's processes are its samples, the interval's degrees of freedom "
-                     "come from them, and the family of rows is controlled (docs/gate.md).";
-        cmp_proc_rows(cfg, a, b, &in, f);
-        if (a->nslowdowns)
-            findings_note(f, "the old run was slowed on purpose (HOSTACCESS_TEST_SLOWDOWN): not evidence");
+    /* One process is one sample: two or three cannot carry a row's
+     * judgement (procstats.h), whatever its blocks say. */
+    if (regress_usable_procs(a) < HA_GATE_MIN_PROCS || regress_usable_procs(b) < HA_GATE_MIN_PROCS) {
+        f->timings = "not judged: a run of fewer than 4 processes (or a record before schema 3) has too few samples.";
+        findings_add(f, INCONCLUSIVE, "timing", "all rows",
+                     "%zu and %zu processes finished, fewer than %d a run: timings are not judged (run the bench with "
+                     "--processes 8, or an A/B session: run_all.sh --ab)",
+                     regress_usable_procs(a), regress_usable_procs(b), HA_GATE_MIN_PROCS);
         return true;
     }
-    /* Two or three processes cannot carry a row's judgement (procstats.h):
-     * such runs are judged on their blocks, as one process's, not skipped. */
-    cmp_block_rows(cfg, a, b, &in, f);
+    if (in.clock_off)
+        findings_add(f, INCONCLUSIVE, "instrument", "canary",
+                     "the machine's clock moved %+.1f %% between the runs, more than the %.0f %% normalisation is "
+                     "trusted for: no timing judged", 100 * (in.canary - 1), 100 * INSTR_CANARY_LIMIT);
+    f->timings = "judged per process: each run's processes are its samples, the interval's degrees of freedom "
+                 "come from them, and the family of rows is controlled (docs/gate.md).";
+    cmp_proc_rows(cfg, a, b, &in, f);
+    if (a->nslowdowns)
+        findings_note(f, "the old run was slowed on purpose (HOSTACCESS_TEST_SLOWDOWN): not evidence");
     return true;
 }
 

@@ -9,27 +9,21 @@
  *
  * Timings (and throughput), only for two runs of one machine start (host,
  * device, PCI bus, CPU model and count, boot id; or --same-machine), both
- * with the CPU-state hold and its instruments (schema 2); a simulated
- * run's are reported as changes, never gated:
- * - Runs of HA_GATE_MIN_PROCS processes or more are judged per process
- *   (docs/gate.md, "The process is the unit"): a row's value in one process
+ * with the CPU-state hold and its instruments (schema 2), and of
+ * HA_GATE_MIN_PROCS processes or more (one process is one sample); a
+ * simulated run's are reported as changes, never gated:
+ * - Judged per process (docs/gate.md, "The process is the unit"): a row's value in one process
  *   is the median of its block medians over that process's instrument (the
  *   canary to the family's clock share, or the syscall loop); processes
  *   contended throughout, or in a slow state for the steady_only families,
  *   are left out; each row's new/old interval is a t interval on the logs,
  *   its spread shrunk toward its path's (varprior.h); the rows flagged are
- *   the Benjamini-Hochberg discoveries beyond the family's proc_pct; a row
+ *   the Benjamini-Hochberg discoveries beyond the family's pct; a row
  *   is same, regression, improvement, inconclusive, monitor-only (the pair
  *   cannot resolve GATE_RESOLVE) or too few. The pair is clean only when
  *   GATE_DECIDED_SHARE of its timed rows were decided; else unresolved.
- * - Runs of fewer processes are judged on process 1's blocks (timing.h):
- *   they can flag a row, never show it the same, so such a pair is
- *   unresolved, never clean.
- * - Inconclusive, never a regression, where the instruments moved more
- *   than normalisation corrects: the canary by more than
- *   INSTR_CANARY_LIMIT (every row held), or, for the block fallback only,
- *   the empty or syscall loop against the canary by more than
- *   INSTR_STATE_LIMIT (the state-bound families held).
+ * - Inconclusive, never a regression, where the canary moved more than
+ *   normalisation corrects (INSTR_CANARY_LIMIT): every row held.
  * Judgement (numbers and outcomes) and wording sit apart inside regress.c:
  * the process-level rows are judged into a proc_verdicts, then said. */
 #ifndef HA_REGRESS_H
@@ -52,9 +46,6 @@
  * 3-point margin before flagged two of those pairs. */
 #define HA_THROUGHPUT_MARGIN 0.055
 #define INSTR_CANARY_LIMIT 0.30
-#define INSTR_STATE_LIMIT 0.10
-/* A row needs this many uncontended blocks in each run to be judged. */
-#define MIN_CLEAN_BLOCKS 6
 /* The process-level gate (docs/gate.md): an A/A pair flags any row with
  * probability at most GATE_ALPHA; a row is gated when the pair resolves a
  * change of GATE_RESOLVE with probability GATE_POWER. */
@@ -68,8 +59,7 @@
 #define GATE_DECIDED_SHARE 0.90
 typedef struct family_threshold {
     const char *family;
-    double pct;         /* the practical threshold (one process per run) */
-    double proc_pct;    /* the same for runs of several processes (docs/gate.md) */
+    double pct;         /* the practical threshold (docs/gate.md) */
     double clock_share; /* how much of the figure follows the core clock */
     bool state_bound;   /* follows the host core's state (empty loop, syscall loop) */
     bool steady_only;   /* slows by more than the syscall loop in a slow state: such processes are left out */
@@ -103,8 +93,6 @@ void regress_side_b(const regress_cfg *c, const m_run *run, findings *out);
 /* Which rows compare judges (rowclass.c). */
 /* A path's row, not one of the instruments. */
 bool regress_row_judged(const m_row *r);
-/* Its cost follows the process's memory layout (os_proc_maps): reported, never gated. */
-bool regress_row_layout_bound(const m_row *r);
 /* Its cost follows the layout or the run's memory placement: reported, never gated. */
 bool regress_row_run_bound(const m_row *r);
 /* The rows the gate judges: timed, repeat 1, not an instrument, not bound

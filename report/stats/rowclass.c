@@ -10,23 +10,19 @@
 /* A path's row, not one of the instruments. */
 bool regress_row_judged(const m_row *r) { return !r->skipped && !ha_family_is_instrument(m_row_family(r)); }
 
-/* A row whose cost follows the process's memory layout, not the code or
- * the machine: reading /proc/self/maps up to the mapping costs what the
- * lines before it cost, and where the mapping lands differs run to run
- * (on the H200, ±50 % between two runs of one build: results/gate-h200/,
- * in the tree at e9a8d2a).
- * Reported, never gated. */
-bool regress_row_layout_bound(const m_row *r) { return r->candidate && !strcmp(r->candidate, "os_proc_maps"); }
-
 /* A run-bound family's rows (families.def: the cold read, one line on
  * each of 512 pages, costs what the pages' placement costs, and that moves
  * between runs of one machine beyond what one run's processes sample: on a
  * fresh H200 two A/A runs of 6 and 8 processes differed by x0.87 [0.82,
- * 0.93] on fast_cold, results/gate-proc-h200/m5), and os_proc_maps. */
+ * 0.93] on fast_cold, results/gate-proc-h200/m5), and os_proc_maps, whose
+ * cost follows the process's memory layout: reading /proc/self/maps up to
+ * the mapping costs what the lines before it cost, and where the mapping
+ * lands differs run to run (±50 % between two runs of one build on the
+ * H200). */
 bool regress_row_run_bound(const m_row *r)
 {
     const ha_family *f = ha_family_find(m_row_family(r));
-    return regress_row_layout_bound(r) || (f && f->run_bound);
+    return (r->candidate && !strcmp(r->candidate, "os_proc_maps")) || (f && f->run_bound);
 }
 
 bool regress_row_gated(const m_row *r)

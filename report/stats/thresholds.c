@@ -17,7 +17,7 @@ void regress_defaults(regress_cfg *c)
     for (size_t i = 0; i < HA_NFAMILIES; i++) {
         const ha_family *t = &ha_families[i];
         if (!t->instrument)
-            c->thr[n++] = (family_threshold){t->name, 8, 5, t->clock_share, t->state_bound, t->steady_only};
+            c->thr[n++] = (family_threshold){t->name, 5, t->clock_share, t->state_bound, t->steady_only};
     }
     c->same_machine = false;
     c->rules = m_est_default_rules;
@@ -37,7 +37,6 @@ int regress_set_threshold(regress_cfg *c, const char *spec, char *err, size_t n)
     for (int i = 0; i < REGRESS_NFAM; i++)
         if (all || (strlen(c->thr[i].family) == fl && !strncmp(spec, c->thr[i].family, fl))) {
             c->thr[i].pct = v;
-            c->thr[i].proc_pct = v;
             found = true;
         }
     if (!found) {
@@ -51,12 +50,11 @@ int regress_set_threshold(regress_cfg *c, const char *spec, char *err, size_t n)
 family_threshold regress_family(const regress_cfg *c, const char *family)
 {
     m_family_traits t = m_family_traits_of(family);
-    family_threshold loosest = {family, 0, 0, t.clock_share, t.state_bound, t.steady_only};
+    family_threshold loosest = {family, 0, t.clock_share, t.state_bound, t.steady_only};
     for (int i = 0; i < REGRESS_NFAM; i++) {
         if (!strcmp(c->thr[i].family, family))
             return c->thr[i];
         loosest.pct = fmax(loosest.pct, c->thr[i].pct);
-        loosest.proc_pct = fmax(loosest.proc_pct, c->thr[i].proc_pct);
     }
     return loosest;
 }
