@@ -10,7 +10,9 @@
 #include "paths.h"
 #include "stats.h"
 
-int cpupick_parse_list(const char *s, unsigned char *set, int max)
+/* Parses a sysfs CPU list ("0-3,8,10-11") into a 0/1 array of max entries.
+ * Returns the count set, or -1 on a malformed list. */
+static int cpupick_parse_list(const char *s, unsigned char *set, int max)
 {
     memset(set, 0, (size_t)max);
     int count = 0;

@@ -23,10 +23,6 @@ typedef struct cpu_choice {
     int nscores;
 } cpu_choice;
 
-/* Parses a sysfs CPU list ("0-3,8,10-11") into a 0/1 array of max entries.
- * Returns the count set, or -1 on a malformed list. */
-int cpupick_parse_list(const char *s, unsigned char *set, int max);
-
 /* forced >= 0 holds that CPU (it must be one this process may use).
  * Otherwise: the CPUs this process may use that are in the GPU's
  * local_cpulist (sysfs_root "" for the live system, pci_bus_id may be

@@ -42,11 +42,6 @@ typedef struct cpu_state {
 /* Retakes allowed, as a share of the blocks a run plans. */
 #define CPUSTATE_RETAKE_SHARE 0.3
 
-/* ns per empty-loop iteration on the CPU this thread runs on, now: the
- * least of three ~12 us tries after a short warm-up (shorter probes read
- * high just after a migration). */
-double cpustate_probe(void);
-
 /* From the CPU choice: the CPUs a move may use, the one held, and the
  * fast level, probed on each of them. */
 void cpustate_init(cpu_state *s, const cpu_choice *c);

@@ -13,7 +13,9 @@
 
 #include "procmaps.h"
 
-int ha_maps_find_named(const char *name, void **start, size_t *size)
+/* The first mapping whose /proc/self/maps name is name ("[vvar]"); 1
+ * found, 0 not, -1 the file could not be read. */
+static int ha_maps_find_named(const char *name, void **start, size_t *size)
 {
     FILE *f = fopen("/proc/self/maps", "r");
     if (!f)

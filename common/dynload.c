@@ -16,7 +16,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-const char *ha_elf_problem(const char *path, bool *foreign, char *buf, size_t n)
+/* What is wrong with the ELF file at path for this process, or NULL when
+ * nothing is: not ELF, another class or machine, or shorter than its own
+ * headers say (a truncated copy). *foreign is set for a file dlopen would
+ * skip (wrong class or machine) rather than crash on. */
+static const char *ha_elf_problem(const char *path, bool *foreign, char *buf, size_t n)
 {
     *foreign = false;
     int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);

@@ -26,10 +26,4 @@ int ha_dlopen_try(const char *path, char *why, size_t n);
  * not data that merely carries a function's name. */
 bool ha_is_code(const void *p);
 
-/* What is wrong with the ELF file at path for this process, or NULL when
- * nothing is: not ELF, another class or machine, or shorter than its own
- * headers say (a truncated copy). *foreign is set for a file dlopen would
- * skip (wrong class or machine) rather than crash on. */
-const char *ha_elf_problem(const char *path, bool *foreign, char *buf, size_t n);
-
 #endif

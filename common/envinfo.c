@@ -154,7 +154,8 @@ void ha_env_init(ha_env *e, const char *backend, bool simulated)
     strftime(e->time_utc, sizeof e->time_utc, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
-void ha_sysfs_firmware(const char *root, const char *bdf, char *out, size_t n)
+/* The device's VBIOS as amdgpu's sysfs or the NVIDIA driver's procfs gives it. */
+static void ha_sysfs_firmware(const char *root, const char *bdf, char *out, size_t n)
 {
     char path[512], line[256];
     out[0] = 0;
@@ -181,7 +182,7 @@ void ha_sysfs_firmware(const char *root, const char *bdf, char *out, size_t n)
         fclose(f);
 }
 
-int64_t ha_sysfs_read_u64(const char *path)
+static int64_t ha_sysfs_read_u64(const char *path)
 {
     FILE *f = fopen(path, "r");
     if (!f)
@@ -192,7 +193,7 @@ int64_t ha_sysfs_read_u64(const char *path)
     return ok ? (int64_t)v : -1;
 }
 
-int ha_sysfs_read_bars(const char *root, const char *bdf, ha_pci_bar *bars, int max)
+static int ha_sysfs_read_bars(const char *root, const char *bdf, ha_pci_bar *bars, int max)
 {
     char path[512];
     snprintf(path, sizeof path, "%s/sys/bus/pci/devices/%s/resource", root, bdf);
@@ -218,7 +219,7 @@ int ha_sysfs_read_bars(const char *root, const char *bdf, ha_pci_bar *bars, int 
 }
 
 /* KFD names its GPUs by PCI location: location_id = bus<<8 | dev<<3 | fn. */
-int ha_sysfs_kfd_heap_type(const char *root, const char *bdf)
+static int ha_sysfs_kfd_heap_type(const char *root, const char *bdf)
 {
     unsigned dom, bus, dev, fn;
     if (sscanf(bdf, "%x:%x:%x.%x", &dom, &bus, &dev, &fn) != 4)

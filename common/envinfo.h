@@ -83,12 +83,6 @@ int ha_env_host(char *out, size_t n, char *why, size_t whylen);
  * sets large_bar_sysfs from them. */
 void ha_env_sysfs(ha_env *e, const char *root);
 
-int ha_sysfs_read_bars(const char *root, const char *bdf, ha_pci_bar *bars, int max);
-int64_t ha_sysfs_read_u64(const char *path);
-/* The device's VBIOS as amdgpu's sysfs or the NVIDIA driver's procfs gives it. */
-void ha_sysfs_firmware(const char *root, const char *bdf, char *out, size_t n);
-int ha_sysfs_kfd_heap_type(const char *root, const char *bdf);
-
 /* Compares major.minor of two "X.Y..." strings; sets version_warning when
  * they differ. */
 void ha_env_check_versions(ha_env *e, const char *what_a, const char *a, const char *what_b,

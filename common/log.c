@@ -20,7 +20,8 @@ static ha_log_level threshold(void)
     return HA_LOG_INFO;
 }
 
-int ha_log_enabled(ha_log_level level) { return level <= threshold(); }
+/* Whether a level is printed under the current HOSTACCESS_LOG. */
+static int ha_log_enabled(ha_log_level level) { return level <= threshold(); }
 
 void ha_log(ha_log_level level, const char *fmt, ...)
 {

@@ -11,9 +11,6 @@ typedef enum ha_log_level { HA_LOG_ERROR, HA_LOG_WARN, HA_LOG_INFO, HA_LOG_DEBUG
 /* The prefix of every line: the tool's name (default "hostaccess"). */
 void ha_log_name(const char *tool);
 
-/* Whether a level is printed under the current HOSTACCESS_LOG. */
-int ha_log_enabled(ha_log_level level);
-
 void ha_log(ha_log_level level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 #endif

@@ -65,7 +65,8 @@ static void usage_rows(const ha_opt *o, FILE *f)
     }
 }
 
-void ha_cli_usage(const ha_cli *cli, FILE *f)
+/* The usage: a synopsis line, then a line per option with its help. */
+static void ha_cli_usage(const ha_cli *cli, FILE *f)
 {
     fprintf(f, "usage: %s [options]%s%s\n", cli->tool, *cli->synopsis ? " " : "", cli->synopsis);
     if (cli->about)

@@ -60,9 +60,6 @@ int ha_cli_parse(const ha_cli *cli, int argc, char **argv, const char **pos, int
  * HA_EXIT_USAGE after one line). */
 int ha_cli_parse_one(const ha_cli *cli, int argc, char **argv, const char **arg);
 
-/* The usage: a synopsis line, then a line per option with its help. */
-void ha_cli_usage(const ha_cli *cli, FILE *f);
-
 /* One line to stderr, "TOOL: problem (TOOL --help lists the options)";
  * returns HA_EXIT_USAGE. The parser's own errors take this shape, and so
  * does what only the tool can check after parsing. */

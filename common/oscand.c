@@ -12,7 +12,8 @@
 #include "hostread.h"
 #include "procmaps.h"
 
-const char *ha_errno_name(int e)
+/* errno's symbolic name ("EFAULT"). */
+static const char *ha_errno_name(int e)
 {
     const char *n = strerrorname_np(e);
     return n ? n : "E?";
@@ -78,7 +79,7 @@ static void q_maps(const ha_backend *be, const ha_query *q, const ha_alloc *a, h
 
 /* write() copies from the source with copy_from_user: an unmapped or
  * protected page gives EFAULT, never a signal. */
-int ha_pipe_read(const void *src, void *dst, size_t n)
+static int ha_pipe_read(const void *src, void *dst, size_t n)
 {
     static int fds[2] = {-1, -1};
     if (fds[0] < 0 && pipe2(fds, O_NONBLOCK | O_CLOEXEC) != 0)
@@ -94,7 +95,7 @@ int ha_pipe_read(const void *src, void *dst, size_t n)
 
 /* process_vm_readv pins the source pages (get_user_pages), which PFN and IO
  * mappings may refuse even where a plain load works. */
-int ha_vm_read(const void *src, void *dst, size_t n)
+static int ha_vm_read(const void *src, void *dst, size_t n)
 {
     struct iovec local = {dst, n};
     struct iovec remote = {(void *)src, n};

@@ -7,11 +7,4 @@
 
 extern const ha_query ha_os_queries[];
 
-/* errno's symbolic name ("EFAULT"). */
-const char *ha_errno_name(int e);
-
-/* The kernel-mediated reads, exposed for the bench: 0 or an errno. */
-int ha_pipe_read(const void *src, void *dst, size_t n);
-int ha_vm_read(const void *src, void *dst, size_t n);
-
 #endif

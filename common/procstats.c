@@ -182,8 +182,11 @@ static double pooled_var(const ha_proc_est *a, const ha_proc_est *b)
            (double)(a->k + b->k - 2);
 }
 
-int ha_proc_compare_prior(const ha_proc_est *a, const ha_proc_est *b, const ha_var_prior *p, double level,
-                          ha_proc_ratio *out)
+/* b/a with the pooled variance of both runs shrunk by a prior
+ * (varprior.h): se = sqrt(s~^2 (1/ka + 1/kb)), df = d0 + ka + kb - 2.
+ * Without a prior (p NULL or p->df 0) it is ha_proc_compare. */
+static int ha_proc_compare_prior(const ha_proc_est *a, const ha_proc_est *b, const ha_var_prior *p, double level,
+                                 ha_proc_ratio *out)
 {
     if (!p || !(p->df > 0))
         return ha_proc_compare(a, b, level, out);

@@ -92,12 +92,6 @@ int ha_proc_compare(const ha_proc_est *a, const ha_proc_est *b, double level, ha
  * with no threshold, against the 1 % the family rule states). */
 #define HA_PRIOR_UNLIKE_P 0.01
 
-/* b/a with the pooled variance of both runs shrunk by a prior
- * (varprior.h): se = sqrt(s~^2 (1/ka + 1/kb)), df = d0 + ka + kb - 2.
- * Without a prior (p NULL or p->df 0) it is ha_proc_compare. */
-int ha_proc_compare_prior(const ha_proc_est *a, const ha_proc_est *b, const ha_var_prior *p, double level,
-                          ha_proc_ratio *out);
-
 /* The smallest change (as a log ratio) that the pair would put wholly
  * beyond log(1 + threshold) with probability `power`, at two-sided
  * confidence `level`: log(1 + threshold) + (t_level + t_power) * se. */

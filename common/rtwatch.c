@@ -42,7 +42,8 @@ unsigned ha_env_seconds(const char *name, unsigned dflt)
     return dflt;
 }
 
-unsigned ha_rtwatch_timeout_s(void) { return ha_env_seconds("HOSTACCESS_CALL_TIMEOUT_S", 60); }
+/* The bound in seconds, as $HOSTACCESS_CALL_TIMEOUT_S sets it. */
+static unsigned ha_rtwatch_timeout_s(void) { return ha_env_seconds("HOSTACCESS_CALL_TIMEOUT_S", 60); }
 
 /* From the watcher thread or an exit handler: one line, the tool's
  * temporary files gone, and out with the status of a broken runtime. */

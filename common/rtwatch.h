@@ -19,9 +19,6 @@ void ha_rtwatch_enable(const char *tool);
 void ha_rtwatch_begin(const char *library, const char *call);
 void ha_rtwatch_end(void);
 
-/* The bound in seconds, as $HOSTACCESS_CALL_TIMEOUT_S sets it. */
-unsigned ha_rtwatch_timeout_s(void);
-
 /* Seconds from the environment variable name (1 to 600), else dflt; a
  * value that is not one is said on stderr, never silently ignored. */
 unsigned ha_env_seconds(const char *name, unsigned dflt);

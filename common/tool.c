@@ -57,7 +57,10 @@ static int known_profile(const char *v, char *why, size_t n)
     return -1;
 }
 
-const ha_opt *ha_tool_opts(ha_tool *t)
+/* The options every GPU tool takes, as option-table rows that write into
+ * t (ha_cli's shared table): --backend, --device, --json, --isolate, the
+ * listings, --env-only, --sim-profile, --unsafe-queries. */
+static const ha_opt *ha_tool_opts(ha_tool *t)
 {
     const ha_opt rows[] = {
         {"backend", HA_OPT_STRING, 0, 0, &t->backend, "NAME", "auto (default), hip, cuda or sim", known_backend},

@@ -46,11 +46,6 @@ typedef struct ha_tool {
 
 void ha_tool_init(ha_tool *t, const char *name);
 
-/* The options every GPU tool takes, as option-table rows that write into
- * t (ha_cli's shared table): --backend, --device, --json, --isolate, the
- * listings, --env-only, --sim-profile, --unsafe-queries. */
-const ha_opt *ha_tool_opts(ha_tool *t);
-
 /* Parses the command line with the shared rows and the tool's own
  * (cli->shared is set here). Returns 0, -1 when --help was served, or
  * HA_EXIT_USAGE after one line. */
@@ -59,7 +54,6 @@ int ha_tool_parse(ha_tool *t, ha_cli *cli, int argc, char **argv);
 /* One line, "TOOL: problem (TOOL --help lists the options)"; returns
  * HA_EXIT_USAGE. For what a tool checks after parsing. */
 int ha_tool_usage(const ha_tool *t, const char *problem);
-
 
 /* Opens record and backend and collects the environment. Returns HA_EXIT_OK,
  * another HA_EXIT_* after printing one line, or -1 when a listing option was

@@ -329,14 +329,15 @@ int export_bmf(FILE *f, const m_run *r)
     return rc;
 }
 
-void export_csv_header(FILE *f)
+/* The CSV's header line, and one row with the run's keys. */
+static void export_csv_header(FILE *f)
 {
     fprintf(f, "run,time_utc,host,device_name,device,backend,runtime_version,driver_version,tool_version,simulated,"
                "section,name,kind,metric,value,unit,text\n");
 }
 
-void export_csv_row(FILE *f, const m_run *r, const char *section, const char *name, const char *kind,
-                    const char *metric, double value, const char *unit, const char *text)
+static void export_csv_row(FILE *f, const m_run *r, const char *section, const char *name, const char *kind,
+                           const char *metric, double value, const char *unit, const char *text)
 {
     const m_env *e = r->env;
     const char *keys[] = {r->name ? r->name : r->path, e->time_utc, e->host, e->device_name};

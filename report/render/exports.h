@@ -33,12 +33,6 @@ int export_csv(FILE *f, const m_run *r);
  * ceiling with their cycles' range). */
 int export_bmf(FILE *f, const m_run *r);
 
-/* The CSV's header line and one row with the run's keys: for compare's
- * and other tools' rows in the same shape. */
-void export_csv_header(FILE *f);
-void export_csv_row(FILE *f, const m_run *r, const char *section, const char *name, const char *kind,
-                    const char *metric, double value, const char *unit, const char *text);
-
 /* A JUnit test case; kind NULL passes, else "failure" or "skipped" with
  * msg. Properties: name=value pairs, NULL-terminated (may be NULL). */
 void junit_case(FILE *f, const char *cls, const char *name, const char *kind, const char *msg,

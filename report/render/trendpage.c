@@ -178,7 +178,9 @@ static bool series_has_data(int col, const trend_run *runs, size_t from, size_t 
     return false;
 }
 
-bool trend_plot_has_data(int k, const trend_run *runs, size_t from, size_t to)
+/* Whether any run of runs[from, to) has a figure for plot k (0 latency,
+ * 1 verdicts, 2 pool): a plot without one is not drawn, and the page says so. */
+static bool trend_plot_has_data(int k, const trend_run *runs, size_t from, size_t to)
 {
     for (size_t s = 0; s < 5 && plot_series[k][s].col; s++)
         if (series_has_data(plot_series[k][s].col, runs, from, to))

@@ -47,10 +47,6 @@ void trend_sort(trend_run *runs, size_t n);
 /* out/name into a malloc'd path, registered for removal on a signal or a failure. */
 char *trend_track(const char *out, const char *name);
 
-/* Whether any run of runs[from, to) has a figure for plot k (0 latency,
- * 1 verdicts, 2 pool): a plot without one is not drawn, and the page says so. */
-bool trend_plot_has_data(int k, const trend_run *runs, size_t from, size_t to);
-
 /* Writes groupG.dat and groupG.gp into out for runs[from, to): the plots
  * that have data, each titled SIMULATED where the group is, with a dotted
  * line before the first run of each of marks whose two runs are in the

@@ -7,7 +7,8 @@
 #include "readfile.h"
 #include "rowest.h"
 
-void say_row_only_in(findings *f, const m_row *r, const char *side)
+/* A row timed in one run of the pair only ("old" or "new"). */
+static void say_row_only_in(findings *f, const m_row *r, const char *side)
 {
     char *name = regress_row_name(r);
     findings_add(f, CHANGE, "timing", name ? name : "a row (out of memory naming it)", "timed in the %s run only",
@@ -30,7 +31,9 @@ static char *joined(char *list, const char *sep, const char *fmt, ...)
     return s;
 }
 
-char *regress_steady_families(const regress_cfg *cfg)
+/* The families of the table that are steady_only, ", "-joined (malloc'd;
+ * NULL out of memory). */
+static char *regress_steady_families(const regress_cfg *cfg)
 {
     char *s = rf_printf("%s", "");
     for (int i = 0; s && i < REGRESS_NFAM; i++)

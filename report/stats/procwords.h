@@ -28,10 +28,4 @@ void proc_say_unjudged(const proc_verdicts *v, findings *f);
 /* Unresolved when too few rows were decided: never clean without evidence. */
 void proc_say_resolved(const proc_verdicts *v, findings *f);
 
-/* A row timed in one run of the pair only ("old" or "new"). */
-void say_row_only_in(findings *f, const m_row *r, const char *side);
-/* The families of the table that are steady_only, ", "-joined (malloc'd;
- * NULL out of memory). */
-char *regress_steady_families(const regress_cfg *cfg);
-
 #endif
