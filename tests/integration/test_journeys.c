@@ -155,7 +155,11 @@ static int run_recipe(const char *dir, char *lines)
         size_t have = strlen(recipe_out);
         snprintf(recipe_out + have, sizeof recipe_out - have, "$ %s\n%s", l, it_out);
         if (rc != 0) {
-            print_message("recipe line failed (status %d): %s\n", rc, l);
+            /* whole, and how each tool's log in a run folder it made ends:
+             * a failure message keeps only its head */
+            print_message("recipe line failed (status %d): %s\n%s\n", rc, l, it_out);
+            if (it_sh("cd '%s' && tail -n 6 results/*/*/*.log 2>/dev/null", dir) == 0)
+                print_message("%s\n", it_out);
             return rc;
         }
     }
