@@ -13,10 +13,15 @@ esac
 logs=$(mktemp -d /tmp/ha-suites-XXXXXX) || exit 2
 trap 'rm -rf "$logs"' EXIT
 # On a GPU the suites share one device: their run_all.sh's timed steps (the
-# bench, pool_check) take turns on this lock, as --parallel's devices do, so
-# no suite's timings or free-memory checks see another suite's pool. (The
-# simulation's pools are each process's own: no turns without a GPU.)
-if [ -e /dev/nvidiactl ] || [ -e /dev/kfd ]; then export HOSTACCESS_TIMED_LOCK="$logs/timed.lock"; fi
+# bench, pool_check) take turns on this lock, as --parallel's devices do.
+# The suites named in HA_TEST_ALONE (binary names) run whole runs whose
+# pool_check reads the device's free memory, which every process on the GPU
+# moves: they run one at a time after the others, the GPU to themselves.
+# (The simulation's pools are each process's own: no turns without a GPU;
+# HA_TEST_GPU=1 or 0 says whether there is one.)
+gpu=${HA_TEST_GPU:-}
+if [ -z "$gpu" ]; then if [ -e /dev/nvidiactl ] || [ -e /dev/kfd ]; then gpu=1; else gpu=0; fi; fi
+[ "$gpu" = 1 ] && export HOSTACCESS_TIMED_LOCK="$logs/timed.lock"
 run_one() { # index binary: its output, status and seconds into $logs/index.*
     local t0=$SECONDS
     "$2" >"$logs/$1.out" 2>&1
@@ -24,13 +29,21 @@ run_one() { # index binary: its output, status and seconds into $logs/index.*
     echo $((SECONDS - t0)) >"$logs/$1.s"
     { flock 9 2>/dev/null; cat "$logs/$1.out"; } 9>"$logs/lock" # without flock: printed all the same
 }
+alone() { [ "$gpu" = 1 ] && case " ${HA_TEST_ALONE:-} " in *" ${1##*/} "*) true ;; *) false ;; esac; }
 i=0
 for t in "$@"; do
-    while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n; done
-    run_one "$i" "$t" &
+    if ! alone "$t"; then
+        while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n; done
+        run_one "$i" "$t" &
+    fi
     i=$((i + 1))
 done
 wait
+i=0
+for t in "$@"; do
+    alone "$t" && run_one "$i" "$t"
+    i=$((i + 1))
+done
 passed=0 failed=0 i=0
 for t in "$@"; do
     if [ "$(cat "$logs/$i.rc" 2>/dev/null)" = 0 ]; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAILED: $t"; fi

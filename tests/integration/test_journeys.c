@@ -143,6 +143,7 @@ static char recipe_out[1 << 17]; /* every line's output, in order */
 
 static int run_recipe(const char *dir, char *lines)
 {
+    it_sh("touch %s/recipe.start", tmp);
     for (char *l = strtok(lines, "\n"); l; l = strtok(NULL, "\n")) {
         char q[4096];
         size_t k = 0;
@@ -158,7 +159,7 @@ static int run_recipe(const char *dir, char *lines)
             /* whole, and how each tool's log in a run folder it made ends:
              * a failure message keeps only its head */
             print_message("recipe line failed (status %d): %s\n%s\n", rc, l, it_out);
-            if (it_sh("cd '%s' && tail -n 6 results/*/*/*.log 2>/dev/null", dir) == 0)
+            if (it_sh("cd '%s' && find results -name '*.log' -newer %s/recipe.start -exec tail -n 6 {} +", dir, tmp) == 0)
                 print_message("%s\n", it_out);
             return rc;
         }

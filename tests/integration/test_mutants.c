@@ -2,7 +2,7 @@
  * that is not in its file once, an entry without its tests, an unknown id;
  * and the catalogue in the tree is one it accepts. (Running the mutations
  * is make mutants itself, in CI.) The suite runner runs suites at once and
- * prints each one's output whole. */
+ * prints each one's output whole; on a GPU, the ones named alone after. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -112,6 +112,24 @@ static void the_suites_run_at_once_and_each_prints_whole(void **s)
     assert_non_null(strstr(it_out, "--jobs must be 1 or more"));
 }
 
+/* On a GPU a suite named in HA_TEST_ALONE runs after the others, alone;
+ * without one it runs beside them. */
+static void a_gpu_suite_named_alone_runs_after_the_others(void **s)
+{
+    (void)s;
+    char a[600], b[600];
+    assert_true((size_t)snprintf(a, sizeof a, "[ -e %s/b.done ] && echo 'a after b' || echo 'a beside b'", tmp) <
+                sizeof a);
+    script("a", a);
+    assert_true((size_t)snprintf(b, sizeof b, "sleep 1; touch %s/b.done", tmp) < sizeof b);
+    script("b", b);
+    assert_int_equal(it_sh("HA_TEST_GPU=1 HA_TEST_ALONE='x a' HA_TEST_JOBS=2 tests/run_unit.sh %s/a %s/b", tmp, tmp), 0);
+    assert_non_null(strstr(it_out, "a after b"));
+    assert_non_null(strstr(it_out, "suites: 2 passed, 0 failed"));
+    assert_int_equal(it_sh("rm %s/b.done && HA_TEST_GPU=0 HA_TEST_ALONE=a HA_TEST_JOBS=2 tests/run_unit.sh %s/a %s/b", tmp, tmp, tmp), 0);
+    assert_non_null(strstr(it_out, "a beside b"));
+}
+
 /* A fixture run kept for make mutants (HA_IT_RUN_CACHE) is copied without
  * the files report writes, and this tree's report renders it again: a
  * mutation of the report tools still meets its own rendering. */
@@ -143,6 +161,7 @@ int main(void)
         cmocka_unit_test(the_catalogue_is_accepted_and_lists_its_entries),
         cmocka_unit_test(a_catalogue_it_cannot_apply_exactly_is_refused),
         cmocka_unit_test(the_suites_run_at_once_and_each_prints_whole),
+        cmocka_unit_test(a_gpu_suite_named_alone_runs_after_the_others),
         cmocka_unit_test(a_kept_fixture_run_is_rendered_by_this_tree),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
