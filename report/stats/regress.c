@@ -349,7 +349,6 @@ static void cmp_pool(const m_pool *a, const m_pool *b, bool same, findings *f)
 
 /* ---- timings ---- */
 
-/* A row's seed: from its name, never 0 (xorshift's one dead state). */
 static double pct_of(double *v, size_t n, double p)
 {
     if (!n)
