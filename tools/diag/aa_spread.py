@@ -1,7 +1,8 @@
 """Per-family run-to-run spread over every pair of runs in a folder (all of
 one build, one machine): |new/old - 1| of each row's figure (median of its
 block medians), as measured and after the canary raised to a clock share
-(copies 1/2, the rest 1). The thresholds in report/stats/regress.c come from it.
+(copies 1/2, the rest 1). compare's one-process threshold (8 %, gone with
+its block bootstrap on 2026-12-07) came from it.
   python3 tools/diag/aa_spread.py results/aa-calibration"""
 import glob
 import itertools
