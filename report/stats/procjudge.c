@@ -43,8 +43,7 @@ static int proc_verdicts_alloc(proc_verdicts *v, size_t rows)
 
 /* The rows judged and their estimates, then the family at once. -1: out
  * of memory. */
-static int judge_rows(const regress_cfg *cfg, const m_bench *a, const m_bench *b, bool clock_off,
-                      proc_verdicts *v)
+static int judge_rows(const regress_cfg *cfg, const m_bench *a, const m_bench *b, bool clock_off, proc_verdicts *v)
 {
     for (size_t i = 0; i < a->nrows; i++) {
         const m_row *r = &a->rows[i];

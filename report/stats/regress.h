@@ -12,15 +12,16 @@
  * with the CPU-state hold and its instruments (schema 2), and of
  * HA_GATE_MIN_PROCS processes or more (one process is one sample); a
  * simulated run's are reported as changes, never gated:
- * - Judged per process (docs/gate.md, "The process is the unit"): a row's value in one process
- *   is the median of its block medians over that process's instrument (the
- *   canary to the family's clock share, or the syscall loop); processes
- *   contended throughout, or in a slow state for the steady_only families,
- *   are left out; each row's new/old interval is a t interval on the logs,
- *   its spread shrunk toward its path's (varprior.h); the rows flagged are
- *   the Benjamini-Hochberg discoveries beyond the family's pct; a row
- *   is same, regression, improvement, inconclusive, monitor-only (the pair
- *   cannot resolve GATE_RESOLVE) or too few. The pair is clean only when
+ * - Judged per process (docs/gate.md, "The process is the unit"): a row's
+ *   value in one process is the median of its block medians over that
+ *   process's instrument (the canary to the family's clock share, or the
+ *   syscall loop); processes contended throughout, or in a slow state for
+ *   the steady_only families, are left out; each row's new/old interval is
+ *   a t interval on the logs, its spread shrunk toward its path's
+ *   (varprior.h); the rows flagged are the Benjamini-Hochberg discoveries
+ *   beyond the family's pct; a row is same, regression, improvement,
+ *   inconclusive, monitor-only (the pair cannot resolve GATE_RESOLVE) or
+ *   too few. The pair is clean only when
  *   GATE_DECIDED_SHARE of its timed rows were decided; else unresolved.
  * - Inconclusive, never a regression, where the canary moved more than
  *   normalisation corrects (INSTR_CANARY_LIMIT): every row held.
